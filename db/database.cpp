@@ -1,0 +1,374 @@
+#include "db/database.hpp"
+
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+#include <tbb/parallel_for.h>
+#include <zstd.h>
+
+#include <cstring>
+#include <filesystem>
+
+#include "solver/core/hash.hpp"
+
+namespace toadbase::db {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kManifestKey = "manifest";
+constexpr const char* kFormatName = "toadbase";
+
+void put_be32(std::string& s, uint32_t v) {
+  for (int i = 3; i >= 0; --i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+void put_le64(std::string& s, uint64_t v) {
+  for (int i = 0; i < 8; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+uint64_t get_le64(const char* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  return v;
+}
+std::string tier_key(TierId t) {
+  std::string k = "T";
+  put_be32(k, t);
+  return k;
+}
+std::string block_key(TierId t, uint64_t b) {
+  std::string k = "B";
+  put_be32(k, t);
+  put_be32(k, static_cast<uint32_t>(b));
+  return k;
+}
+uint64_t blocks_of(uint64_t positions) { return (positions + kBlockRecords - 1) / kBlockRecords; }
+
+uint64_t tiers_digest(const std::vector<TierInfo>& tiers) {
+  std::string all;
+  for (const auto& t : tiers) {
+    all += t.name;
+    all.push_back('\0');
+    put_le64(all, t.positions);
+  }
+  return xxh64(all.data(), all.size());
+}
+
+rocksdb::Options base_options() {
+  rocksdb::Options o;
+  o.compression = rocksdb::kNoCompression;  // values are zstd frames already
+  o.paranoid_checks = true;
+  o.write_buffer_size = 64 << 20;
+  o.max_write_buffer_number = 4;
+  o.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  o.keep_log_file_num = 2;
+  rocksdb::BlockBasedTableOptions table;
+  table.block_size = 32 << 10;
+  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  return o;
+}
+
+void check(const rocksdb::Status& s, const std::string& what) {
+  if (!s.ok()) throw DbError(what + ": " + s.ToString());
+}
+
+}  // namespace
+
+std::string hex64(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+Database::~Database() {
+  if (db_ && !read_only_) db_->FlushWAL(true);
+}
+
+Identity Database::identity() const {
+  return {manifest_.at("game").get<std::string>(), manifest_.at("parameters"),
+          manifest_.at("record").get<std::string>()};
+}
+
+const TierMeta& Database::tier_meta(TierId t) const {
+  const auto& m = tier_meta_.at(t);
+  if (!m) throw DbError("tier " + std::to_string(t) + " is not committed");
+  return *m;
+}
+
+uint32_t Database::committed_tiers() const {
+  uint32_t n = 0;
+  for (const auto& m : tier_meta_) n += m.has_value();
+  return n;
+}
+
+void Database::load_tier_meta() {
+  tier_meta_.assign(manifest_.at("tier_count").get<uint32_t>(), std::nullopt);
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
+  for (it->Seek("T"); it->Valid() && it->key().starts_with("T"); it->Next()) {
+    auto k = it->key();
+    auto v = it->value();
+    if (k.size() != 5 || v.size() != 32) throw DbError(path_ + ": damaged tier record");
+    uint32_t t = 0;
+    for (int i = 1; i <= 4; ++i) t = (t << 8) | static_cast<uint8_t>(k[i]);
+    if (t >= tier_meta_.size()) throw DbError(path_ + ": tier record beyond the tier count");
+    TierMeta m{get_le64(v.data()), get_le64(v.data() + 8), get_le64(v.data() + 16),
+               get_le64(v.data() + 24)};
+    tier_meta_[t] = m;
+  }
+  check(it->status(), path_ + ": reading tier records");
+}
+
+std::unique_ptr<Database> Database::open_for_solve(const std::string& path, const Identity& id,
+                                                   const std::vector<TierInfo>& tiers,
+                                                   int zstd_level) {
+  std::unique_ptr<Database> d(new Database());
+  d->path_ = path;
+  d->read_only_ = false;
+  std::error_code ec;
+  const bool exists = fs::exists(fs::path(path) / "CURRENT", ec);
+  if (!exists && fs::exists(path, ec) && !fs::is_empty(path, ec))
+    throw DbError(path + " exists and is not a database (no CURRENT file); refusing to write there");
+  if (!exists) {
+    fs::create_directories(path, ec);
+    if (ec) throw DbError("cannot create the database directory " + path + ": " + ec.message());
+  }
+  rocksdb::Options o = base_options();
+  o.create_if_missing = true;
+  o.IncreaseParallelism(2);
+  rocksdb::DB* raw = nullptr;
+  check(rocksdb::DB::Open(o, path, &raw), "cannot open database " + path);
+  d->db_.reset(raw);
+  uint64_t positions = 0;
+  for (const auto& t : tiers) positions += t.positions;
+  std::string value;
+  auto s = d->db_->Get(rocksdb::ReadOptions(), kManifestKey, &value);
+  if (s.IsNotFound()) {
+    if (exists) throw DbError(path + " is a RocksDB database but not a toadbase one (no manifest)");
+    d->manifest_ = {{"format", kFormatName},
+                    {"format_version", kFormatVersion},
+                    {"game", id.game},
+                    {"parameters", id.parameters},
+                    {"record", id.record},
+                    {"block_records", kBlockRecords},
+                    {"compression", "zstd"},
+                    {"zstd_level", zstd_level},
+                    {"tier_count", tiers.size()},
+                    {"tiers_digest", hex64(tiers_digest(tiers))},
+                    {"positions", positions},
+                    {"complete", false}};
+    rocksdb::WriteOptions w;
+    w.sync = true;
+    check(d->db_->Put(w, kManifestKey, d->manifest_.dump()), "writing the manifest of " + path);
+  } else {
+    check(s, "reading the manifest of " + path);
+    try {
+      d->manifest_ = nlohmann::json::parse(value);
+    } catch (const std::exception& e) {
+      throw DbError(path + ": the manifest is damaged (" + e.what() + ")");
+    }
+    if (d->manifest_.value("format", "") != kFormatName)
+      throw DbError(path + " is not a toadbase database");
+    Identity have = d->identity();
+    if (have.game != id.game || have.parameters != id.parameters || have.record != id.record)
+      throw DbError(path + " holds " + have.game + " " + have.parameters.dump() +
+                    ", not " + id.game + " " + id.parameters.dump() +
+                    ": give another --db or remove it");
+    if (d->manifest_.value("tiers_digest", "") != hex64(tiers_digest(tiers)))
+      throw DbError(path + " was made with another tier layout of " + id.game +
+                    " (an older toadbase?); remove it and solve again");
+  }
+  d->zstd_level_ = d->manifest_.value("zstd_level", zstd_level);
+  d->load_tier_meta();
+  return d;
+}
+
+std::unique_ptr<Database> Database::open_read_only(const std::string& path, size_t cache_bytes) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw DbError("no database at " + path + " (the directory is missing)");
+  if (!fs::is_directory(path, ec)) throw DbError(path + " is not a database directory");
+  if (!fs::exists(fs::path(path) / "CURRENT", ec))
+    throw DbError(path + " is not a database (no CURRENT file): missing or damaged");
+  std::unique_ptr<Database> d(new Database());
+  d->path_ = path;
+  d->cache_cap_ = cache_bytes;
+  rocksdb::Options o = base_options();
+  rocksdb::BlockBasedTableOptions table;
+  table.block_size = 32 << 10;
+  table.block_cache = rocksdb::NewLRUCache(64 << 20);
+  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  rocksdb::DB* raw = nullptr;
+  check(rocksdb::DB::OpenForReadOnly(o, path, &raw), "cannot open database " + path);
+  d->db_.reset(raw);
+  std::string value;
+  auto s = d->db_->Get(rocksdb::ReadOptions(), kManifestKey, &value);
+  if (s.IsNotFound()) throw DbError(path + " is a RocksDB database but not a toadbase one (no manifest)");
+  check(s, "reading the manifest of " + path);
+  try {
+    d->manifest_ = nlohmann::json::parse(value);
+  } catch (const std::exception& e) {
+    throw DbError(path + ": the manifest is damaged (" + e.what() + ")");
+  }
+  if (d->manifest_.value("format", "") != kFormatName)
+    throw DbError(path + " is not a toadbase database");
+  if (d->manifest_.value("format_version", 0u) != kFormatVersion)
+    throw DbError(path + " has format version " + d->manifest_["format_version"].dump() +
+                  "; this toadbase reads version " + std::to_string(kFormatVersion));
+  d->load_tier_meta();
+  return d;
+}
+
+void Database::commit_tier(TierId t, std::span<const Record> records) {
+  if (read_only_) throw DbError("database opened read-only");
+  const uint64_t n = records.size(), nblocks = blocks_of(n);
+  std::vector<std::string> values(nblocks);
+  const int level = zstd_level_;
+  tbb::parallel_for(uint64_t{0}, nblocks, [&](uint64_t b) {
+    const uint64_t lo = b * kBlockRecords, len = std::min(kBlockRecords, n - lo);
+    const Record* src = records.data() + lo;
+    std::string& v = values[b];
+    const size_t bound = ZSTD_compressBound(len);
+    v.resize(8 + bound);
+    const uint64_t h = xxh64(src, len);
+    for (int i = 0; i < 8; ++i) v[i] = static_cast<char>((h >> (8 * i)) & 0xff);
+    thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(),
+                                                                        ZSTD_freeCCtx);
+    size_t z = ZSTD_compressCCtx(cctx.get(), v.data() + 8, bound, src, len, level);
+    if (ZSTD_isError(z)) throw DbError(std::string("zstd: ") + ZSTD_getErrorName(z));
+    v.resize(8 + z);
+  });
+  rocksdb::WriteBatch batch;
+  TierMeta m;
+  m.positions = n;
+  m.blocks = nblocks;
+  for (uint64_t b = 0; b < nblocks; ++b) {
+    m.stored_bytes += values[b].size();
+    check(batch.Put(block_key(t, b), values[b]), "batching tier");
+  }
+  m.digest = xxh64(records.data(), n);
+  std::string meta;
+  put_le64(meta, m.positions);
+  put_le64(meta, m.blocks);
+  put_le64(meta, m.stored_bytes);
+  put_le64(meta, m.digest);
+  check(batch.Put(tier_key(t), meta), "batching tier");
+  check(db_->Write(rocksdb::WriteOptions(), &batch), "committing tier " + std::to_string(t));
+  tier_meta_.at(t) = m;
+}
+
+std::vector<Record> Database::decode_block(TierId t, uint64_t b, const std::string& value) const {
+  const std::string where = path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b);
+  if (value.size() < 8) throw DbError(where + " is damaged (too short)");
+  unsigned long long size = ZSTD_getFrameContentSize(value.data() + 8, value.size() - 8);
+  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > kBlockRecords)
+    throw DbError(where + " is damaged (not a zstd frame)");
+  std::vector<Record> out(size);
+  size_t z = ZSTD_decompress(out.data(), size, value.data() + 8, value.size() - 8);
+  if (ZSTD_isError(z) || z != size)
+    throw DbError(where + " is damaged (zstd: " + ZSTD_getErrorName(z) + ")");
+  if (xxh64(out.data(), out.size()) != get_le64(value.data()))
+    throw DbError(where + " is damaged (digest mismatch)");
+  return out;
+}
+
+std::vector<Record> Database::read_tier(TierId t) const {
+  const TierMeta& m = tier_meta(t);
+  std::vector<Record> out;
+  out.reserve(m.positions);
+  std::string value;
+  for (uint64_t b = 0; b < m.blocks; ++b) {
+    auto s = db_->Get(rocksdb::ReadOptions(), block_key(t, b), &value);
+    if (s.IsNotFound())
+      throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) +
+                    " is missing");
+    check(s, path_ + ": reading tier " + std::to_string(t) + " block " + std::to_string(b));
+    auto recs = decode_block(t, b, value);
+    out.insert(out.end(), recs.begin(), recs.end());
+  }
+  if (out.size() != m.positions)
+    throw DbError(path_ + ": tier " + std::to_string(t) + " holds " + std::to_string(out.size()) +
+                  " records, its commit record says " + std::to_string(m.positions));
+  if (xxh64(out.data(), out.size()) != m.digest)
+    throw DbError(path_ + ": tier " + std::to_string(t) + " does not match its digest");
+  return out;
+}
+
+std::shared_ptr<const std::vector<Record>> Database::block(TierId t, uint64_t b) const {
+  const uint64_t key = (uint64_t{t} << 32) | b;
+  {
+    std::lock_guard<std::mutex> lock(cache_mu_);
+    auto it = cache_.find(key);
+    if (it != cache_.end()) {
+      lru_.splice(lru_.begin(), lru_, it->second);
+      return it->second->second;
+    }
+  }
+  std::string value;
+  auto s = db_->Get(rocksdb::ReadOptions(), block_key(t, b), &value);
+  if (s.IsNotFound())
+    throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) +
+                  " is missing");
+  check(s, path_ + ": reading tier " + std::to_string(t) + " block " + std::to_string(b));
+  auto ptr = std::make_shared<const std::vector<Record>>(decode_block(t, b, value));
+  std::lock_guard<std::mutex> lock(cache_mu_);
+  auto it = cache_.find(key);
+  if (it != cache_.end()) return it->second->second;
+  lru_.emplace_front(key, ptr);
+  cache_[key] = lru_.begin();
+  cache_used_ += ptr->size() + 64;
+  while (cache_used_ > cache_cap_ && lru_.size() > 1) {
+    auto& last = lru_.back();
+    cache_used_ -= last.second->size() + 64;
+    cache_.erase(last.first);
+    lru_.pop_back();
+  }
+  return ptr;
+}
+
+Record Database::read_record(TierId t, uint64_t index) const {
+  const TierMeta& m = tier_meta(t);
+  if (index >= m.positions)
+    throw DbError("index " + std::to_string(index) + " is beyond tier " + std::to_string(t));
+  auto blk = block(t, index / kBlockRecords);
+  return (*blk)[index % kBlockRecords];
+}
+
+uint64_t Database::digest() const {
+  std::string all;
+  for (TierId t = 0; t < tier_count(); ++t) put_le64(all, tier_meta(t).digest);
+  return xxh64(all.data(), all.size());
+}
+
+void Database::finish(const std::vector<TierInfo>& tiers) {
+  if (tiers.size() != tier_meta_.size()) throw DbError("finish: tier count mismatch");
+  nlohmann::json list = nlohmann::json::array();
+  uint64_t stored = 0, positions = 0;
+  for (TierId t = 0; t < tier_count(); ++t) {
+    const TierMeta& m = tier_meta(t);
+    stored += m.stored_bytes;
+    positions += m.positions;
+    list.push_back({{"name", tiers[t].name},
+                    {"positions", m.positions},
+                    {"stored_bytes", m.stored_bytes},
+                    {"digest", hex64(m.digest)}});
+  }
+  manifest_["complete"] = true;
+  manifest_["positions"] = positions;
+  manifest_["stored_bytes"] = stored;
+  manifest_["digest"] = hex64(digest());
+  manifest_["tiers"] = std::move(list);
+  check(db_->Flush(rocksdb::FlushOptions()), "flushing " + path_);
+  rocksdb::WriteOptions w;
+  w.sync = true;
+  check(db_->Put(w, kManifestKey, manifest_.dump()), "writing the manifest of " + path_);
+  check(db_->Flush(rocksdb::FlushOptions()), "flushing " + path_);
+}
+
+uint64_t Database::disk_bytes() const {
+  uint64_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(path_, ec))
+    if (e.is_regular_file(ec)) total += e.file_size(ec);
+  return total;
+}
+
+}  // namespace toadbase::db

@@ -1,0 +1,138 @@
+// The position database: one embedded RocksDB per solved instance (game + parameters).
+//
+// It stores typed arrays of records per tier and knows nothing of rules.
+//
+//   key                               value
+//   "manifest"                        JSON: format, game, parameters, record type, tier
+//                                     count, positions, complete flag, digest; on a complete
+//                                     database also every tier's name, count, size, digest
+//   'T' u32be(tier)                   the tier's commit record: positions, blocks, stored
+//                                     bytes, XXH64 digest of the tier (32 bytes)
+//   'B' u32be(tier) u32be(block)      a block of up to kBlockRecords consecutive records:
+//                                     u64le XXH64 of the raw records, then a zstd frame
+//
+// A tier's blocks and its commit record go in one WriteBatch, so a tier is committed whole
+// or not at all; `solve` resumes after the last committed tier. The manifest is written
+// when the database is created and rewritten last, when every tier is in.
+//
+// Digests: a tier's digest is the XXH64 of its raw records; the database digest is the
+// XXH64 of the tier digests (u64le, in tier order). Neither depends on the thread count or
+// the block size.
+#pragma once
+
+#include <rocksdb/db.h>
+
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "solver/core/record.hpp"
+#include "solver/core/tier_solver.hpp"
+
+namespace toadbase::db {
+
+inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint64_t kBlockRecords = 1 << 16;
+
+/// A database that is missing, foreign, damaged, or does not fit the request.
+struct DbError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// What the game tells the database about one tier.
+struct TierInfo {
+  std::string name;
+  uint64_t positions;
+};
+
+/// A committed tier.
+struct TierMeta {
+  uint64_t positions = 0, blocks = 0, stored_bytes = 0, digest = 0;
+};
+
+/// What identifies a solved instance: the game, its parameters and its record type.
+struct Identity {
+  std::string game;
+  nlohmann::json parameters;
+  std::string record;
+};
+
+class Database {
+ public:
+  /// Opens the database at `path` for solving, creating it when missing. An existing
+  /// database must hold the same identity and tiers, else DbError.
+  static std::unique_ptr<Database> open_for_solve(const std::string& path, const Identity& id,
+                                                  const std::vector<TierInfo>& tiers,
+                                                  int zstd_level);
+  /// Opens an existing database read-only. `cache_bytes` bounds the decompressed-block cache.
+  static std::unique_ptr<Database> open_read_only(const std::string& path,
+                                                  size_t cache_bytes = size_t{256} << 20);
+  ~Database();
+
+  const std::string& path() const { return path_; }
+  const nlohmann::json& manifest() const { return manifest_; }
+  Identity identity() const;
+  bool complete() const { return manifest_.value("complete", false); }
+  uint32_t tier_count() const { return static_cast<uint32_t>(tier_meta_.size()); }
+  bool tier_committed(TierId t) const { return tier_meta_.at(t).has_value(); }
+  const TierMeta& tier_meta(TierId t) const;
+  uint32_t committed_tiers() const;
+
+  /// Compresses and commits one tier atomically.
+  void commit_tier(TierId t, std::span<const Record> records);
+  /// All records of a committed tier; checks every block's digest and the tier's.
+  std::vector<Record> read_tier(TierId t) const;
+  /// One record, through the decompressed-block cache. Thread-safe.
+  Record read_record(TierId t, uint64_t index) const;
+  /// Writes the final manifest once every tier is committed.
+  void finish(const std::vector<TierInfo>& tiers);
+  /// XXH64 over the tier digests (every tier must be committed).
+  uint64_t digest() const;
+  /// Bytes the database occupies on disk (its directory).
+  uint64_t disk_bytes() const;
+
+ private:
+  Database() = default;
+  void load_tier_meta();
+  std::shared_ptr<const std::vector<Record>> block(TierId t, uint64_t b) const;
+  std::vector<Record> decode_block(TierId t, uint64_t b, const std::string& value) const;
+
+  std::string path_;
+  std::unique_ptr<rocksdb::DB> db_;
+  bool read_only_ = true;
+  int zstd_level_ = 3;
+  nlohmann::json manifest_;
+  std::vector<std::optional<TierMeta>> tier_meta_;
+
+  // decompressed-block cache (LRU)
+  using BlockPtr = std::shared_ptr<const std::vector<Record>>;
+  mutable std::mutex cache_mu_;
+  mutable std::list<std::pair<uint64_t, BlockPtr>> lru_;
+  mutable std::unordered_map<uint64_t, std::list<std::pair<uint64_t, BlockPtr>>::iterator> cache_;
+  mutable size_t cache_used_ = 0;
+  size_t cache_cap_ = 0;
+};
+
+/// The solver's view of a database.
+class DatabaseStore : public TierStore {
+ public:
+  explicit DatabaseStore(Database& db) : db_(db) {}
+  bool has_tier(TierId t) const override { return db_.tier_committed(t); }
+  std::vector<Record> load_tier(TierId t) override { return db_.read_tier(t); }
+  void commit_tier(TierId t, const std::vector<Record>& r) override { db_.commit_tier(t, r); }
+
+ private:
+  Database& db_;
+};
+
+std::string hex64(uint64_t v);
+
+}  // namespace toadbase::db

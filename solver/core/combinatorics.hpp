@@ -1,0 +1,108 @@
+// Ranking helpers: binomial coefficients and the combinatorial number system.
+//
+// A k-subset of {0..m-1} is held as a bitmask. Its colex rank is
+//
+//     rank({b_1 < b_2 < ... < b_k}) = C(b_1, 1) + C(b_2, 2) + ... + C(b_k, k)
+//
+// which numbers the C(m, k) subsets 0 .. C(m, k)-1 in colexicographic order
+// (compare the largest element first). Example with k = 2 over {0..3}:
+//
+//     mask  0011 0101 0110 1001 1010 1100
+//     rank     0    1    2    3    4    5
+//
+// `next_subset` steps to the colex successor (Gosper's hack), so scanning a
+// range of ranks needs one unrank and then O(1) per subset.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <stdexcept>
+
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
+namespace toadbase {
+
+inline constexpr int kMaxBinomial = 64;
+
+struct BinomialTable {
+  std::array<std::array<uint64_t, kMaxBinomial + 1>, kMaxBinomial + 1> c{};
+  constexpr BinomialTable() {
+    for (int n = 0; n <= kMaxBinomial; ++n) {
+      c[n][0] = 1;
+      for (int k = 1; k <= n; ++k) c[n][k] = c[n - 1][k - 1] + (k <= n - 1 ? c[n - 1][k] : 0);
+    }
+  }
+};
+inline constexpr BinomialTable kBinomial{};
+
+/// C(n, k), zero when k < 0 or k > n.
+constexpr uint64_t binomial(int n, int k) {
+  if (k < 0 || n < 0 || k > n) return 0;
+  return kBinomial.c[n][k];
+}
+
+/// Colex rank of a subset held as a bitmask.
+inline uint64_t colex_rank(uint64_t mask) {
+  uint64_t r = 0;
+  int j = 1;
+  while (mask) {
+    int b = std::countr_zero(mask);
+    r += binomial(b, j++);
+    mask &= mask - 1;
+  }
+  return r;
+}
+
+/// The k-subset of {0..m-1} whose colex rank is `rank` (rank < C(m, k)).
+inline uint64_t colex_unrank(uint64_t rank, int k, int m) {
+  uint64_t mask = 0;
+  int b = m - 1;
+  for (int j = k; j >= 1; --j) {
+    while (binomial(b, j) > rank) --b;
+    rank -= binomial(b, j);
+    mask |= uint64_t{1} << b;
+    --b;
+  }
+  return mask;
+}
+
+/// The colex successor of a non-empty subset with the same number of elements.
+inline uint64_t next_subset(uint64_t mask) {
+  uint64_t t = mask | (mask - 1);
+  return (t + 1) | (((~t & (t + 1)) - 1) >> (std::countr_zero(mask) + 1));
+}
+
+/// Deposit the low bits of `src` into the set bits of `mask`, lowest first.
+inline uint64_t deposit_bits(uint64_t src, uint64_t mask) {
+#if defined(__BMI2__)
+  return _pdep_u64(src, mask);
+#else
+  uint64_t out = 0;
+  for (uint64_t bit = 1; mask; bit <<= 1) {
+    uint64_t low = mask & -mask;
+    if (src & bit) out |= low;
+    mask &= mask - 1;
+  }
+  return out;
+#endif
+}
+
+/// Gather the bits of `src` at the set bits of `mask` into the low bits.
+inline uint64_t extract_bits(uint64_t src, uint64_t mask) {
+#if defined(__BMI2__)
+  return _pext_u64(src, mask);
+#else
+  uint64_t out = 0;
+  for (uint64_t bit = 1; mask; bit <<= 1) {
+    uint64_t low = mask & -mask;
+    if (src & low) out |= bit;
+    mask &= mask - 1;
+  }
+  return out;
+#endif
+}
+
+}  // namespace toadbase

@@ -1,0 +1,59 @@
+// The game concept: what the tier solver asks of a game.
+//
+// A game's space is a list of tiers in solve order. Tier ids are 0 .. tier_count()-1 and a
+// tier's children live only in tiers with smaller ids ("immediate transition": every move
+// leaves its tier), so one pass over a tier reads only finished tiers. Inside a tier the
+// positions are numbered 0 .. tier_size(t)-1 by a perfect hash (rank / unrank).
+//
+// The solver's hot loop calls `scan(tier, lo, hi, visit)`: the game walks the positions
+// lo .. hi-1 of the tier in order and calls visit(index, children, count) with each
+// position's children as (slot, index) pairs, where `slot` indexes child_tiers(tier).
+// A game is free to enumerate incrementally there; the generic path (unrank, children,
+// rank) is used by `verify`, which must not trust the fast path.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace toadbase {
+
+using TierId = uint32_t;
+
+/// A position's address in the space: its tier and its index inside the tier.
+struct TierIndex {
+  TierId tier;
+  uint64_t index;
+  friend bool operator==(const TierIndex&, const TierIndex&) = default;
+};
+
+/// A child seen from the hot loop: which of the parent's child tiers, and where in it.
+struct Child {
+  uint32_t slot;
+  uint64_t index;
+};
+
+/// The most children a position may have in the hot loop (the visitor's array size).
+inline constexpr unsigned kMaxChildren = 64;
+
+/// A visitor the concept checks `scan` against.
+struct ScanProbe {
+  void operator()(uint64_t, const Child*, unsigned) const {}
+};
+
+template <class G>
+concept TierGame = requires(const G& g, TierId t, uint64_t i, const typename G::Position& p,
+                            ScanProbe visit) {
+  typename G::Position;
+  { g.tier_count() } -> std::convertible_to<TierId>;
+  { g.tier_size(t) } -> std::convertible_to<uint64_t>;
+  { g.tier_name(t) } -> std::convertible_to<std::string>;
+  { g.child_tiers(t) } -> std::convertible_to<std::vector<TierId>>;
+  { g.unrank(t, i) } -> std::same_as<typename G::Position>;
+  { g.rank(p) } -> std::same_as<TierIndex>;
+  { g.children(p) } -> std::convertible_to<std::vector<typename G::Position>>;
+  g.scan(t, i, i, visit);
+};
+
+}  // namespace toadbase

@@ -1,0 +1,66 @@
+// Records: the value of one position, packed into one byte.
+//
+// Two-player, loop-free, no ties (Toads and Frogs): the record is the remoteness itself.
+//
+//     bit   7 6 5 4 3 2 1 0
+//           r r r r r r r r      remoteness 0 .. 255
+//
+// The value needs no bit of its own: a primitive loss has remoteness 0; a win is
+// 1 + the smallest (even) remoteness of a losing child, so odd; a loss is 1 + the largest
+// (odd) remoteness of its winning children, so even. Hence: odd = win, even = lose.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace toadbase {
+
+using Record = uint8_t;
+
+enum class Value : uint8_t { Undecided, Win, Lose, Tie, Draw };
+
+inline constexpr unsigned kMaxRemoteness = 255;
+
+inline std::string_view value_name(Value v) {
+  switch (v) {
+    case Value::Win: return "win";
+    case Value::Lose: return "lose";
+    case Value::Tie: return "tie";
+    case Value::Draw: return "draw";
+    default: return "undecided";
+  }
+}
+
+/// A position's value for the player to move and its remoteness.
+struct Outcome {
+  Value value = Value::Undecided;
+  unsigned remoteness = 0;
+  friend bool operator==(const Outcome&, const Outcome&) = default;
+};
+
+/// The two-player parity record: remoteness in a byte, value by parity.
+struct ParityRecord {
+  static constexpr const char* kName = "remoteness-u8-parity";
+  static Outcome decode(Record r) { return {(r & 1) ? Value::Win : Value::Lose, r}; }
+
+  /// Combine children records into the parent's: returns remoteness + 1, or a value above
+  /// kMaxRemoteness when the result would not fit (the caller reports the overflow).
+  /// No children: a primitive loss (normal play).
+  template <class Read>
+  static unsigned combine(unsigned count, Read&& read) {
+    if (count == 0) return 0;
+    unsigned min_even = 1024, max_odd = 0;
+    for (unsigned k = 0; k < count; ++k) {
+      unsigned r = read(k);
+      if (r & 1) {
+        max_odd = r > max_odd ? r : max_odd;
+      } else {
+        min_even = r < min_even ? r : min_even;
+      }
+    }
+    return (min_even != 1024 ? min_even : max_odd) + 1;
+  }
+};
+
+}  // namespace toadbase

@@ -1,0 +1,97 @@
+#include "solver/games/toads_frogs/game.hpp"
+
+#include <array>
+#include <bit>
+#include <map>
+
+namespace toadbase::toads_frogs {
+
+std::vector<ParamSpec> Game::parameters() {
+  return {
+      {"length", ParamSpec::Kind::Int,
+       "cells on the strip (1.." + std::to_string(kMaxLength) + "); every board of this length"},
+      {"toads", ParamSpec::Kind::Int, "only boards with this many toads (with --frogs)"},
+      {"frogs", ParamSpec::Kind::Int, "only boards with this many frogs (with --toads)"},
+      {"start", ParamSpec::Kind::String,
+       "the space that holds this board: its length and piece counts (e.g. TTT---FFF)"},
+  };
+}
+
+nlohmann::json Game::normalize(const nlohmann::json& given) {
+  nlohmann::json out;
+  if (given.contains("start")) {
+    if (given.contains("length") || given.contains("toads") || given.contains("frogs"))
+      throw std::invalid_argument("--start gives the length and piece counts; drop --length, --toads, --frogs");
+    Position p = toads_frogs::parse(given["start"].get<std::string>(), Player::Toads);
+    out["length"] = p.length;
+    out["toads"] = std::popcount(p.toads);
+    out["frogs"] = std::popcount(p.frogs);
+  } else {
+    out["length"] = given.value("length", 10);
+    if (given.contains("toads") != given.contains("frogs"))
+      throw std::invalid_argument("give both --toads and --frogs, or neither");
+    if (given.contains("toads")) {
+      out["toads"] = given["toads"];
+      out["frogs"] = given["frogs"];
+    }
+  }
+  make_space(out);  // validates
+  return out;
+}
+
+Game::Space Game::make_space(const nlohmann::json& j) {
+  SpaceParams p;
+  p.length = j.at("length").get<int>();
+  if (j.contains("toads")) {
+    p.toads = j.at("toads").get<int>();
+    p.frogs = j.at("frogs").get<int>();
+  }
+  return Space(p);
+}
+
+Position Game::parse(const std::string& text, const std::string& turn) {
+  std::optional<Player> def;
+  if (turn == "1") {
+    def = Player::Toads;
+  } else if (turn == "2") {
+    def = Player::Frogs;
+  } else if (!turn.empty()) {
+    throw PositionError("--turn must be 1 (Toads) or 2 (Frogs), not '" + turn + "'");
+  }
+  return toads_frogs::parse(text, def);
+}
+
+std::vector<Game::NamedMove> Game::moves(const Position& p) {
+  std::vector<NamedMove> out;
+  for (Move m : legal_moves(p)) out.push_back({move_name(m), autogui_move(m), apply(p, m)});
+  return out;
+}
+
+nlohmann::json Game::census(const Space& space,
+                            const std::function<std::vector<Record>(TierId)>& read_tier) {
+  // key: (toads, frogs) -> counts of L, R, N, P
+  std::map<std::pair<int, int>, std::array<uint64_t, 4>> by_counts;
+  for (TierId t = 0; t < space.tier_count(); ++t) {
+    if (!space.toads_to_move(t)) continue;
+    const TierId u = space.other_turn_tier(t);
+    const std::vector<Record> toads = read_tier(t), frogs = read_tier(u);
+    auto& c = by_counts[{space.tier_toads(t), space.tier_frogs(t)}];
+    for (size_t i = 0; i < toads.size(); ++i) {
+      const bool toads_win_first = toads[i] & 1, frogs_win_first = frogs[i] & 1;
+      const int cls = toads_win_first ? (frogs_win_first ? 2 : 0) : (frogs_win_first ? 1 : 3);
+      ++c[cls];
+    }
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  std::array<uint64_t, 4> total{};
+  for (const auto& [k, c] : by_counts) {
+    rows.push_back({{"toads", k.first}, {"frogs", k.second}, {"L", c[0]}, {"R", c[1]},
+                    {"N", c[2]}, {"P", c[3]}});
+    for (int i = 0; i < 4; ++i) total[i] += c[i];
+  }
+  return {{"outcome_classes", rows},
+          {"outcome_class_totals",
+           {{"L", total[0]}, {"R", total[1]}, {"N", total[2]}, {"P", total[3]}}}};
+}
+
+}  // namespace toadbase::toads_frogs

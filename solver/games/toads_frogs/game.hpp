@@ -1,0 +1,45 @@
+// Toads and Frogs as the tools see it: parameters, position strings, named moves, and the
+// outcome-class census. One registration line in tools/registry.cpp makes it a command.
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "solver/core/params.hpp"
+#include "solver/core/record.hpp"
+#include "solver/games/toads_frogs/toads_frogs.hpp"
+
+namespace toadbase::toads_frogs {
+
+struct Game {
+  using Space = toads_frogs::Space;
+  using Position = toads_frogs::Position;
+  using RecordType = ParityRecord;
+
+  static constexpr const char* kName = "toads-frogs";
+  static constexpr const char* kTitle = "Toads and Frogs (Richard Guy), two players";
+
+  /// A move with its names and the position it leads to.
+  struct NamedMove {
+    std::string name, autogui;
+    Position child;
+  };
+
+  static std::vector<ParamSpec> parameters();
+  /// Turns the options given (a JSON object of the parameters) into the space's identity:
+  /// {"length": n} or {"length": n, "toads": t, "frogs": f}. Throws std::invalid_argument.
+  static nlohmann::json normalize(const nlohmann::json& given);
+  static Space make_space(const nlohmann::json& normalized);
+  /// Parses a position string; `turn` ("1"/"2"/"") supplies the player for a bare board.
+  static Position parse(const std::string& text, const std::string& turn);
+  static std::string format(const Position& p) { return toads_frogs::format(p); }
+  static std::vector<NamedMove> moves(const Position& p);
+
+  /// The outcome classes L / R / N / P of every board, by piece counts.
+  static nlohmann::json census(const Space& space,
+                               const std::function<std::vector<Record>(TierId)>& read_tier);
+};
+
+}  // namespace toadbase::toads_frogs

@@ -1,0 +1,276 @@
+#include "solver/games/toads_frogs/toads_frogs.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace toadbase::toads_frogs {
+
+namespace {
+bool bit(uint32_t m, int i) { return (m >> i) & 1u; }
+}  // namespace
+
+// ---- rules ---------------------------------------------------------------------------
+
+std::vector<Move> legal_moves(const Position& p) {
+  std::vector<Move> out;
+  const int n = p.length;
+  const uint32_t occupied = p.toads | p.frogs;
+  if (p.turn == Player::Toads) {
+    for (int i = 0; i < n; ++i) {
+      if (!bit(p.toads, i)) continue;
+      if (i + 1 < n && !bit(occupied, i + 1)) {
+        out.push_back({i, i + 1});
+      } else if (i + 2 < n && bit(p.frogs, i + 1) && !bit(occupied, i + 2)) {
+        out.push_back({i, i + 2});
+      }
+    }
+  } else {
+    for (int i = n - 1; i >= 0; --i) {
+      if (!bit(p.frogs, i)) continue;
+      if (i - 1 >= 0 && !bit(occupied, i - 1)) {
+        out.push_back({i, i - 1});
+      } else if (i - 2 >= 0 && bit(p.toads, i - 1) && !bit(occupied, i - 2)) {
+        out.push_back({i, i - 2});
+      }
+    }
+  }
+  return out;
+}
+
+Position apply(const Position& p, Move m) {
+  Position q = p;
+  uint32_t& mine = (p.turn == Player::Toads) ? q.toads : q.frogs;
+  mine = (mine & ~(1u << m.from)) | (1u << m.to);
+  q.turn = (p.turn == Player::Toads) ? Player::Frogs : Player::Toads;
+  return q;
+}
+
+Position mirror(const Position& p) {
+  Position q = p;
+  q.toads = q.frogs = 0;
+  for (int i = 0; i < p.length; ++i) {
+    int j = p.length - 1 - i;
+    if (bit(p.toads, i)) q.frogs |= 1u << j;
+    if (bit(p.frogs, i)) q.toads |= 1u << j;
+  }
+  q.turn = (p.turn == Player::Toads) ? Player::Frogs : Player::Toads;
+  return q;
+}
+
+// ---- position strings ----------------------------------------------------------------
+
+std::string format(const Position& p) {
+  std::string s = (p.turn == Player::Toads) ? "1_" : "2_";
+  for (int i = 0; i < p.length; ++i) s += bit(p.toads, i) ? 'T' : bit(p.frogs, i) ? 'F' : '-';
+  return s;
+}
+
+Position parse(std::string_view text, std::optional<Player> default_turn) {
+  const std::string quoted = "position '" + std::string(text) + "': ";
+  std::string_view s = text;
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  Position p;
+  if (s.size() >= 2 && std::isdigit(static_cast<unsigned char>(s[0])) && s[1] == '_') {
+    if (s[0] == '1') {
+      p.turn = Player::Toads;
+    } else if (s[0] == '2') {
+      p.turn = Player::Frogs;
+    } else {
+      throw PositionError(quoted + "the player to move is '" + std::string(1, s[0]) +
+                          "', expected 1 (Toads) or 2 (Frogs)");
+    }
+    s.remove_prefix(2);
+  } else if (default_turn) {
+    p.turn = *default_turn;
+  } else {
+    throw PositionError(quoted +
+                        "no player to move: write 1_<board> (Toads to move) or 2_<board> (Frogs)");
+  }
+  if (s.empty()) throw PositionError(quoted + "the board is empty");
+  if (s.size() > static_cast<size_t>(kMaxLength))
+    throw PositionError(quoted + "the board has " + std::to_string(s.size()) +
+                        " cells, more than the " + std::to_string(kMaxLength) + " supported");
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    switch (c) {
+      case 'T':
+      case 't': p.toads |= 1u << i; break;
+      case 'F':
+      case 'f': p.frogs |= 1u << i; break;
+      case '-':
+      case '_':
+      case '.': break;
+      default:
+        throw PositionError(quoted + "cell " + std::to_string(i) + " (from 0) is '" +
+                            std::string(1, c) + "', expected T, F or - (also t, f, _ or .)");
+    }
+  }
+  p.length = static_cast<uint8_t>(s.size());
+  return p;
+}
+
+std::string move_name(Move m) { return std::to_string(m.from) + "-" + std::to_string(m.to); }
+
+std::string autogui_move(Move m) {
+  return "M_" + std::to_string(m.from) + "_" + std::to_string(m.to) + "_x";
+}
+
+// ---- the space -----------------------------------------------------------------------
+
+Space::Space(SpaceParams params) : params_(params), n_(params.length) {
+  if (n_ < 1 || n_ > kMaxLength)
+    throw std::invalid_argument("board length " + std::to_string(n_) + " is outside 1.." +
+                                std::to_string(kMaxLength));
+  if (params_.toads.has_value() != params_.frogs.has_value())
+    throw std::invalid_argument("give both the number of toads and of frogs, or neither");
+  if (params_.toads) {
+    if (*params_.toads < 0 || *params_.frogs < 0 || *params_.toads + *params_.frogs > n_)
+      throw std::invalid_argument(std::to_string(*params_.toads) + " toads and " +
+                                  std::to_string(*params_.frogs) + " frogs do not fit on " +
+                                  std::to_string(n_) + " cells");
+  }
+  max_sum_ = n_ * (n_ - 1) / 2;
+  const size_t S = static_cast<size_t>(max_sum_) + 1, M = static_cast<size_t>(n_) + 1;
+  count_.assign(M * M * S, 0);
+  auto cnt = [&](int k, int m, int s) -> uint64_t& { return count_[(k * M + m) * S + s]; };
+  for (int m = 0; m <= n_; ++m) cnt(0, m, 0) = 1;
+  for (int k = 1; k <= n_; ++k)
+    for (int m = 1; m <= n_; ++m)
+      for (int s = 0; s <= max_sum_; ++s)
+        cnt(k, m, s) = cnt(k, m - 1, s) + (s >= m - 1 ? cnt(k - 1, m - 1, s - (m - 1)) : 0);
+  below_.assign((M + 1) * M * S, 0);
+  for (int j = 1; j <= n_; ++j)
+    for (int s = 0; s <= max_sum_; ++s) {
+      uint64_t acc = 0;
+      for (int a = 0; a <= n_; ++a) {
+        below_[(j * M + a) * S + s] = acc;
+        if (a < n_ && s - a >= 0) acc += cnt(j - 1, a, s - a);
+      }
+    }
+  first_tier_.assign(M * M, -1);
+  for (int t = 0; t <= n_; ++t)
+    for (int f = 0; t + f <= n_; ++f) {
+      if (params_.toads && (t != *params_.toads || f != *params_.frogs)) continue;
+      first_tier_[t * M + f] = static_cast<int64_t>(tiers_.size());
+      const int lo = t * (t - 1) / 2, hi = t * (2 * n_ - t - 1) / 2;
+      const uint64_t nb = binomial(n_ - t, f);
+      for (int sum = hi; sum >= lo; --sum) {
+        const uint64_t size = count_sets(t, n_, sum) * nb;
+        for (bool toads_turn : {true, false}) {
+          tiers_.push_back(Tier{static_cast<uint8_t>(t), static_cast<uint8_t>(f),
+                                static_cast<uint16_t>(sum), toads_turn, size, nb});
+          total_ += size;
+        }
+      }
+    }
+}
+
+uint64_t Space::count_sets(int k, int m, int s) const {
+  if (s < 0 || s > max_sum_) return 0;
+  const size_t S = static_cast<size_t>(max_sum_) + 1, M = static_cast<size_t>(n_) + 1;
+  return count_[(k * M + m) * S + s];
+}
+
+uint64_t Space::below(int j, int a, int s) const {
+  const size_t S = static_cast<size_t>(max_sum_) + 1, M = static_cast<size_t>(n_) + 1;
+  return below_[(j * M + a) * S + s];
+}
+
+uint64_t Space::rank_toads(uint32_t toads, int k, int sum) const {
+  uint64_t r = 0;
+  int s = sum, j = k;
+  while (toads) {
+    int a = 31 - std::countl_zero(toads);
+    r += below(j, a, s);
+    s -= a;
+    --j;
+    toads ^= 1u << a;
+  }
+  return r;
+}
+
+uint32_t Space::unrank_toads(uint64_t r, int k, int sum) const {
+  uint32_t mask = 0;
+  int s = sum;
+  for (int j = k; j >= 1; --j) {
+    int a = j - 1;
+    while (a + 1 < n_ && below(j, a + 1, s) <= r) ++a;
+    r -= below(j, a, s);
+    s -= a;
+    mask |= 1u << a;
+  }
+  return mask;
+}
+
+TierId Space::tier_of(int t, int f, int sum, bool toads_turn) const {
+  const size_t M = static_cast<size_t>(n_) + 1;
+  const int64_t first = first_tier_[t * M + f];
+  const int hi = t * (2 * n_ - t - 1) / 2;
+  return static_cast<TierId>(first + 2 * (hi - sum) + (toads_turn ? 0 : 1));
+}
+
+std::string Space::tier_name(TierId t) const {
+  const Tier& x = tiers_[t];
+  return "t" + std::to_string(x.t) + "f" + std::to_string(x.f) + "_s" + std::to_string(x.sum) +
+         (x.toads_turn ? "_toads" : "_frogs");
+}
+
+std::vector<TierId> Space::child_tiers(TierId id) const {
+  const Tier& x = tiers_[id];
+  std::vector<TierId> out;
+  if (!x.toads_turn) {
+    out.push_back(id - 1);  // the toads' tier of the same sum
+    return out;
+  }
+  const int hi = x.t * (2 * n_ - x.t - 1) / 2;
+  for (int d = 1; d <= 2; ++d)
+    if (x.sum + d <= hi) out.push_back(tier_of(x.t, x.f, x.sum + d, false));
+  return out;
+}
+
+std::string Space::why_not_contained(const Position& p) const {
+  if (p.length != n_)
+    return "the board has " + std::to_string(p.length) + " cells, the database holds boards of " +
+           std::to_string(n_);
+  if (params_.toads) {
+    int t = std::popcount(p.toads), f = std::popcount(p.frogs);
+    if (t != *params_.toads || f != *params_.frogs)
+      return "the board has " + std::to_string(t) + " toads and " + std::to_string(f) +
+             " frogs, the database holds " + std::to_string(*params_.toads) + " toads and " +
+             std::to_string(*params_.frogs) + " frogs";
+  }
+  return {};
+}
+
+bool Space::contains(const Position& p) const { return why_not_contained(p).empty(); }
+
+TierIndex Space::rank(const Position& p) const {
+  const int t = std::popcount(p.toads), f = std::popcount(p.frogs);
+  int sum = 0;
+  for (uint32_t m = p.toads; m; m &= m - 1) sum += std::countr_zero(m);
+  const TierId id = tier_of(t, f, sum, p.turn == Player::Toads);
+  const uint32_t full = (1u << n_) - 1;
+  const uint64_t rb = colex_rank(extract_bits(p.frogs, ~p.toads & full));
+  return {id, rank_toads(p.toads, t, sum) * tiers_[id].frog_sets + rb};
+}
+
+Position Space::unrank(TierId id, uint64_t index) const {
+  const Tier& x = tiers_[id];
+  Position p;
+  p.length = static_cast<uint8_t>(n_);
+  p.turn = x.toads_turn ? Player::Toads : Player::Frogs;
+  p.toads = unrank_toads(index / x.frog_sets, x.t, x.sum);
+  const uint32_t full = (1u << n_) - 1;
+  p.frogs = static_cast<uint32_t>(
+      deposit_bits(colex_unrank(index % x.frog_sets, x.f, n_ - x.t), ~p.toads & full));
+  return p;
+}
+
+std::vector<Position> Space::children(const Position& p) const {
+  std::vector<Position> out;
+  for (Move m : legal_moves(p)) out.push_back(apply(p, m));
+  return out;
+}
+
+}  // namespace toadbase::toads_frogs

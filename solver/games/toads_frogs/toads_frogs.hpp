@@ -1,0 +1,282 @@
+// Toads and Frogs (Richard Guy): the rules, position strings, and the tiered space.
+//
+// THE BOARD. A strip of n cells, cell 0 on the left. Toads (T, Left, player 1) move right,
+// Frogs (F, Right, player 2) move left: slide one cell into an empty cell, or jump over
+// exactly one adjacent opposing piece into the empty cell beyond. No move: you lose.
+//
+//     "1_TT-F-F"      cell:  0 1 2 3 4 5      toads  = 0b000011   (bit i = toad on cell i)
+//                            T T - F - F      frogs  = 0b101000
+//                                             turn   = 1 (Toads to move)
+//
+// TIERS. Pieces are never captured, so the piece counts (t toads, f frogs) never change.
+// Let SA = the sum of the toads' cells. A toad move raises SA by 1 (slide) or 2 (jump); a
+// frog move leaves SA alone but hands the turn back to the Toads. So a tier is
+//
+//     (t, f, SA, turn)       children of (t,f,SA,toads) lie in (t,f,SA+1,frogs), (t,f,SA+2,frogs)
+//                            children of (t,f,SA,frogs) lie in (t,f,SA,toads)
+//
+// and the solve order, per (t, f), is SA from high to low, the toads' tier before the frogs'.
+// Every move leaves its tier. Tier names read "t3f3_s12_toads".
+//
+// RANK INSIDE A TIER. index = rankA * C(n - t, f) + rankB, where
+//   rankA = the rank of the toad set A among the t-subsets of {0..n-1} with sum SA
+//           (colex order: largest cell first; counted with a table of subset sums), and
+//   rankB = the colex rank of the frogs among the n - t cells that hold no toad, numbered
+//           by their ordinal among those cells ("frog ordinals").
+//
+//     board T F - T - F (n = 6):  A = {0, 3}, SA = 3; non-toad cells 1 2 4 5 have ordinals
+//     0 1 2 3; frogs on cells 1 and 5 -> B = {0, 3} -> rankB = C(0,1) + C(3,2) = 3.
+//
+// Why this layout: a toad slide leaves every frog ordinal as it was (rankB unchanged) and a
+// toad jump moves one frog ordinal o up to o + 1; a frog move changes B alone (o -> o - 1).
+// So scanning a tier in index order reads its child tiers almost sequentially, and the
+// child indices come from a few additions: the solver's hot loop needs no full rank.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "solver/core/combinatorics.hpp"
+#include "solver/core/game.hpp"
+
+namespace toadbase::toads_frogs {
+
+/// The longest strip accepted. Remoteness provably fits the one-byte record up to here:
+/// the P-potential bound e(t + f) + 2tf on the number of moves is at most 241 for n = 22.
+inline constexpr int kMaxLength = 22;
+
+enum class Player : uint8_t { Toads = 1, Frogs = 2 };
+
+/// A board and the player to move.
+struct Position {
+  uint32_t toads = 0;  // bit i set: a toad on cell i
+  uint32_t frogs = 0;  // bit i set: a frog on cell i
+  uint8_t length = 0;  // cells on the strip
+  Player turn = Player::Toads;
+  friend bool operator==(const Position&, const Position&) = default;
+};
+
+/// A move: the piece on cell `from` goes to cell `to`.
+struct Move {
+  int from, to;
+};
+
+/// Thrown by parse() with a message naming what is wrong.
+struct PositionError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+// ---- rules ---------------------------------------------------------------------------
+
+/// Every legal move of the player to move, toads left to right, frogs right to left.
+std::vector<Move> legal_moves(const Position& p);
+/// The position after a legal move (the other player to move).
+Position apply(const Position& p, Move m);
+/// Reverse the strip and swap toads with frogs and the player to move.
+Position mirror(const Position& p);
+
+// ---- position strings ----------------------------------------------------------------
+
+/// Canonical `<turn>_<board>`, e.g. "1_TT--FF".
+std::string format(const Position& p);
+/// Reads `1_TT--FF`; also `_`/`.` for empty cells, lower case `t`/`f`, and a bare board when
+/// `default_turn` is given. Throws PositionError saying what is wrong.
+Position parse(std::string_view text, std::optional<Player> default_turn = std::nullopt);
+/// "1-2": from cell 1 to cell 2 (cells counted from 0, as GamesCrafters' autogui does).
+std::string move_name(Move m);
+/// GamesCrafters autogui move string, e.g. "M_1_2_x".
+std::string autogui_move(Move m);
+
+// ---- the space -----------------------------------------------------------------------
+
+/// Which boards a space holds: all of one length, with the given piece counts.
+struct SpaceParams {
+  int length = 10;
+  std::optional<int> toads, frogs;  // both set: one piece-count space; unset: every count
+};
+
+/// The tiered space of a set of piece counts on a strip of `length` cells.
+class Space {
+ public:
+  using Position = toads_frogs::Position;
+
+  explicit Space(SpaceParams params);
+
+  const SpaceParams& params() const { return params_; }
+  int length() const { return n_; }
+
+  TierId tier_count() const { return static_cast<TierId>(tiers_.size()); }
+  uint64_t tier_size(TierId t) const { return tiers_[t].size; }
+  std::string tier_name(TierId t) const;
+  std::vector<TierId> child_tiers(TierId t) const;
+
+  Position unrank(TierId t, uint64_t index) const;
+  TierIndex rank(const Position& p) const;
+  /// True when the space holds this position (its length and piece counts).
+  bool contains(const Position& p) const;
+  /// Why the space does not hold `p` (empty when it does).
+  std::string why_not_contained(const Position& p) const;
+  std::vector<Position> children(const Position& p) const;
+  uint64_t total_positions() const { return total_; }
+
+  /// The tier of the same board with the other player to move (same layout, same index).
+  TierId other_turn_tier(TierId t) const { return tiers_[t].toads_turn ? t + 1 : t - 1; }
+  bool toads_to_move(TierId t) const { return tiers_[t].toads_turn; }
+  int tier_toads(TierId t) const { return tiers_[t].t; }
+  int tier_frogs(TierId t) const { return tiers_[t].f; }
+
+  /// The hot loop: positions lo..hi-1 of tier t, with their children, in index order.
+  template <class Visit>
+  void scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const;
+
+ private:
+  struct Tier {
+    uint8_t t, f;
+    uint16_t sum;     // SA: the sum of the toads' cells
+    bool toads_turn;  // Toads to move
+    uint64_t size;
+    uint64_t frog_sets;  // C(n - t, f)
+  };
+
+  uint64_t count_sets(int k, int m, int s) const;                // k-subsets of {0..m-1}, sum s
+  uint64_t below(int j, int a, int s) const;                     // sets whose top < a
+  uint64_t rank_toads(uint32_t toads, int k, int sum) const;     // rankA
+  uint32_t unrank_toads(uint64_t r, int k, int sum) const;       // inverse of rankA
+  TierId tier_of(int t, int f, int sum, bool toads_turn) const;
+
+  template <class Visit>
+  void scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const;
+  template <class Visit>
+  void scan_frogs(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const;
+
+  SpaceParams params_;
+  int n_;
+  int max_sum_;
+  std::vector<uint64_t> count_;   // [k][m][s]
+  std::vector<uint64_t> below_;   // [j][a][s]: sets of j elements, largest < a, sum s
+  std::vector<Tier> tiers_;
+  std::vector<int64_t> first_tier_;  // [t][f] -> id of the tier with the highest sum, or -1
+  uint64_t total_ = 0;
+};
+
+// ---- the hot loop ----------------------------------------------------------------------
+
+template <class Visit>
+void Space::scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
+  if (lo >= hi) return;
+  const Tier& tier = tiers_[t];
+  if (tier.toads_turn) {
+    scan_toads(tier, lo, hi, visit);
+  } else {
+    scan_frogs(tier, lo, hi, visit);
+  }
+}
+
+// Toads to move. For each toad set A: precompute, per toad that could move, the rank of the
+// toad set after a slide (tier SA+1) and after a jump (tier SA+2). Then walk the frog sets.
+template <class Visit>
+void Space::scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const {
+  const int n = n_, t = tier.t, f = tier.f, sum = tier.sum;
+  const uint64_t nb = tier.frog_sets;
+  const uint32_t full = (n == 32) ? ~0u : ((1u << n) - 1);
+  uint64_t ia = lo / nb, rb = lo % nb;
+  uint32_t A = unrank_toads(ia, t, sum);
+  uint64_t B = f ? colex_unrank(rb, f, n - t) : 0;
+  struct Cand {
+    uint32_t ord;      // ordinal of the cell right of the toad (a non-toad cell)
+    bool can_jump;     // the cell after that is a non-toad cell too
+    uint64_t slide_base, jump_base;  // child rankA * nb
+  };
+  Cand cand[32];
+  int nc = 0;
+  auto setup = [&](uint32_t toads) {
+    nc = 0;
+    const uint32_t non_toad = ~toads & full;
+    for (uint32_t m = toads; m; m &= m - 1) {
+      int i = std::countr_zero(m);
+      if (i + 1 >= n || (toads >> (i + 1) & 1)) continue;
+      Cand c;
+      c.ord = static_cast<uint32_t>(std::popcount(non_toad & ((1u << (i + 1)) - 1)));
+      c.slide_base = rank_toads(toads ^ (1u << i) ^ (1u << (i + 1)), t, sum + 1) * nb;
+      c.can_jump = i + 2 < n && !(toads >> (i + 2) & 1);
+      c.jump_base = c.can_jump ? rank_toads(toads ^ (1u << i) ^ (1u << (i + 2)), t, sum + 2) * nb : 0;
+      cand[nc++] = c;
+    }
+  };
+  setup(A);
+  Child kids[kMaxChildren];
+  for (uint64_t index = lo; index < hi; ++index) {
+    unsigned k = 0;
+    for (int c = 0; c < nc; ++c) {
+      const Cand& cd = cand[c];
+      if (!(B >> cd.ord & 1)) {
+        kids[k++] = Child{0, cd.slide_base + rb};
+      } else if (cd.can_jump && !(B >> (cd.ord + 1) & 1)) {
+        // the frog at ordinal `ord` becomes ordinal ord + 1: rankB grows by C(ord, j - 1)
+        int j = std::popcount(B & ((uint64_t{2} << cd.ord) - 1));
+        kids[k++] = Child{1, cd.jump_base + rb + binomial(static_cast<int>(cd.ord), j - 1)};
+      }
+    }
+    visit(index, kids, k);
+    if (++rb == nb) {
+      rb = 0;
+      if (index + 1 < hi) {
+        A = unrank_toads(++ia, t, sum);
+        setup(A);
+      }
+      B = f ? (uint64_t{1} << f) - 1 : 0;
+    } else {
+      B = next_subset(B);
+    }
+  }
+}
+
+// Frogs to move: A is fixed, so the children lie in the toads' tier of the same SA, in the
+// same block of nb indices. A frog at ordinal o (cell c) can move iff ordinal o - 1 is free
+// and its cell is c - 1 (slide) or c - 2 with a toad on c - 1 (jump); either way the frog
+// becomes ordinal o - 1 and rankB drops by C(o - 1, j - 1).
+template <class Visit>
+void Space::scan_frogs(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const {
+  const int n = n_, t = tier.t, f = tier.f, sum = tier.sum;
+  const uint64_t nb = tier.frog_sets;
+  const uint32_t full = (n == 32) ? ~0u : ((1u << n) - 1);
+  uint64_t ia = lo / nb, rb = lo % nb;
+  uint32_t A = unrank_toads(ia, t, sum);
+  uint64_t B = f ? colex_unrank(rb, f, n - t) : 0;
+  int cell_of[33];
+  auto setup = [&](uint32_t toads) {
+    int o = 0;
+    for (uint32_t m = ~toads & full; m; m &= m - 1) cell_of[o++] = std::countr_zero(m);
+  };
+  setup(A);
+  Child kids[kMaxChildren];
+  for (uint64_t index = lo; index < hi; ++index) {
+    unsigned k = 0;
+    const uint64_t base = index - rb;
+    int j = 0;
+    for (uint64_t m = B; m; m &= m - 1) {
+      const int o = std::countr_zero(m);
+      ++j;
+      if (o == 0 || (B >> (o - 1) & 1)) continue;
+      if (cell_of[o - 1] < cell_of[o] - 2) continue;  // two toads in the way
+      kids[k++] = Child{0, base + rb - binomial(o - 1, j - 1)};
+    }
+    visit(index, kids, k);
+    if (++rb == nb) {
+      rb = 0;
+      if (index + 1 < hi) {
+        A = unrank_toads(++ia, t, sum);
+        setup(A);
+      }
+      B = f ? (uint64_t{1} << f) - 1 : 0;
+    } else {
+      B = next_subset(B);
+    }
+  }
+}
+
+}  // namespace toadbase::toads_frogs

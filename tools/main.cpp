@@ -1,0 +1,3 @@
+#include "tools/commands.hpp"
+
+int main(int argc, char** argv) { return toadbase::tools::run(argc, argv); }

@@ -1,0 +1,64 @@
+// What the command line needs of a game: a module per game, registered in registry.cpp.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "db/database.hpp"
+#include "solver/core/params.hpp"
+#include "solver/core/progress.hpp"
+#include "solver/core/tier_solver.hpp"
+
+namespace toadbase::tools {
+
+/// A bad position string; the message says what is wrong.
+struct BadPosition : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+struct VerifyReport {
+  bool ok = true;
+  uint64_t positions_checked = 0;
+  std::string problem;  // the first problem found, naming the tier, index and position
+};
+
+/// One space of one game (the game plus its normalized parameters).
+class Instance {
+ public:
+  virtual ~Instance() = default;
+  virtual db::Identity identity() const = 0;
+  virtual std::vector<db::TierInfo> tiers() const = 0;
+  virtual SolveStats solve(TierStore& store, Progress* progress) const = 0;
+  /// UWAPI-shaped JSON of a position; throws BadPosition.
+  virtual nlohmann::ordered_json query(const db::Database& db, const std::string& position,
+                                       const std::string& turn) const = 0;
+  /// Recomputes every record from its children through the generic position API.
+  virtual VerifyReport verify(const db::Database& db, Progress* progress) const = 0;
+  /// Counts by remoteness, extremes, and the game's own census.
+  virtual nlohmann::json analyze(const db::Database& db) const = 0;
+  /// The canonical string and stored outcome of a position; throws BadPosition.
+  virtual std::pair<std::string, Outcome> lookup(const db::Database& db, const std::string& position,
+                                                 const std::string& turn) const = 0;
+  /// The canonical string of the i-th position of a tier (for reports and benchmarks).
+  virtual std::string position_at(TierId t, uint64_t index) const = 0;
+};
+
+class GameModule {
+ public:
+  virtual ~GameModule() = default;
+  virtual std::string name() const = 0;
+  virtual std::string title() const = 0;
+  virtual std::vector<ParamSpec> parameters() const = 0;
+  /// Validates and normalizes the given parameters (throws std::invalid_argument).
+  virtual nlohmann::json normalize(const nlohmann::json& given) const = 0;
+  virtual std::unique_ptr<Instance> instance(const nlohmann::json& normalized) const = 0;
+};
+
+/// Every registered game, in registration order.
+const std::vector<std::unique_ptr<GameModule>>& games();
+/// The module of a game name, or nullptr.
+const GameModule* find_game(const std::string& name);
+
+}  // namespace toadbase::tools

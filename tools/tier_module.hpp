@@ -1,0 +1,275 @@
+// The command line's adapter for a tiered game: one template serves every game whose
+// space satisfies TierGame and whose traits give parameters, position strings and moves.
+#pragma once
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "solver/core/tier_solver.hpp"
+#include "tools/module.hpp"
+
+namespace toadbase::tools {
+
+template <class G>
+class TierInstance : public Instance {
+ public:
+  using Space = typename G::Space;
+  using Position = typename G::Position;
+  using Rec = typename G::RecordType;
+  static_assert(TierGame<Space>);
+
+  explicit TierInstance(nlohmann::json params)
+      : params_(std::move(params)), space_(G::make_space(params_)) {}
+
+  db::Identity identity() const override { return {G::kName, params_, Rec::kName}; }
+
+  std::vector<db::TierInfo> tiers() const override {
+    std::vector<db::TierInfo> out;
+    out.reserve(space_.tier_count());
+    for (TierId t = 0; t < space_.tier_count(); ++t)
+      out.push_back({space_.tier_name(t), space_.tier_size(t)});
+    return out;
+  }
+
+  SolveStats solve(TierStore& store, Progress* progress) const override {
+    return solve_tiers<Space, Rec>(space_, store, progress);
+  }
+
+  Position parse_checked(const std::string& text, const std::string& turn) const {
+    Position p;
+    try {
+      p = G::parse(text, turn);
+    } catch (const std::invalid_argument& e) {
+      throw BadPosition(e.what());
+    }
+    std::string why = space_.why_not_contained(p);
+    if (!why.empty()) throw BadPosition("position '" + text + "': " + why);
+    return p;
+  }
+
+  Outcome outcome_of(const db::Database& db, const Position& p) const {
+    TierIndex ti = space_.rank(p);
+    return Rec::decode(db.read_record(ti.tier, ti.index));
+  }
+
+  std::pair<std::string, Outcome> lookup(const db::Database& db, const std::string& text,
+                                         const std::string& turn) const override {
+    Position p = parse_checked(text, turn);
+    return {G::format(p), outcome_of(db, p)};
+  }
+
+  std::string position_at(TierId t, uint64_t index) const override {
+    return G::format(space_.unrank(t, index));
+  }
+
+  nlohmann::ordered_json query(const db::Database& db, const std::string& text,
+                               const std::string& turn) const override {
+    Position p = parse_checked(text, turn);
+    Outcome o = outcome_of(db, p);
+    struct Row {
+      std::string name, autogui, child;
+      Outcome child_outcome;
+      bool winning;  // for the player making the move
+    };
+    std::vector<Row> rows;
+    for (auto& m : G::moves(p)) {
+      Outcome c = outcome_of(db, m.child);
+      rows.push_back({m.name, m.autogui, G::format(m.child), c, c.value == Value::Lose});
+    }
+    // best first: winning moves by the shortest win, then losing moves by the longest loss
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+      if (a.winning != b.winning) return a.winning;
+      return a.winning ? a.child_outcome.remoteness < b.child_outcome.remoteness
+                       : a.child_outcome.remoteness > b.child_outcome.remoteness;
+    });
+    int min_losing_child = -1, max_winning_child = -1;
+    for (const Row& r : rows) {
+      int rem = static_cast<int>(r.child_outcome.remoteness);
+      if (r.winning && (min_losing_child < 0 || rem < min_losing_child)) min_losing_child = rem;
+      if (!r.winning && rem > max_winning_child) max_winning_child = rem;
+    }
+    nlohmann::ordered_json moves = nlohmann::ordered_json::array();
+    for (const Row& r : rows) {
+      int rem = static_cast<int>(r.child_outcome.remoteness);
+      int delta = r.winning ? rem - min_losing_child : max_winning_child - rem;
+      moves.push_back({{"move", r.name},
+                       {"autoguiMove", r.autogui},
+                       {"position", r.child},
+                       {"moveValue", r.winning ? "win" : "lose"},
+                       {"positionValue", value_name(r.child_outcome.value)},
+                       {"remoteness", r.child_outcome.remoteness},
+                       {"deltaRemoteness", delta}});
+    }
+    nlohmann::ordered_json j;
+    j["position"] = G::format(p);
+    j["positionValue"] = value_name(o.value);
+    j["remoteness"] = o.remoteness;
+    j["moves"] = std::move(moves);
+    return j;
+  }
+
+  VerifyReport verify(const db::Database& db, Progress* progress) const override {
+    VerifyReport rep;
+    const TierId n = space_.tier_count();
+    const std::vector<TierId> last = last_readers(space_);
+    std::vector<std::vector<Record>> held(n);
+    for (TierId t = 0; t < n; ++t) {
+      std::vector<Record> mine;
+      try {
+        mine = db.read_tier(t);  // checks block digests and the tier digest
+      } catch (const std::exception& e) {
+        rep.ok = false;
+        rep.problem = std::string(e.what()) + " (tier " + space_.tier_name(t) + ")";
+        return rep;
+      }
+      if (mine.size() != space_.tier_size(t)) {
+        rep.ok = false;
+        rep.problem = "tier " + space_.tier_name(t) + " holds " + std::to_string(mine.size()) +
+                      " records, the space has " + std::to_string(space_.tier_size(t));
+        return rep;
+      }
+      const std::vector<TierId> kids = space_.child_tiers(t);
+      std::mutex mu;
+      uint64_t first_bad = UINT64_MAX;
+      std::string problem;
+      auto fail = [&](uint64_t i, std::string what) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (i < first_bad) {
+          first_bad = i;
+          problem = std::move(what);
+        }
+      };
+      tbb::parallel_for(tbb::blocked_range<uint64_t>(0, mine.size(), 4096),
+                        [&](const tbb::blocked_range<uint64_t>& r) {
+        for (uint64_t i = r.begin(); i != r.end(); ++i) {
+          const Position p = space_.unrank(t, i);
+          const std::string where = "tier " + space_.tier_name(t) + " index " + std::to_string(i);
+          if (!(space_.rank(p) == TierIndex{t, i})) {
+            fail(i, where + ": rank(unrank) does not come back (" + G::format(p) + ")");
+            return;
+          }
+          const auto children = space_.children(p);
+          std::vector<unsigned> recs;
+          for (const auto& c : children) {
+            TierIndex ci = space_.rank(c);
+            if (std::find(kids.begin(), kids.end(), ci.tier) == kids.end()) {
+              fail(i, where + ": child " + G::format(c) + " lies outside the child tiers");
+              return;
+            }
+            recs.push_back(held[ci.tier][ci.index]);
+          }
+          unsigned want = Rec::combine(static_cast<unsigned>(recs.size()),
+                                       [&](unsigned k) { return recs[k]; });
+          if (want != mine[i]) {
+            Outcome have = Rec::decode(mine[i]);
+            Outcome should = Rec::decode(static_cast<Record>(std::min(want, 255u)));
+            fail(i, where + " (" + G::format(p) + "): stored " +
+                        std::string(value_name(have.value)) + " in " +
+                        std::to_string(have.remoteness) + ", recomputed " +
+                        std::string(value_name(should.value)) + " in " +
+                        std::to_string(want));
+            return;
+          }
+        }
+      });
+      if (first_bad != UINT64_MAX) {
+        rep.ok = false;
+        rep.problem = problem;
+        return rep;
+      }
+      rep.positions_checked += mine.size();
+      if (last[t] > t) held[t] = std::move(mine);
+      for (TierId c : kids)
+        if (last[c] <= t) std::vector<Record>().swap(held[c]);
+      if (progress) progress->tier_done(space_.tier_name(t), space_.tier_size(t), false);
+    }
+    return rep;
+  }
+
+  nlohmann::json analyze(const db::Database& db) const override {
+    std::map<unsigned, uint64_t> win_total, lose_total;
+    nlohmann::json per_tier = nlohmann::json::array();
+    int longest_win = -1, longest_loss = -1;
+    std::string win_example, loss_example;
+    for (TierId t = 0; t < space_.tier_count(); ++t) {
+      const std::vector<Record> recs = db.read_tier(t);
+      std::map<unsigned, uint64_t> w, l;
+      int tw = -1, tl = -1;
+      uint64_t iw = 0, il = 0;
+      for (uint64_t i = 0; i < recs.size(); ++i) {
+        Outcome o = Rec::decode(recs[i]);
+        int r = static_cast<int>(o.remoteness);
+        if (o.value == Value::Win) {
+          ++w[o.remoteness];
+          if (r > tw) tw = r, iw = i;
+        } else {
+          ++l[o.remoteness];
+          if (r > tl) tl = r, il = i;
+        }
+      }
+      uint64_t wins = 0, losses = 0;
+      nlohmann::json wj = nlohmann::json::object(), lj = nlohmann::json::object();
+      for (auto [r, c] : w) wins += c, win_total[r] += c, wj[std::to_string(r)] = c;
+      for (auto [r, c] : l) losses += c, lose_total[r] += c, lj[std::to_string(r)] = c;
+      if (tw > longest_win) longest_win = tw, win_example = position_at(t, iw);
+      if (tl > longest_loss) longest_loss = tl, loss_example = position_at(t, il);
+      per_tier.push_back({{"tier", space_.tier_name(t)},
+                          {"positions", recs.size()},
+                          {"wins", wins},
+                          {"losses", losses},
+                          {"win_by_remoteness", wj},
+                          {"lose_by_remoteness", lj}});
+    }
+    nlohmann::json by_r = nlohmann::json::array();
+    unsigned top = 0;
+    if (!win_total.empty()) top = std::max(top, win_total.rbegin()->first);
+    if (!lose_total.empty()) top = std::max(top, lose_total.rbegin()->first);
+    uint64_t wins = 0, losses = 0;
+    for (unsigned r = 0; r <= top; ++r) {
+      uint64_t w = win_total.count(r) ? win_total[r] : 0, l = lose_total.count(r) ? lose_total[r] : 0;
+      wins += w;
+      losses += l;
+      if (w || l) by_r.push_back({{"remoteness", r}, {"win", w}, {"lose", l}});
+    }
+    nlohmann::json out = {{"game", G::kName},
+                          {"parameters", params_},
+                          {"positions", wins + losses},
+                          {"wins", wins},
+                          {"losses", losses},
+                          {"by_remoteness", by_r},
+                          {"tiers", per_tier}};
+    if (longest_win >= 0)
+      out["longest_win"] = {{"remoteness", longest_win}, {"position", win_example}};
+    if (longest_loss >= 0)
+      out["longest_loss"] = {{"remoteness", longest_loss}, {"position", loss_example}};
+    if constexpr (requires { G::census(space_, [](TierId) { return std::vector<Record>{}; }); }) {
+      nlohmann::json extra = G::census(space_, [&](TierId t) { return db.read_tier(t); });
+      for (auto& [k, v] : extra.items()) out[k] = v;
+    }
+    return out;
+  }
+
+ private:
+  nlohmann::json params_;
+  Space space_;
+};
+
+template <class G>
+class TierGameModule : public GameModule {
+ public:
+  std::string name() const override { return G::kName; }
+  std::string title() const override { return G::kTitle; }
+  std::vector<ParamSpec> parameters() const override { return G::parameters(); }
+  nlohmann::json normalize(const nlohmann::json& given) const override {
+    return G::normalize(given);
+  }
+  std::unique_ptr<Instance> instance(const nlohmann::json& normalized) const override {
+    return std::make_unique<TierInstance<G>>(normalized);
+  }
+};
+
+}  // namespace toadbase::tools
