@@ -2,10 +2,11 @@
 
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
-#include <rocksdb/write_batch.h>
+#include <rocksdb/sst_file_writer.h>
 #include <tbb/parallel_for.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 
@@ -81,7 +82,14 @@ std::string hex64(uint64_t v) {
 }
 
 Database::~Database() {
-  if (db_ && !read_only_) db_->FlushWAL(true);
+  if (db_ && !read_only_) {
+    try {
+      flush();
+    } catch (...) {
+      // the group is lost as after a crash; the next solve resumes before it
+    }
+    db_->FlushWAL(true);
+  }
 }
 
 Identity Database::identity() const {
@@ -177,6 +185,9 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
       throw DbError(path + " was made with another tier layout of " + id.game +
                     " (an older toadbase?); remove it and solve again");
   }
+  // SST files of a group that a crash interrupted before ingestion
+  for (const auto& e : fs::directory_iterator(path, ec))
+    if (e.path().extension() == ".tmp") fs::remove(e.path(), ec);
   d->zstd_level_ = d->manifest_.value("zstd_level", zstd_level);
   d->load_tier_meta();
   return d;
@@ -217,9 +228,9 @@ std::unique_ptr<Database> Database::open_read_only(const std::string& path, size
   return d;
 }
 
-void Database::commit_tier(TierId t, std::span<const Record> records) {
+void Database::commit_tier(TierId t, std::span<const Record> records, bool keep_records) {
   if (read_only_) throw DbError("database opened read-only");
-  const uint64_t n = records.size(), nblocks = blocks_of(n);
+  const uint64_t n = records.size(), nblocks = keep_records ? blocks_of(n) : 0;
   std::vector<std::string> values(nblocks);
   const int level = zstd_level_;
   tbb::parallel_for(uint64_t{0}, nblocks, [&](uint64_t b) {
@@ -236,13 +247,12 @@ void Database::commit_tier(TierId t, std::span<const Record> records) {
     if (ZSTD_isError(z)) throw DbError(std::string("zstd: ") + ZSTD_getErrorName(z));
     v.resize(8 + z);
   });
-  rocksdb::WriteBatch batch;
   TierMeta m;
   m.positions = n;
   m.blocks = nblocks;
   for (uint64_t b = 0; b < nblocks; ++b) {
     m.stored_bytes += values[b].size();
-    check(batch.Put(block_key(t, b), values[b]), "batching tier");
+    pending_.emplace_back(block_key(t, b), std::move(values[b]));
   }
   m.digest = xxh64(records.data(), n);
   std::string meta;
@@ -250,9 +260,26 @@ void Database::commit_tier(TierId t, std::span<const Record> records) {
   put_le64(meta, m.blocks);
   put_le64(meta, m.stored_bytes);
   put_le64(meta, m.digest);
-  check(batch.Put(tier_key(t), meta), "batching tier");
-  check(db_->Write(rocksdb::WriteOptions(), &batch), "committing tier " + std::to_string(t));
+  pending_.emplace_back(tier_key(t), std::move(meta));
   tier_meta_.at(t) = m;
+  pending_bytes_ += m.stored_bytes + 64;
+  if (pending_bytes_ >= kGroupBytes) flush();
+}
+
+void Database::flush() {
+  if (pending_.empty()) return;
+  std::sort(pending_.begin(), pending_.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  const std::string file = (fs::path(path_) / ("ingest-" + std::to_string(ingested_++) + ".sst.tmp")).string();
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), base_options());
+  check(writer.Open(file), "creating " + file);
+  for (const auto& [k, v] : pending_) check(writer.Put(k, v), "writing " + file);
+  check(writer.Finish(), "finishing " + file);
+  rocksdb::IngestExternalFileOptions ingest;
+  ingest.move_files = true;
+  check(db_->IngestExternalFile({file}, ingest), "committing tiers to " + path_);
+  pending_.clear();
+  pending_bytes_ = 0;
 }
 
 std::vector<Record> Database::decode_block(TierId t, uint64_t b, const std::string& value) const {
@@ -272,6 +299,8 @@ std::vector<Record> Database::decode_block(TierId t, uint64_t b, const std::stri
 
 std::vector<Record> Database::read_tier(TierId t) const {
   const TierMeta& m = tier_meta(t);
+  if (tier_derived(t))
+    throw DbError(path_ + ": tier " + std::to_string(t) + " is derived: its records are not stored");
   std::vector<Record> out;
   out.reserve(m.positions);
   std::string value;
@@ -326,6 +355,8 @@ std::shared_ptr<const std::vector<Record>> Database::block(TierId t, uint64_t b)
 
 Record Database::read_record(TierId t, uint64_t index) const {
   const TierMeta& m = tier_meta(t);
+  if (tier_derived(t))
+    throw DbError(path_ + ": tier " + std::to_string(t) + " is derived: its records are not stored");
   if (index >= m.positions)
     throw DbError("index " + std::to_string(index) + " is beyond tier " + std::to_string(t));
   auto blk = block(t, index / kBlockRecords);
@@ -340,6 +371,7 @@ uint64_t Database::digest() const {
 
 void Database::finish(const std::vector<TierInfo>& tiers) {
   if (tiers.size() != tier_meta_.size()) throw DbError("finish: tier count mismatch");
+  flush();
   nlohmann::json list = nlohmann::json::array();
   uint64_t stored = 0, positions = 0;
   for (TierId t = 0; t < tier_count(); ++t) {
@@ -349,6 +381,7 @@ void Database::finish(const std::vector<TierInfo>& tiers) {
     list.push_back({{"name", tiers[t].name},
                     {"positions", m.positions},
                     {"stored_bytes", m.stored_bytes},
+                    {"stored", !tier_derived(t)},
                     {"digest", hex64(m.digest)}});
   }
   manifest_["complete"] = true;

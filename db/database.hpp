@@ -11,8 +11,9 @@
 //   'B' u32be(tier) u32be(block)      a block of up to kBlockRecords consecutive records:
 //                                     u64le XXH64 of the raw records, then a zstd frame
 //
-// A tier's blocks and its commit record go in one WriteBatch, so a tier is committed whole
-// or not at all; `solve` resumes after the last committed tier. The manifest is written
+// A tier's blocks and its commit record go into the same ingested SST file (a group of
+// tiers: SstFileWriter, then IngestExternalFile, which is atomic), so a tier is committed
+// whole or not at all; `solve` resumes after the last committed tier. The manifest is written
 // when the database is created and rewritten last, when every tier is in.
 //
 // Digests: a tier's digest is the XXH64 of its raw records; the database digest is the
@@ -41,6 +42,7 @@ namespace toadbase::db {
 
 inline constexpr uint32_t kFormatVersion = 1;
 inline constexpr uint64_t kBlockRecords = 1 << 16;
+inline constexpr uint64_t kGroupBytes = 4 << 20;
 
 /// A database that is missing, foreign, damaged, or does not fit the request.
 struct DbError : std::runtime_error {
@@ -86,8 +88,15 @@ class Database {
   const TierMeta& tier_meta(TierId t) const;
   uint32_t committed_tiers() const;
 
-  /// Compresses and commits one tier atomically.
-  void commit_tier(TierId t, std::span<const Record> records);
+  /// Compresses and commits one tier atomically. Tiers are grouped: the group's SST file is
+  /// ingested once it holds kGroupBytes (or at flush()/finish()), so a crash loses at most
+  /// the tiers of the group in progress, never part of a tier.
+  /// A derived tier (`keep_records` false) stores its size and digest only.
+  void commit_tier(TierId t, std::span<const Record> records, bool keep_records = true);
+  /// True for a committed tier whose records are not stored (derived by the game).
+  bool tier_derived(TierId t) const { return tier_meta(t).blocks == 0 && tier_meta(t).positions > 0; }
+  /// Writes the pending group of tiers.
+  void flush();
   /// All records of a committed tier; checks every block's digest and the tier's.
   std::vector<Record> read_tier(TierId t) const;
   /// One record, through the decompressed-block cache. Thread-safe.
@@ -111,6 +120,9 @@ class Database {
   int zstd_level_ = 3;
   nlohmann::json manifest_;
   std::vector<std::optional<TierMeta>> tier_meta_;
+  std::vector<std::pair<std::string, std::string>> pending_;  // the group: keys, values
+  uint64_t pending_bytes_ = 0;
+  uint64_t ingested_ = 0;
 
   // decompressed-block cache (LRU)
   using BlockPtr = std::shared_ptr<const std::vector<Record>>;
@@ -127,7 +139,9 @@ class DatabaseStore : public TierStore {
   explicit DatabaseStore(Database& db) : db_(db) {}
   bool has_tier(TierId t) const override { return db_.tier_committed(t); }
   std::vector<Record> load_tier(TierId t) override { return db_.read_tier(t); }
-  void commit_tier(TierId t, const std::vector<Record>& r) override { db_.commit_tier(t, r); }
+  void commit_tier(TierId t, const std::vector<Record>& r, bool keep) override {
+    db_.commit_tier(t, r, keep);
+  }
 
  private:
   Database& db_;

@@ -81,8 +81,8 @@ class DelayedStore : public TierStore {
   DelayedStore(TierStore& inner, int ms) : inner_(inner), ms_(ms) {}
   bool has_tier(TierId t) const override { return inner_.has_tier(t); }
   std::vector<Record> load_tier(TierId t) override { return inner_.load_tier(t); }
-  void commit_tier(TierId t, const std::vector<Record>& r) override {
-    inner_.commit_tier(t, r);
+  void commit_tier(TierId t, const std::vector<Record>& r, bool keep) override {
+    inner_.commit_tier(t, r, keep);
     std::this_thread::sleep_for(std::chrono::milliseconds(ms_));
   }
 
@@ -422,7 +422,7 @@ int cmd_export(const Common& c, const std::string& format, const std::string& ou
     std::ofstream out(tmp, std::ios::binary);
     if (!out) throw UserError("export: cannot write " + tmp);
     for (TierId t = 0; t < d->tier_count(); ++t) {
-      std::vector<Record> recs = d->read_tier(t);
+      std::vector<Record> recs = inst->tier_records(*d, t);
       if (format == "raw") {
         out.write(reinterpret_cast<const char*>(recs.data()), static_cast<std::streamsize>(recs.size()));
       } else {

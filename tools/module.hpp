@@ -41,6 +41,8 @@ class Instance {
   /// The canonical string and stored outcome of a position; throws BadPosition.
   virtual std::pair<std::string, Outcome> lookup(const db::Database& db, const std::string& position,
                                                  const std::string& turn) const = 0;
+  /// Every record of a tier, recomputed from its children when the tier is derived.
+  virtual std::vector<Record> tier_records(const db::Database& db, TierId t) const = 0;
   /// The canonical string of the i-th position of a tier (for reports and benchmarks).
   virtual std::string position_at(TierId t, uint64_t index) const = 0;
 };

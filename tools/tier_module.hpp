@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 
+#include "solver/core/hash.hpp"
 #include "solver/core/tier_solver.hpp"
 #include "tools/module.hpp"
 
@@ -53,7 +54,27 @@ class TierInstance : public Instance {
 
   Outcome outcome_of(const db::Database& db, const Position& p) const {
     TierIndex ti = space_.rank(p);
-    return Rec::decode(db.read_record(ti.tier, ti.index));
+    if (tier_stored(space_, ti.tier)) return Rec::decode(db.read_record(ti.tier, ti.index));
+    // a derived tier: one ply from its children, which are stored
+    const auto children = space_.children(p);
+    std::vector<unsigned> recs;
+    for (const auto& c : children) {
+      TierIndex ci = space_.rank(c);
+      recs.push_back(db.read_record(ci.tier, ci.index));
+    }
+    unsigned r = Rec::combine(static_cast<unsigned>(recs.size()), [&](unsigned k) { return recs[k]; });
+    return Rec::decode(static_cast<Record>(r));
+  }
+
+  std::vector<Record> tier_records(const db::Database& db, TierId t) const override {
+    if (tier_stored(space_, t)) return db.read_tier(t);
+    std::vector<std::vector<Record>> data;
+    std::vector<const Record*> kids;
+    for (TierId c : space_.child_tiers(t)) data.push_back(db.read_tier(c));
+    for (const auto& k : data) kids.push_back(k.data());
+    std::vector<Record> out;
+    solve_tier<Space, Rec>(space_, t, kids, out);
+    return out;
   }
 
   std::pair<std::string, Outcome> lookup(const db::Database& db, const std::string& text,
@@ -118,20 +139,21 @@ class TierInstance : public Instance {
     const std::vector<TierId> last = last_readers(space_);
     std::vector<std::vector<Record>> held(n);
     for (TierId t = 0; t < n; ++t) {
-      std::vector<Record> mine;
+      const bool is_stored = tier_stored(space_, t);
+      const uint64_t size = space_.tier_size(t);
+      std::vector<Record> stored;
       try {
-        mine = db.read_tier(t);  // checks block digests and the tier digest
+        // checks block digests and the tier digest; a derived tier has its digest only
+        if (is_stored) stored = db.read_tier(t);
+        if (db.tier_meta(t).positions != size)
+          throw db::DbError("holds " + std::to_string(db.tier_meta(t).positions) +
+                            " records, the space has " + std::to_string(size));
       } catch (const std::exception& e) {
         rep.ok = false;
         rep.problem = std::string(e.what()) + " (tier " + space_.tier_name(t) + ")";
         return rep;
       }
-      if (mine.size() != space_.tier_size(t)) {
-        rep.ok = false;
-        rep.problem = "tier " + space_.tier_name(t) + " holds " + std::to_string(mine.size()) +
-                      " records, the space has " + std::to_string(space_.tier_size(t));
-        return rep;
-      }
+      std::vector<Record> mine(size);
       const std::vector<TierId> kids = space_.child_tiers(t);
       std::mutex mu;
       uint64_t first_bad = UINT64_MAX;
@@ -143,39 +165,50 @@ class TierInstance : public Instance {
           problem = std::move(what);
         }
       };
-      tbb::parallel_for(tbb::blocked_range<uint64_t>(0, mine.size(), 4096),
+      tbb::parallel_for(tbb::blocked_range<uint64_t>(0, size, 4096),
                         [&](const tbb::blocked_range<uint64_t>& r) {
+        std::vector<unsigned> recs;
         for (uint64_t i = r.begin(); i != r.end(); ++i) {
           const Position p = space_.unrank(t, i);
-          const std::string where = "tier " + space_.tier_name(t) + " index " + std::to_string(i);
           if (!(space_.rank(p) == TierIndex{t, i})) {
-            fail(i, where + ": rank(unrank) does not come back (" + G::format(p) + ")");
+            fail(i, "tier " + space_.tier_name(t) + " index " + std::to_string(i) +
+                        ": rank(unrank) does not come back (" + G::format(p) + ")");
             return;
           }
-          const auto children = space_.children(p);
-          std::vector<unsigned> recs;
-          for (const auto& c : children) {
+          recs.clear();
+          for (const auto& c : space_.children(p)) {
             TierIndex ci = space_.rank(c);
             if (std::find(kids.begin(), kids.end(), ci.tier) == kids.end()) {
-              fail(i, where + ": child " + G::format(c) + " lies outside the child tiers");
+              fail(i, "tier " + space_.tier_name(t) + " index " + std::to_string(i) + ": child " +
+                          G::format(c) + " lies outside the child tiers");
               return;
             }
             recs.push_back(held[ci.tier][ci.index]);
           }
-          unsigned want = Rec::combine(static_cast<unsigned>(recs.size()),
-                                       [&](unsigned k) { return recs[k]; });
-          if (want != mine[i]) {
-            Outcome have = Rec::decode(mine[i]);
-            Outcome should = Rec::decode(static_cast<Record>(std::min(want, 255u)));
-            fail(i, where + " (" + G::format(p) + "): stored " +
-                        std::string(value_name(have.value)) + " in " +
+          const unsigned want = Rec::combine(static_cast<unsigned>(recs.size()),
+                                             [&](unsigned k) { return recs[k]; });
+          if (want > kMaxRemoteness) {
+            fail(i, "tier " + space_.tier_name(t) + " index " + std::to_string(i) +
+                        ": remoteness overflows the record");
+            return;
+          }
+          mine[i] = static_cast<Record>(want);
+          if (is_stored && mine[i] != stored[i]) {
+            Outcome have = Rec::decode(stored[i]), should = Rec::decode(mine[i]);
+            fail(i, "tier " + space_.tier_name(t) + " index " + std::to_string(i) + " (" +
+                        G::format(p) + "): stored " + std::string(value_name(have.value)) + " in " +
                         std::to_string(have.remoteness) + ", recomputed " +
                         std::string(value_name(should.value)) + " in " +
-                        std::to_string(want));
+                        std::to_string(should.remoteness));
             return;
           }
         }
       });
+      if (first_bad == UINT64_MAX && !is_stored && xxh64(mine.data(), mine.size()) != db.tier_meta(t).digest) {
+        first_bad = 0;
+        problem = "tier " + space_.tier_name(t) +
+                  " (derived, not stored): its recomputed records do not match the digest the solve recorded";
+      }
       if (first_bad != UINT64_MAX) {
         rep.ok = false;
         rep.problem = problem;
@@ -196,7 +229,7 @@ class TierInstance : public Instance {
     int longest_win = -1, longest_loss = -1;
     std::string win_example, loss_example;
     for (TierId t = 0; t < space_.tier_count(); ++t) {
-      const std::vector<Record> recs = db.read_tier(t);
+      const std::vector<Record> recs = tier_records(db, t);
       std::map<unsigned, uint64_t> w, l;
       int tw = -1, tl = -1;
       uint64_t iw = 0, il = 0;
@@ -247,7 +280,7 @@ class TierInstance : public Instance {
     if (longest_loss >= 0)
       out["longest_loss"] = {{"remoteness", longest_loss}, {"position", loss_example}};
     if constexpr (requires { G::census(space_, [](TierId) { return std::vector<Record>{}; }); }) {
-      nlohmann::json extra = G::census(space_, [&](TierId t) { return db.read_tier(t); });
+      nlohmann::json extra = G::census(space_, [&](TierId t) { return tier_records(db, t); });
       for (auto& [k, v] : extra.items()) out[k] = v;
     }
     return out;

@@ -10,6 +10,11 @@
 // position's children as (slot, index) pairs, where `slot` indexes child_tiers(tier).
 // A game is free to enumerate incrementally there; the generic path (unrank, children,
 // rank) is used by `verify`, which must not trust the fast path.
+//
+// Optionally a game may declare `bool tier_stored(TierId) const`: a tier for which it
+// returns false is *derived*: the database keeps only its digest, and its records are
+// recomputed on demand, one ply, from its children, which must all lie in stored tiers.
+// (Syzygy's DTZ tables do the same for one side to move.)
 #pragma once
 
 #include <concepts>
@@ -55,5 +60,15 @@ concept TierGame = requires(const G& g, TierId t, uint64_t i, const typename G::
   { g.children(p) } -> std::convertible_to<std::vector<typename G::Position>>;
   g.scan(t, i, i, visit);
 };
+
+/// False when the game declares tier t derived (not stored, recomputed from its children).
+template <class G>
+bool tier_stored(const G& game, TierId t) {
+  if constexpr (requires { game.tier_stored(t); }) {
+    return game.tier_stored(t);
+  } else {
+    return true;
+  }
+}
 
 }  // namespace toadbase

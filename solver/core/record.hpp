@@ -50,14 +50,15 @@ struct ParityRecord {
   template <class Read>
   static unsigned combine(unsigned count, Read&& read) {
     if (count == 0) return 0;
+    // branch-free: a losing child (even) competes for the minimum, a winning one (odd) for
+    // the maximum; any losing child makes the position a win.
     unsigned min_even = 1024, max_odd = 0;
     for (unsigned k = 0; k < count; ++k) {
-      unsigned r = read(k);
-      if (r & 1) {
-        max_odd = r > max_odd ? r : max_odd;
-      } else {
-        min_even = r < min_even ? r : min_even;
-      }
+      const unsigned r = read(k);
+      const unsigned odd = r & 1;
+      const unsigned as_even = odd ? 1024u : r, as_odd = odd ? r : 0u;
+      min_even = as_even < min_even ? as_even : min_even;
+      max_odd = as_odd > max_odd ? as_odd : max_odd;
     }
     return (min_even != 1024 ? min_even : max_odd) + 1;
   }

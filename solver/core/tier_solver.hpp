@@ -36,8 +36,9 @@ class TierStore {
   virtual bool has_tier(TierId tier) const = 0;
   /// The records of a committed tier.
   virtual std::vector<Record> load_tier(TierId tier) = 0;
-  /// Commit a freshly solved tier (atomically: all of it or none of it).
-  virtual void commit_tier(TierId tier, const std::vector<Record>& records) = 0;
+  /// Commit a freshly solved tier (atomically: all of it or none of it). For a derived
+  /// tier (`keep_records` false) only its size and digest are kept.
+  virtual void commit_tier(TierId tier, const std::vector<Record>& records, bool keep_records) = 0;
 };
 
 struct SolveStats {
@@ -101,6 +102,29 @@ void solve_tier(const G& game, TierId tier, const std::vector<const Record*>& ch
   }
 }
 
+/// The records of a tier an earlier run committed: loaded, or for a derived tier recomputed
+/// from its (stored) children.
+template <TierGame G, class Rec = ParityRecord>
+std::vector<Record> recover_tier(const G& game, TierStore& store, TierId t) {
+  std::vector<Record> out;
+  if (tier_stored(game, t)) {
+    out = store.load_tier(t);
+  } else {
+    std::vector<std::vector<Record>> kids_data;
+    std::vector<const Record*> kids;
+    for (TierId c : game.child_tiers(t)) {
+      if (!tier_stored(game, c))
+        throw std::logic_error("derived tier " + game.tier_name(t) + " has a derived child tier");
+      kids_data.push_back(store.load_tier(c));
+    }
+    for (const auto& k : kids_data) kids.push_back(k.data());
+    solve_tier<G, Rec>(game, t, kids, out);
+  }
+  if (out.size() != game.tier_size(t))
+    throw std::runtime_error("stored tier " + game.tier_name(t) + " has the wrong size");
+  return out;
+}
+
 /// Solve every tier the store does not hold yet. Call inside with_threads().
 template <TierGame G, class Rec = ParityRecord>
 SolveStats solve_tiers(const G& game, TierStore& store, Progress* progress) {
@@ -121,16 +145,14 @@ SolveStats solve_tiers(const G& game, TierStore& store, Progress* progress) {
     kids.clear();
     for (TierId c : child_tiers) {
       if (held[c].size() != game.tier_size(c)) {
-        held[c] = store.load_tier(c);  // committed by an earlier run
-        if (held[c].size() != game.tier_size(c))
-          throw std::runtime_error("stored tier " + game.tier_name(c) + " has the wrong size");
+        held[c] = recover_tier<G, Rec>(game, store, c);  // committed by an earlier run
         bytes_held += held[c].size();
       }
       kids.push_back(held[c].data());
     }
     std::vector<Record> records;
     solve_tier<G, Rec>(game, t, kids, records);
-    store.commit_tier(t, records);
+    store.commit_tier(t, records, tier_stored(game, t));
     stats.positions_solved += size;
     ++stats.tiers_solved;
     if (last[t] > t) {

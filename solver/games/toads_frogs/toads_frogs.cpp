@@ -131,6 +131,8 @@ Space::Space(SpaceParams params) : params_(params), n_(params.length) {
                                   std::to_string(n_) + " cells");
   }
   max_sum_ = n_ * (n_ - 1) / 2;
+  for (int a = 0; a <= kMaxLength; ++a)
+    for (int b = 0; b <= kMaxLength; ++b) choose_[a][b] = static_cast<uint32_t>(binomial(a, b));
   const size_t S = static_cast<size_t>(max_sum_) + 1, M = static_cast<size_t>(n_) + 1;
   count_.assign(M * M * S, 0);
   auto cnt = [&](int k, int m, int s) -> uint64_t& { return count_[(k * M + m) * S + s]; };
@@ -148,6 +150,24 @@ Space::Space(SpaceParams params) : params_(params), n_(params.length) {
         if (a < n_ && s - a >= 0) acc += cnt(j - 1, a, s - a);
       }
     }
+  // Tables for the hot loop: every toad set of a size the space uses, grouped by (size, sum).
+  std::vector<bool> used_size(M, params_.toads.has_value() ? false : true);
+  if (params_.toads) used_size[*params_.toads] = true;
+  set_rank_.assign(size_t{1} << n_, 0);
+  set_start_.assign(M * S + 1, 0);
+  for (int t = 0; t <= n_; ++t)
+    for (int s = 0; s <= max_sum_; ++s)
+      set_start_[t * S + s + 1] = set_start_[t * S + s] + (used_size[t] ? count_sets(t, n_, s) : 0);
+  sets_.assign(set_start_[M * S], 0);
+  for (uint32_t mask = 0; mask < (uint32_t{1} << n_); ++mask) {
+    const int t = std::popcount(mask);
+    if (!used_size[t]) continue;
+    int sum = 0;
+    for (uint32_t m = mask; m; m &= m - 1) sum += std::countr_zero(m);
+    const uint64_t r = rank_toads(mask, t, sum);
+    set_rank_[mask] = static_cast<uint32_t>(r);
+    sets_[set_start_[t * S + sum] + r] = mask;
+  }
   first_tier_.assign(M * M, -1);
   for (int t = 0; t <= n_; ++t)
     for (int f = 0; t + f <= n_; ++f) {

@@ -16,7 +16,8 @@
 //                            children of (t,f,SA,frogs) lie in (t,f,SA,toads)
 //
 // and the solve order, per (t, f), is SA from high to low, the toads' tier before the frogs'.
-// Every move leaves its tier. Tier names read "t3f3_s12_toads".
+// Every move leaves its tier. Tier names read "t3f3_s12_toads". The database stores the
+// toads' tiers; a frogs' tier is derived (one ply from the toads' tier of the same SA).
 //
 // RANK INSIDE A TIER. index = rankA * C(n - t, f) + rankB, where
 //   rankA = the rank of the toad set A among the t-subsets of {0..n-1} with sum SA
@@ -123,6 +124,10 @@ class Space {
   std::vector<Position> children(const Position& p) const;
   uint64_t total_positions() const { return total_; }
 
+  /// Only the Toads-to-move tiers are stored: a Frogs-to-move position's children all lie in
+  /// the Toads' tier of the same sum, so its value is one ply away.
+  bool tier_stored(TierId t) const { return tiers_[t].toads_turn; }
+
   /// The tier of the same board with the other player to move (same layout, same index).
   TierId other_turn_tier(TierId t) const { return tiers_[t].toads_turn ? t + 1 : t - 1; }
   bool toads_to_move(TierId t) const { return tiers_[t].toads_turn; }
@@ -147,6 +152,11 @@ class Space {
   uint64_t rank_toads(uint32_t toads, int k, int sum) const;     // rankA
   uint32_t unrank_toads(uint64_t r, int k, int sum) const;       // inverse of rankA
   TierId tier_of(int t, int f, int sum, bool toads_turn) const;
+  // The hot loop's tables (the generic path computes the same by arithmetic):
+  uint32_t toads_at(int t, int sum, uint64_t r) const {  // unrank_toads by lookup
+    return sets_[set_start_[t * (max_sum_ + 1) + sum] + r];
+  }
+  uint64_t toads_rank(uint32_t toads) const { return set_rank_[toads]; }  // rank_toads by lookup
 
   template <class Visit>
   void scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const;
@@ -158,6 +168,10 @@ class Space {
   int max_sum_;
   std::vector<uint64_t> count_;   // [k][m][s]
   std::vector<uint64_t> below_;   // [j][a][s]: sets of j elements, largest < a, sum s
+  uint32_t choose_[kMaxLength + 1][kMaxLength + 1];  // C(o, j) for the hot loop, 2 KiB
+  std::vector<uint32_t> set_rank_;    // [toad mask] -> its rank among sets of its size and sum
+  std::vector<uint32_t> sets_;        // toad masks grouped by (size, sum), in rank order
+  std::vector<uint64_t> set_start_;   // [t][sum] -> first entry of the group in sets_
   std::vector<Tier> tiers_;
   std::vector<int64_t> first_tier_;  // [t][f] -> id of the tier with the highest sum, or -1
   uint64_t total_ = 0;
@@ -176,58 +190,54 @@ void Space::scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
   }
 }
 
-// Toads to move. For each toad set A: precompute, per toad that could move, the rank of the
-// toad set after a slide (tier SA+1) and after a jump (tier SA+2). Then walk the frog sets.
+// Toads to move. Per toad set A (one block of nb indices) precompute, as bitmasks over frog
+// ordinals: `cand` = ordinals of the non-toad cells just right of a toad (the toad can slide
+// there when no frog sits on it), `jump` = those whose next ordinal is the cell two to the
+// right (the toad can jump the frog when that cell is free). Per frog set B the moves are
+//     slides = cand & ~B          jumps = cand & jump & B & ~(B >> 1)
+// and the child indices are the precomputed toad-set ranks plus rankB (a jump moves one frog
+// from ordinal o to o + 1, adding C(o, j - 1) to rankB, j = its place among the frogs).
 template <class Visit>
 void Space::scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const {
   const int n = n_, t = tier.t, f = tier.f, sum = tier.sum;
   const uint64_t nb = tier.frog_sets;
-  const uint32_t full = (n == 32) ? ~0u : ((1u << n) - 1);
+  const uint32_t full = (1u << n) - 1;
   uint64_t ia = lo / nb, rb = lo % nb;
-  uint32_t A = unrank_toads(ia, t, sum);
   uint64_t B = f ? colex_unrank(rb, f, n - t) : 0;
-  struct Cand {
-    uint32_t ord;      // ordinal of the cell right of the toad (a non-toad cell)
-    bool can_jump;     // the cell after that is a non-toad cell too
-    uint64_t slide_base, jump_base;  // child rankA * nb
-  };
-  Cand cand[32];
-  int nc = 0;
+  uint64_t cand = 0, jump = 0;
+  uint64_t slide_base[kMaxLength + 1], jump_base[kMaxLength + 1];
   auto setup = [&](uint32_t toads) {
-    nc = 0;
+    cand = jump = 0;
     const uint32_t non_toad = ~toads & full;
     for (uint32_t m = toads; m; m &= m - 1) {
-      int i = std::countr_zero(m);
+      const int i = std::countr_zero(m);
       if (i + 1 >= n || (toads >> (i + 1) & 1)) continue;
-      Cand c;
-      c.ord = static_cast<uint32_t>(std::popcount(non_toad & ((1u << (i + 1)) - 1)));
-      c.slide_base = rank_toads(toads ^ (1u << i) ^ (1u << (i + 1)), t, sum + 1) * nb;
-      c.can_jump = i + 2 < n && !(toads >> (i + 2) & 1);
-      c.jump_base = c.can_jump ? rank_toads(toads ^ (1u << i) ^ (1u << (i + 2)), t, sum + 2) * nb : 0;
-      cand[nc++] = c;
+      const int o = std::popcount(non_toad & ((1u << (i + 1)) - 1));
+      cand |= uint64_t{1} << o;
+      slide_base[o] = toads_rank(toads ^ (1u << i) ^ (1u << (i + 1))) * nb;
+      if (i + 2 < n && !(toads >> (i + 2) & 1)) {
+        jump |= uint64_t{1} << o;
+        jump_base[o] = toads_rank(toads ^ (1u << i) ^ (1u << (i + 2))) * nb;
+      }
     }
   };
-  setup(A);
+  setup(toads_at(t, sum, ia));
   Child kids[kMaxChildren];
   for (uint64_t index = lo; index < hi; ++index) {
     unsigned k = 0;
-    for (int c = 0; c < nc; ++c) {
-      const Cand& cd = cand[c];
-      if (!(B >> cd.ord & 1)) {
-        kids[k++] = Child{0, cd.slide_base + rb};
-      } else if (cd.can_jump && !(B >> (cd.ord + 1) & 1)) {
-        // the frog at ordinal `ord` becomes ordinal ord + 1: rankB grows by C(ord, j - 1)
-        int j = std::popcount(B & ((uint64_t{2} << cd.ord) - 1));
-        kids[k++] = Child{1, cd.jump_base + rb + binomial(static_cast<int>(cd.ord), j - 1)};
-      }
+    for (uint64_t m = cand & ~B; m; m &= m - 1) {
+      const int o = std::countr_zero(m);
+      kids[k++] = Child{0, slide_base[o] + rb};
+    }
+    for (uint64_t m = cand & jump & B & ~(B >> 1); m; m &= m - 1) {
+      const int o = std::countr_zero(m);
+      const int j = std::popcount(B & ((uint64_t{1} << o) - 1));  // frogs below ordinal o
+      kids[k++] = Child{1, jump_base[o] + rb + choose_[o][j]};
     }
     visit(index, kids, k);
     if (++rb == nb) {
       rb = 0;
-      if (index + 1 < hi) {
-        A = unrank_toads(++ia, t, sum);
-        setup(A);
-      }
+      if (index + 1 < hi) setup(toads_at(t, sum, ++ia));
       B = f ? (uint64_t{1} << f) - 1 : 0;
     } else {
       B = next_subset(B);
@@ -237,41 +247,39 @@ void Space::scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit)
 
 // Frogs to move: A is fixed, so the children lie in the toads' tier of the same SA, in the
 // same block of nb indices. A frog at ordinal o (cell c) can move iff ordinal o - 1 is free
-// and its cell is c - 1 (slide) or c - 2 with a toad on c - 1 (jump); either way the frog
-// becomes ordinal o - 1 and rankB drops by C(o - 1, j - 1).
+// and its cell is c - 1 (slide) or c - 2 with a toad on c - 1 (jump): `ok` holds, per A,
+// the ordinals whose cell sits that close to the previous ordinal's cell. Either way the frog
+// becomes ordinal o - 1 and rankB drops by C(o - 1, j) (j = frogs below ordinal o).
 template <class Visit>
 void Space::scan_frogs(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const {
   const int n = n_, t = tier.t, f = tier.f, sum = tier.sum;
   const uint64_t nb = tier.frog_sets;
-  const uint32_t full = (n == 32) ? ~0u : ((1u << n) - 1);
+  const uint32_t full = (1u << n) - 1;
   uint64_t ia = lo / nb, rb = lo % nb;
-  uint32_t A = unrank_toads(ia, t, sum);
   uint64_t B = f ? colex_unrank(rb, f, n - t) : 0;
-  int cell_of[33];
+  uint64_t ok = 0;
   auto setup = [&](uint32_t toads) {
-    int o = 0;
-    for (uint32_t m = ~toads & full; m; m &= m - 1) cell_of[o++] = std::countr_zero(m);
+    ok = 0;
+    int o = 0, prev = -10;
+    for (uint32_t m = ~toads & full; m; m &= m - 1, ++o) {
+      const int c = std::countr_zero(m);
+      if (o > 0 && prev >= c - 2) ok |= uint64_t{1} << o;
+      prev = c;
+    }
   };
-  setup(A);
+  setup(toads_at(t, sum, ia));
   Child kids[kMaxChildren];
   for (uint64_t index = lo; index < hi; ++index) {
     unsigned k = 0;
-    const uint64_t base = index - rb;
-    int j = 0;
-    for (uint64_t m = B; m; m &= m - 1) {
+    for (uint64_t m = B & ~(B << 1) & ok; m; m &= m - 1) {
       const int o = std::countr_zero(m);
-      ++j;
-      if (o == 0 || (B >> (o - 1) & 1)) continue;
-      if (cell_of[o - 1] < cell_of[o] - 2) continue;  // two toads in the way
-      kids[k++] = Child{0, base + rb - binomial(o - 1, j - 1)};
+      const int j = std::popcount(B & ((uint64_t{1} << o) - 1));
+      kids[k++] = Child{0, index - choose_[o - 1][j]};
     }
     visit(index, kids, k);
     if (++rb == nb) {
       rb = 0;
-      if (index + 1 < hi) {
-        A = unrank_toads(++ia, t, sum);
-        setup(A);
-      }
+      if (index + 1 < hi) setup(toads_at(t, sum, ++ia));
       B = f ? (uint64_t{1} << f) - 1 : 0;
     } else {
       B = next_subset(B);

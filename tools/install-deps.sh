@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what toadbase needs from Debian 12's packages, when missing. Run as root.
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config librocksdb-dev libtbb-dev libzstd-dev catch2
+      libcli11-dev nlohmann-json3-dev xz-utils python3)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: everything is installed"
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: missing ${missing[*]}; run this as root (apt-get)" >&2
+  exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
