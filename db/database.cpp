@@ -225,6 +225,10 @@ std::unique_ptr<Database> Database::open_read_only(const std::string& path, size
     throw DbError(path + " has format version " + d->manifest_["format_version"].dump() +
                   "; this toadbase reads version " + std::to_string(kFormatVersion));
   d->load_tier_meta();
+  d->first_block_.assign(d->tier_meta_.size() + 1, 0);
+  for (size_t t = 0; t < d->tier_meta_.size(); ++t)
+    d->first_block_[t + 1] = d->first_block_[t] + (d->tier_meta_[t] ? d->tier_meta_[t]->blocks : 0);
+  d->slot_.resize(d->first_block_.back());
   return d;
 }
 
@@ -263,10 +267,13 @@ void Database::commit_tier(TierId t, std::span<const Record> records, bool keep_
   pending_.emplace_back(tier_key(t), std::move(meta));
   tier_meta_.at(t) = m;
   pending_bytes_ += m.stored_bytes + 64;
-  if (pending_bytes_ >= kGroupBytes) flush();
+  if (pending_bytes_ >= kGroupBytes ||
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - last_flush_).count() >= kGroupSeconds)
+    flush();
 }
 
 void Database::flush() {
+  last_flush_ = std::chrono::steady_clock::now();
   if (pending_.empty()) return;
   std::sort(pending_.begin(), pending_.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -321,15 +328,16 @@ std::vector<Record> Database::read_tier(TierId t) const {
   return out;
 }
 
-std::shared_ptr<const std::vector<Record>> Database::block(TierId t, uint64_t b) const {
-  const uint64_t key = (uint64_t{t} << 32) | b;
+Record Database::read_record(TierId t, uint64_t index) const {
+  const TierMeta& m = tier_meta(t);
+  if (tier_derived(t))
+    throw DbError(path_ + ": tier " + std::to_string(t) + " is derived: its records are not stored");
+  if (index >= m.positions)
+    throw DbError("index " + std::to_string(index) + " is beyond tier " + std::to_string(t));
+  const uint64_t b = index / kBlockRecords, g = first_block_[t] + b;
   {
     std::lock_guard<std::mutex> lock(cache_mu_);
-    auto it = cache_.find(key);
-    if (it != cache_.end()) {
-      lru_.splice(lru_.begin(), lru_, it->second);
-      return it->second->second;
-    }
+    if (slot_[g]) return (*slot_[g])[index % kBlockRecords];
   }
   std::string value;
   auto s = db_->Get(rocksdb::ReadOptions(), block_key(t, b), &value);
@@ -337,30 +345,21 @@ std::shared_ptr<const std::vector<Record>> Database::block(TierId t, uint64_t b)
     throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) +
                   " is missing");
   check(s, path_ + ": reading tier " + std::to_string(t) + " block " + std::to_string(b));
-  auto ptr = std::make_shared<const std::vector<Record>>(decode_block(t, b, value));
+  auto blk = std::make_unique<std::vector<Record>>(decode_block(t, b, value));
+  if (index % kBlockRecords >= blk->size())
+    throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) + " is short");
+  const Record r = (*blk)[index % kBlockRecords];
   std::lock_guard<std::mutex> lock(cache_mu_);
-  auto it = cache_.find(key);
-  if (it != cache_.end()) return it->second->second;
-  lru_.emplace_front(key, ptr);
-  cache_[key] = lru_.begin();
-  cache_used_ += ptr->size() + 64;
-  while (cache_used_ > cache_cap_ && lru_.size() > 1) {
-    auto& last = lru_.back();
-    cache_used_ -= last.second->size() + 64;
-    cache_.erase(last.first);
-    lru_.pop_back();
+  if (slot_[g]) return r;
+  cache_used_ += blk->size();
+  slot_[g] = std::move(blk);
+  loaded_.push_back(g);
+  while (cache_used_ > cache_cap_ && loaded_.size() > 1) {
+    cache_used_ -= slot_[loaded_.front()]->size();
+    slot_[loaded_.front()].reset();
+    loaded_.pop_front();
   }
-  return ptr;
-}
-
-Record Database::read_record(TierId t, uint64_t index) const {
-  const TierMeta& m = tier_meta(t);
-  if (tier_derived(t))
-    throw DbError(path_ + ": tier " + std::to_string(t) + " is derived: its records are not stored");
-  if (index >= m.positions)
-    throw DbError("index " + std::to_string(index) + " is beyond tier " + std::to_string(t));
-  auto blk = block(t, index / kBlockRecords);
-  return (*blk)[index % kBlockRecords];
+  return r;
 }
 
 uint64_t Database::digest() const {

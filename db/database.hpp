@@ -23,8 +23,9 @@
 
 #include <rocksdb/db.h>
 
+#include <chrono>
 #include <cstdint>
-#include <list>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -32,7 +33,6 @@
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "solver/core/record.hpp"
@@ -43,6 +43,7 @@ namespace toadbase::db {
 inline constexpr uint32_t kFormatVersion = 1;
 inline constexpr uint64_t kBlockRecords = 1 << 16;
 inline constexpr uint64_t kGroupBytes = 4 << 20;
+inline constexpr double kGroupSeconds = 1.0;
 
 /// A database that is missing, foreign, damaged, or does not fit the request.
 struct DbError : std::runtime_error {
@@ -89,8 +90,8 @@ class Database {
   uint32_t committed_tiers() const;
 
   /// Compresses and commits one tier atomically. Tiers are grouped: the group's SST file is
-  /// ingested once it holds kGroupBytes (or at flush()/finish()), so a crash loses at most
-  /// the tiers of the group in progress, never part of a tier.
+  /// ingested once it holds kGroupBytes or is kGroupSeconds old (or at flush()/finish()), so
+  /// a crash loses at most the tiers of the group in progress, never part of a tier.
   /// A derived tier (`keep_records` false) stores its size and digest only.
   void commit_tier(TierId t, std::span<const Record> records, bool keep_records = true);
   /// True for a committed tier whose records are not stored (derived by the game).
@@ -111,7 +112,6 @@ class Database {
  private:
   Database() = default;
   void load_tier_meta();
-  std::shared_ptr<const std::vector<Record>> block(TierId t, uint64_t b) const;
   std::vector<Record> decode_block(TierId t, uint64_t b, const std::string& value) const;
 
   std::string path_;
@@ -123,12 +123,14 @@ class Database {
   std::vector<std::pair<std::string, std::string>> pending_;  // the group: keys, values
   uint64_t pending_bytes_ = 0;
   uint64_t ingested_ = 0;
+  std::chrono::steady_clock::time_point last_flush_ = std::chrono::steady_clock::now();
 
-  // decompressed-block cache (LRU)
-  using BlockPtr = std::shared_ptr<const std::vector<Record>>;
+  // decompressed-block cache: a slot per block of the database (direct-mapped), evicted in
+  // the order blocks were loaded once the cache holds more than cache_cap_ bytes
   mutable std::mutex cache_mu_;
-  mutable std::list<std::pair<uint64_t, BlockPtr>> lru_;
-  mutable std::unordered_map<uint64_t, std::list<std::pair<uint64_t, BlockPtr>>::iterator> cache_;
+  std::vector<uint64_t> first_block_;                            // [tier] -> first global block
+  mutable std::vector<std::unique_ptr<std::vector<Record>>> slot_;  // [global block]
+  mutable std::deque<uint64_t> loaded_;                          // global blocks, oldest first
   mutable size_t cache_used_ = 0;
   size_t cache_cap_ = 0;
 };

@@ -6,6 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$(nproc)"
+cmake --build build -j"$(nproc)" --target toadbase
 ./build/toadbase solve toads-frogs --length 10 --db data/tf10
 ./build/toadbase query --db data/tf10 1_TTT----FFF

@@ -48,11 +48,24 @@ class TierInstance : public Instance {
       throw BadPosition(e.what());
     }
     std::string why = space_.why_not_contained(p);
-    if (!why.empty()) throw BadPosition("position '" + text + "': " + why);
+    if (!why.empty() && !embedded(p)) throw BadPosition("position '" + text + "': " + why);
     return p;
   }
 
-  Outcome outcome_of(const db::Database& db, const Position& p) const {
+  /// The position itself, or the game's equivalent of it inside the space (a shorter board).
+  std::optional<Position> embedded(const Position& p) const {
+    if constexpr (requires { space_.embed(p); }) {
+      return space_.embed(p);
+    } else {
+      if (space_.contains(p)) return p;
+      return std::nullopt;
+    }
+  }
+
+  Outcome outcome_of(const db::Database& db, const Position& given) const {
+    const std::optional<Position> inside = embedded(given);
+    if (!inside) throw BadPosition("position " + G::format(given) + " lies outside the space");
+    const Position& p = *inside;
     TierIndex ti = space_.rank(p);
     if (tier_stored(space_, ti.tier)) return Rec::decode(db.read_record(ti.tier, ti.index));
     // a derived tier: one ply from its children, which are stored

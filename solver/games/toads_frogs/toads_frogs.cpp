@@ -252,7 +252,7 @@ std::vector<TierId> Space::child_tiers(TierId id) const {
 std::string Space::why_not_contained(const Position& p) const {
   if (p.length != n_)
     return "the board has " + std::to_string(p.length) + " cells, the database holds boards of " +
-           std::to_string(n_);
+           std::to_string(n_) + (p.length < n_ ? " (and no padding with frozen pieces fits)" : "");
   if (params_.toads) {
     int t = std::popcount(p.toads), f = std::popcount(p.frogs);
     if (t != *params_.toads || f != *params_.frogs)
@@ -264,6 +264,23 @@ std::string Space::why_not_contained(const Position& p) const {
 }
 
 bool Space::contains(const Position& p) const { return why_not_contained(p).empty(); }
+
+std::optional<Position> Space::embed(const Position& p) const {
+  if (contains(p)) return p;
+  const int m = p.length, pad = n_ - m;
+  if (pad <= 0) return std::nullopt;
+  int k = 0, j = pad;  // frogs in front, toads behind
+  if (params_.toads) {
+    j = *params_.toads - std::popcount(p.toads);
+    k = *params_.frogs - std::popcount(p.frogs);
+    if (j < 0 || k < 0 || j + k != pad) return std::nullopt;
+  }
+  Position q = p;
+  q.length = static_cast<uint8_t>(n_);
+  q.frogs = (p.frogs << k) | ((1u << k) - 1);
+  q.toads = (p.toads << k) | (((1u << j) - 1) << (k + m));
+  return q;
+}
 
 TierIndex Space::rank(const Position& p) const {
   const int t = std::popcount(p.toads), f = std::popcount(p.frogs);

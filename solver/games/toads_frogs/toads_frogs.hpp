@@ -121,6 +121,11 @@ class Space {
   bool contains(const Position& p) const;
   /// Why the space does not hold `p` (empty when it does).
   std::string why_not_contained(const Position& p) const;
+  /// A shorter board as a board of this space with the same game tree: k frogs packed at
+  /// the left end and j toads packed at the right end can never move and enable no move,
+  ///     1_TT--FF  on 10 cells with every count:  1_TT--FFTTTT   (k = 0, j = 4)
+  /// Empty when no such padding fits the space's piece counts (or `p` is longer).
+  std::optional<Position> embed(const Position& p) const;
   std::vector<Position> children(const Position& p) const;
   uint64_t total_positions() const { return total_; }
 

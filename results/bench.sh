@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Toads and Frogs benchmarks: runs real solves and lookups and appends one JSON object a
+# measurement to results/bench.jsonl; results/make_benchmarks.py turns the newest run into
+# results/BENCHMARKS.md. Usage: results/bench.sh [quick|full]  (full adds length 18 and 20)
+#   quick: lengths 12, 14, 16, the 20 / 6+6 space, scaling, lookups, the GamesCrafters size
+#   full:  also length 18 and length 20 (all counts: 7.0 billion positions, ~1 GiB on disk)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-quick}
+bin=build/toadbase
+[ -x "$bin" ] || { echo "build first: cmake -S . -B build && cmake --build build -j" >&2; exit 1; }
+work=${BENCH_DIR:-$(mktemp -d)}
+out=results/bench.jsonl
+run_id=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+machine="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+emit() { python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d.update(run=sys.argv[2], machine=sys.argv[3]); print(json.dumps(d))' "$1" "$run_id" "$machine" >> "$out"; }
+
+# solve CASE REPEATS THREADS ARGS...: median wall time over repeats, peak RSS of each run
+solve() {
+  local name=$1 reps=$2 threads=$3; shift 3
+  for r in $(seq 1 "$reps"); do
+    rm -rf "$work/$name"
+    local json rss
+    json=$(/usr/bin/time -f "%M" -o "$work/rss" "$bin" solve toads-frogs "$@" --db "$work/$name" --threads "$threads" --quiet --json)
+    rss=$(cat "$work/rss")
+    emit "$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d.update(kind="solve", case=sys.argv[2], threads=int(sys.argv[3]), repeat=int(sys.argv[4]), peak_rss_kb=int(sys.argv[5])); print(json.dumps(d))' "$json" "$name" "$threads" "$r" "$rss")"
+    echo "solve $name threads=$threads #$r: $(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%.3f s, %.1f M pos/s, %.3f bits/pos" % (d["seconds"], d["positions_per_second"]/1e6, d["bits_per_position"]))' "$json"), peak RSS $rss KB"
+  done
+}
+
+solve len12 5 0 --length 12
+solve len14 5 0 --length 14
+solve len16 5 0 --length 16
+solve len16 5 1 --length 16
+solve len16 5 2 --length 16
+solve len20-6-6 3 0 --length 20 --toads 6 --frogs 6
+if [ "$mode" = full ]; then
+  solve len18 1 0 --length 18
+  solve len20 1 0 --length 20
+fi
+
+# lookups on length 16: a batch of 1 million random positions, 5000 cold single lookups
+rm -rf "$work/len16" && "$bin" solve toads-frogs --length 16 --db "$work/len16" --quiet >/dev/null
+json=$("$bin" bench lookup --db "$work/len16" --count 1000000 --singles 5000 --json)
+emit "$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d.update(kind="lookup", case="len16"); print(json.dumps(d))' "$json")"
+echo "lookup: $json"
+
+# size against the GamesCrafters format: 16-bit records, xz -6 in 1 MiB blocks
+for c in len16:--length=16 len20-6-6:"--length=20 --toads=6 --frogs=6"; do
+  name=${c%%:*}; args=${c#*:}
+  rm -rf "$work/$name" && "$bin" solve toads-frogs $args --db "$work/$name" --quiet >/dev/null
+  "$bin" export --db "$work/$name" --format gamescrafters16 "$work/$name.gc16"
+  rm -rf "$work/blk" && mkdir "$work/blk" && split -b 1048576 -d -a 5 "$work/$name.gc16" "$work/blk/b."
+  xz_bytes=$(for f in "$work"/blk/b.*; do xz -6 -c "$f" | wc -c; done | awk '{s+=$1} END {print s}')
+  info=$("$bin" info --db "$work/$name" --json)
+  emit "$(python3 -c 'import json,sys; i=json.loads(sys.argv[1]); print(json.dumps(dict(kind="size", case=sys.argv[2], positions=i["positions"], stored_bytes=i["stored_bytes"], disk_bytes=i["disk_bytes"], gamescrafters16_xz_bytes=int(sys.argv[3]))))' "$info" "$name" "$xz_bytes")"
+  echo "size $name: ours $(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["stored_bytes"])' "$info") bytes, GamesCrafters format $xz_bytes bytes"
+  rm -rf "$work/blk" "$work/$name.gc16"
+done
+[ -z "${BENCH_DIR:-}" ] && rm -rf "$work"
+python3 results/make_benchmarks.py

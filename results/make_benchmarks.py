@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Turns results/bench.jsonl (written by results/bench.sh) into results/BENCHMARKS.md.
+
+For every measurement (kind, case, threads) the newest run that made it is used; solve
+times are medians over that run's repeats. Nothing here is typed in by hand."""
+import json
+import os
+import statistics
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+rows = [json.loads(l) for l in open(os.path.join(HERE, "bench.jsonl")) if l.strip()]
+
+groups = defaultdict(list)
+for r in rows:
+    groups[(r["kind"], r["case"], r.get("threads", 0))].append(r)
+latest = {}
+for key, rs in groups.items():
+    newest = max(r["run"] for r in rs)
+    latest[key] = [r for r in rs if r["run"] == newest]
+
+
+def solve(case, threads=0):
+    rs = latest.get(("solve", case, threads))
+    if not rs:
+        return None
+    return {
+        "positions": rs[0]["positions"],
+        "seconds": statistics.median(r["seconds"] for r in rs),
+        "rate": statistics.median(r["positions_per_second"] for r in rs),
+        "rss_mib": max(r["peak_rss_kb"] for r in rs) / 1024,
+        "bits": rs[0]["bits_per_position"],
+        "disk": rs[0]["disk_bytes"],
+        "digest": rs[0]["digest"],
+        "repeats": len(rs),
+        "run": rs[0]["run"],
+        "machine": rs[0]["machine"],
+        "digests_agree": len({r["digest"] for r in rs}) == 1,
+    }
+
+
+out = ["# Benchmarks", "",
+       "Made by `results/make_benchmarks.py` from `results/bench.jsonl`, which `results/bench.sh`",
+       "writes from real runs of `toadbase`. Solve times are end to end (`solve` wall time with",
+       "the database written), medians over the repeats; the machine is shared and noisy.", ""]
+machines = sorted({r["machine"] for rs in latest.values() for r in rs})
+out += ["Machine: " + "; ".join(machines), ""]
+
+out += ["## Solve (Toads and Frogs, both players to move)", "",
+        "| space | positions | threads | median time | positions/s | peak RSS | stored bits/position | repeats | digest |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+cases = [("len12", "length 12"), ("len14", "length 14"), ("len16", "length 16"),
+         ("len18", "length 18"), ("len20-6-6", "length 20, 6 toads + 6 frogs"), ("len20", "length 20")]
+for case, label in cases:
+    for th in (0, 1, 2):
+        s = solve(case, th)
+        if not s:
+            continue
+        out.append(f"| {label} | {s['positions']:,} | {th or 'all'} | {s['seconds']:.3f} s | "
+                   f"{s['rate']/1e6:.1f} M | {s['rss_mib']:.0f} MiB | {s['bits']:.3f} | {s['repeats']} | "
+                   f"`{s['digest']}`{'' if s['digests_agree'] else ' (DIFFER!)'} |")
+out.append("")
+
+lk = latest.get(("lookup", "len16", 0))
+if lk:
+    l = lk[0]
+    out += ["## Lookups (length 16 database)", "",
+            "| measure | value |", "|---|---:|",
+            f"| batch of {l['batch_lookups']:,} random positions, one reader | {l['batch_lookups_per_second']:,.0f} lookups/s |",
+            f"| single cold lookup (fresh block), p50 | {l['single_p50_us']:.1f} us |",
+            f"| single cold lookup, p99 | {l['single_p99_us']:.1f} us |",
+            f"| single cold lookup, max | {l['single_max_us']:.1f} us |", ""]
+
+sizes = [(c, latest[("size", c, 0)][0]) for c in ("len16", "len20-6-6") if ("size", c, 0) in latest]
+if sizes:
+    out += ["## Size against the GamesCrafters format", "",
+            "The same values exported as 16-bit records (value in the top 4 bits, remoteness below, as",
+            "GamesmanOne's records), in our tier order, compressed by `xz -6` in 1 MiB blocks.", "",
+            "| space | positions | toadbase stored | bits/position | GamesCrafters format | bits/position | ratio |",
+            "|---|---:|---:|---:|---:|---:|---:|"]
+    for c, s in sizes:
+        n = s["positions"]
+        out.append(f"| {c} | {n:,} | {s['stored_bytes']:,} B | {8*s['stored_bytes']/n:.3f} | "
+                   f"{s['gamescrafters16_xz_bytes']:,} B | {8*s['gamescrafters16_xz_bytes']/n:.3f} | "
+                   f"{s['gamescrafters16_xz_bytes']/s['stored_bytes']:.2f}x smaller |")
+    out.append("")
+
+# targets
+t = ["## Targets", "", "| target | measured | met |", "|---|---|---|"]
+def row(name, measured, ok):
+    t.append(f"| {name} | {measured} | {'yes' if ok else 'no'} |")
+s16 = solve("len16")
+if s16:
+    row(">= 100 M positions/s, length 16, both cores, end to end", f"{s16['rate']/1e6:.1f} M/s ({s16['rate']/1e8:.2f} of target)", s16["rate"] >= 1e8)
+    row("< 1 bit/position on length 16", f"{s16['bits']:.3f} bits", s16["bits"] < 1)
+s18 = solve("len18")
+if s18:
+    row("length 18 peak memory < 2 GiB", f"{s18['rss_mib']:.0f} MiB", s18["rss_mib"] < 2048)
+s20 = solve("len20")
+if s20:
+    row("length 20 peak memory < 8 GiB", f"{s20['rss_mib']:.0f} MiB", s20["rss_mib"] < 8192)
+    row("length 20 (all counts) in < 3 minutes", f"{s20['seconds']:.0f} s", s20["seconds"] < 180)
+for c, s in sizes:
+    if c == "len16":
+        r = s["gamescrafters16_xz_bytes"] / s["stored_bytes"]
+        row(">= 3x smaller than the GamesCrafters format (length 16)", f"{r:.2f}x", r >= 3)
+if lk:
+    row("batch lookups > 500 000 /s", f"{lk[0]['batch_lookups_per_second']:,.0f} /s", lk[0]["batch_lookups_per_second"] > 5e5)
+    row("single cold lookup p99 < 1 ms", f"{lk[0]['single_p99_us']:.0f} us", lk[0]["single_p99_us"] < 1000)
+s1, s2 = solve("len16", 1), solve("len16", 2)
+if s1 and s2:
+    r = s1["seconds"] / s2["seconds"]
+    row("2 threads >= 1.8x faster than 1 (length 16)", f"{r:.2f}x", r >= 1.8)
+out += t + [""]
+open(os.path.join(HERE, "BENCHMARKS.md"), "w").write("\n".join(out))
+print("wrote results/BENCHMARKS.md")
