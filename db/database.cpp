@@ -234,6 +234,9 @@ std::unique_ptr<Database> Database::open_read_only(const std::string& path, size
 
 void Database::commit_tier(TierId t, std::span<const Record> records, bool keep_records) {
   if (read_only_) throw DbError("database opened read-only");
+  if (t >= tier_meta_.size())
+    throw DbError(path_ + ": tier " + std::to_string(t) + " is beyond the " +
+                  std::to_string(tier_meta_.size()) + " tiers of this database");
   const uint64_t n = records.size(), nblocks = keep_records ? blocks_of(n) : 0;
   std::vector<std::string> values(nblocks);
   const int level = zstd_level_;
@@ -312,7 +315,7 @@ std::vector<Record> Database::read_tier(TierId t) const {
   out.reserve(m.positions);
   std::string value;
   for (uint64_t b = 0; b < m.blocks; ++b) {
-    auto s = db_->Get(rocksdb::ReadOptions(), block_key(t, b), &value);
+    auto s = get(block_key(t, b), &value);
     if (s.IsNotFound())
       throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) +
                     " is missing");
@@ -334,13 +337,15 @@ Record Database::read_record(TierId t, uint64_t index) const {
     throw DbError(path_ + ": tier " + std::to_string(t) + " is derived: its records are not stored");
   if (index >= m.positions)
     throw DbError("index " + std::to_string(index) + " is beyond tier " + std::to_string(t));
-  const uint64_t b = index / kBlockRecords, g = first_block_[t] + b;
-  {
+  const uint64_t b = index / kBlockRecords;
+  const bool cached = !first_block_.empty();  // a database opened for solving has no cache
+  const uint64_t g = cached ? first_block_[t] + b : 0;
+  if (cached) {
     std::lock_guard<std::mutex> lock(cache_mu_);
     if (slot_[g]) return (*slot_[g])[index % kBlockRecords];
   }
   std::string value;
-  auto s = db_->Get(rocksdb::ReadOptions(), block_key(t, b), &value);
+  auto s = get(block_key(t, b), &value);
   if (s.IsNotFound())
     throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) +
                   " is missing");
@@ -349,6 +354,7 @@ Record Database::read_record(TierId t, uint64_t index) const {
   if (index % kBlockRecords >= blk->size())
     throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) + " is short");
   const Record r = (*blk)[index % kBlockRecords];
+  if (!cached) return r;
   std::lock_guard<std::mutex> lock(cache_mu_);
   if (slot_[g]) return r;
   cache_used_ += blk->size();
@@ -360,6 +366,17 @@ Record Database::read_record(TierId t, uint64_t index) const {
     loaded_.pop_front();
   }
   return r;
+}
+
+rocksdb::Status Database::get(const std::string& key, std::string* value) const {
+  // a tier of the group not yet ingested is committed for this process: read it from the group
+  for (const auto& [k, v] : pending_) {
+    if (k == key) {
+      *value = v;
+      return rocksdb::Status::OK();
+    }
+  }
+  return db_->Get(rocksdb::ReadOptions(), key, value);
 }
 
 uint64_t Database::digest() const {

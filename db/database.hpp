@@ -113,6 +113,7 @@ class Database {
   Database() = default;
   void load_tier_meta();
   std::vector<Record> decode_block(TierId t, uint64_t b, const std::string& value) const;
+  rocksdb::Status get(const std::string& key, std::string* value) const;
 
   std::string path_;
   std::unique_ptr<rocksdb::DB> db_;

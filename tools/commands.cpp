@@ -23,6 +23,13 @@ namespace {
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
+/// JSON text of a value that may hold the user's bytes: invalid UTF-8 is replaced (U+FFFD)
+/// instead of throwing, so one bad input line is one error line.
+template <class J>
+std::string dump(const J& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 /// An error the user caused or must fix; printed as one line, exit 1.
 struct UserError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -135,10 +142,10 @@ int cmd_solve(const GameModule& game, const json& given, const Common& c, int zs
               {"peak_tier_bytes_in_flight", stats.peak_bytes_in_flight},
               {"digest", m.value("digest", "")}};
   if (c.json_out) {
-    std::cout << out.dump() << "\n";
+    std::cout << dump(out) << "\n";
   } else {
     if (was_complete) std::cout << c.db << " is already complete; nothing to do\n";
-    std::cout << game.name() << " " << params.dump() << ": " << positions << " positions in "
+    std::cout << game.name() << " " << dump(params) << ": " << positions << " positions in "
               << tiers.size() << " tiers -> " << c.db << "\n";
     if (!was_complete) {
       std::cout << "solved " << stats.positions_solved << " positions";
@@ -185,14 +192,14 @@ int cmd_query(const Common& c, std::vector<std::string> positions, const std::st
                  m["positionValue"].get<std::string>() + " in " +
                  std::to_string(m["remoteness"].get<unsigned>()) + ")\n";
       } else {
-        out += j.dump() + "\n";
+        out += dump(j) + "\n";
       }
     } catch (const BadPosition& e) {
       rc = 1;
       nlohmann::ordered_json j;
       j["position"] = p;
       j["error"] = e.what();
-      out += text ? std::string("error: ") + e.what() + "\n" : j.dump() + "\n";
+      out += text ? std::string("error: ") + e.what() + "\n" : dump(j) + "\n";
     }
     if (out.size() > (1 << 16)) {
       std::cout << out;
@@ -222,11 +229,11 @@ int cmd_info(const Common& c, bool with_tiers) {
   uint64_t stored = m.value("stored_bytes", uint64_t{0});
   m["bits_per_position"] = positions ? 8.0 * static_cast<double>(stored) / static_cast<double>(positions) : 0.0;
   if (c.json_out) {
-    std::cout << m.dump() << "\n";
+    std::cout << dump(m) << "\n";
     return 0;
   }
   std::cout << "database   " << c.db << "\n"
-            << "game       " << m["game"].get<std::string>() << " " << m["parameters"].dump() << "\n"
+            << "game       " << m["game"].get<std::string>() << " " << dump(m["parameters"]) << "\n"
             << "format     toadbase v" << m["format_version"] << ", records "
             << m["record"].get<std::string>() << ", zstd level " << m["zstd_level"] << ", "
             << m["block_records"] << " records a block\n"
@@ -251,10 +258,10 @@ int cmd_analyze(const Common& c, bool per_tier) {
   auto [d, inst] = open_solved(c.db);
   json a = with_threads(c.threads, [&] { return inst->analyze(*d); });
   if (c.json_out) {
-    std::cout << a.dump() << "\n";
+    std::cout << dump(a) << "\n";
     return 0;
   }
-  std::cout << a["game"].get<std::string>() << " " << a["parameters"].dump() << ": "
+  std::cout << a["game"].get<std::string>() << " " << dump(a["parameters"]) << ": "
             << a["positions"] << " positions, " << a["wins"] << " wins, " << a["losses"]
             << " losses\n";
   if (a.contains("longest_win"))
@@ -312,9 +319,8 @@ int cmd_verify(const Common& c) {
   }
   if (rep.ok) progress->finish();
   if (c.json_out) {
-    std::cout << json{{"db", c.db}, {"ok", rep.ok}, {"positions_checked", rep.positions_checked},
-                      {"problem", rep.problem}, {"digest", digest}}
-                     .dump()
+    std::cout << dump(json{{"db", c.db}, {"ok", rep.ok}, {"positions_checked", rep.positions_checked},
+                           {"problem", rep.problem}, {"digest", digest}})
               << "\n";
   } else if (rep.ok) {
     std::cout << "verify " << c.db << ": OK, " << rep.positions_checked
@@ -389,14 +395,13 @@ int cmd_validate(const Common& c, const std::string& file, const std::string& tu
     }
   }
   if (c.json_out) {
-    std::cout << json{{"file", file},
-                      {"rows", rows},
-                      {"agreeing", agree},
-                      {"disagreeing", disagree},
-                      {"unparseable", unparseable},
-                      {"first_disagreements", firsts},
-                      {"first_unparseable", bad_rows}}
-                     .dump()
+    std::cout << dump(json{{"file", file},
+                           {"rows", rows},
+                           {"agreeing", agree},
+                           {"disagreeing", disagree},
+                           {"unparseable", unparseable},
+                           {"first_disagreements", firsts},
+                           {"first_unparseable", bad_rows}})
               << "\n";
   } else {
     std::cout << "validate " << file << " against " << c.db << ": " << rows << " rows, " << agree
@@ -488,7 +493,7 @@ int cmd_bench_lookup(const Common& c, uint64_t count, uint64_t singles, uint64_t
               {"single_max_us", lat.empty() ? 0.0 : lat.back()},
               {"wins_seen", wins}};
   if (c.json_out) {
-    std::cout << out.dump() << "\n";
+    std::cout << dump(out) << "\n";
   } else {
     std::printf("batch:  %llu lookups in %.3f s = %.0f lookups/s\n", static_cast<unsigned long long>(count),
                 batch_s, out["batch_lookups_per_second"].get<double>());
@@ -541,8 +546,8 @@ int run(int argc, char** argv) {
   std::string turn;
   bool text = false;
   add_db(query);
-  query->add_option("positions", positions, "positions (e.g. 1_TT--FF); - reads them from standard input, one a line")
-      ->required();
+  query->add_option("positions", positions, "positions (e.g. 1_TT--FF); - reads them from standard input, one a line");
+  query->allow_extras();  // a bare board such as -TTT-FFF is a position, not an option
   query->add_option("--turn", turn, "the player to move for positions given as a bare board (1 or 2)");
   query->add_flag("--text", text, "short text instead of JSON");
 
@@ -611,7 +616,10 @@ int run(int argc, char** argv) {
       }
       return cmd_solve(*g, given, c, zstd_level);
     }
-    if (query->parsed()) return cmd_query(c, positions, turn, text);
+    if (query->parsed()) {
+      for (const auto& extra : query->remaining()) positions.push_back(extra);
+      return cmd_query(c, positions, turn, text);
+    }
     if (info->parsed()) return cmd_info(c, with_tiers);
     if (analyze->parsed()) return cmd_analyze(c, per_tier);
     if (verify->parsed()) return cmd_verify(c);

@@ -6,8 +6,12 @@
 // positions are numbered 0 .. tier_size(t)-1 by a perfect hash (rank / unrank).
 //
 // The solver's hot loop calls `scan(tier, lo, hi, visit)`: the game walks the positions
-// lo .. hi-1 of the tier in order and calls visit(index, children, count) with each
-// position's children as (slot, index) pairs, where `slot` indexes child_tiers(tier).
+// lo .. hi-1 of the tier in order; for each it calls visit.child(slot, index, real) for each
+// candidate child, where `slot` indexes child_tiers(tier), then visit.position(index).
+// `real` false means "not a move": the game may report candidates that fail a test so its
+// loop runs a fixed number of times (no unpredictable branch), but (slot, index) must still
+// address an existing record. A plain lambda (index, const Child*, count) is accepted too
+// (CollectChildren below gathers the real children for it).
 // A game is free to enumerate incrementally there; the generic path (unrank, children,
 // rank) is used by `verify`, which must not trust the fast path.
 //
@@ -18,6 +22,7 @@
 #pragma once
 
 #include <concepts>
+#include <type_traits>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,8 +49,30 @@ inline constexpr unsigned kMaxChildren = 64;
 
 /// A visitor the concept checks `scan` against.
 struct ScanProbe {
-  void operator()(uint64_t, const Child*, unsigned) const {}
+  void child(uint32_t, uint64_t, bool) {}
+  void position(uint64_t) {}
 };
+
+/// Turns a lambda (index, children, count) into a scan visitor.
+template <class F>
+struct CollectChildren {
+  F& f;
+  Child kids[kMaxChildren];
+  unsigned n = 0;
+  void child(uint32_t slot, uint64_t index, bool real) {
+    kids[n] = Child{slot, index};
+    n += real ? 1u : 0u;
+  }
+  void position(uint64_t index) {
+    f(index, static_cast<const Child*>(kids), n);
+    n = 0;
+  }
+};
+
+/// True when `V` is a lambda (index, children, count) rather than a scan visitor.
+template <class V>
+inline constexpr bool kIsChildLambda =
+    std::is_invocable_v<V&, uint64_t, const Child*, unsigned>;
 
 template <class G>
 concept TierGame = requires(const G& g, TierId t, uint64_t i, const typename G::Position& p,

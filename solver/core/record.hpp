@@ -62,6 +62,33 @@ struct ParityRecord {
     }
     return (min_even != 1024 ? min_even : max_odd) + 1;
   }
+
+  /// The hot loop's form of combine(): children fold in as they come, in registers.
+  struct Accumulator {
+    const Record* const* child_records;  // [slot] -> that child tier's records
+    Record* out;
+    unsigned min_even = 1024, max_odd = 0, count = 0;
+    bool overflow = false;
+    void child(uint32_t slot, uint64_t index, bool real) {
+      // masks, not branches: whether a candidate is real is data the predictor cannot learn
+      const unsigned r = child_records[slot][index];
+      const unsigned live = static_cast<unsigned>(real);
+      const unsigned losing = live & ~r & 1u, winning = live & r;  // for the child's mover
+      const unsigned lose_mask = 0u - losing, win_mask = 0u - (winning & 1u);
+      const unsigned as_even = (r & lose_mask) | (1024u & ~lose_mask), as_odd = r & win_mask;
+      min_even = as_even < min_even ? as_even : min_even;
+      max_odd = as_odd > max_odd ? as_odd : max_odd;
+      count += live;
+    }
+    void position(uint64_t index) {
+      const unsigned v = count ? (min_even != 1024 ? min_even : max_odd) + 1 : 0;
+      overflow |= v > kMaxRemoteness;
+      out[index] = static_cast<Record>(v);
+      min_even = 1024;
+      max_odd = 0;
+      count = 0;
+    }
+  };
 };
 
 }  // namespace toadbase

@@ -81,20 +81,11 @@ void solve_tier(const G& game, TierId tier, const std::vector<const Record*>& ch
   uint64_t size = game.tier_size(tier);
   out.assign(size, 0);
   std::atomic<bool> overflow{false};
-  const Record* const* kids_of = child_records.data();
-  Record* dst = out.data();
   tbb::parallel_for(tbb::blocked_range<uint64_t>(0, size, kScanGrain),
                     [&](const tbb::blocked_range<uint64_t>& r) {
-                      bool local_overflow = false;
-                      game.scan(tier, r.begin(), r.end(),
-                                [&](uint64_t index, const Child* kids, unsigned n) {
-                                  unsigned v = Rec::combine(n, [&](unsigned k) -> unsigned {
-                                    return kids_of[kids[k].slot][kids[k].index];
-                                  });
-                                  local_overflow |= v > kMaxRemoteness;
-                                  dst[index] = static_cast<Record>(v);
-                                });
-                      if (local_overflow) overflow.store(true, std::memory_order_relaxed);
+                      typename Rec::Accumulator acc{child_records.data(), out.data()};
+                      game.scan(tier, r.begin(), r.end(), acc);
+                      if (acc.overflow) overflow.store(true, std::memory_order_relaxed);
                     });
   if (overflow.load()) {
     throw std::overflow_error("remoteness above " + std::to_string(kMaxRemoteness) +

@@ -131,8 +131,11 @@ Space::Space(SpaceParams params) : params_(params), n_(params.length) {
                                   std::to_string(n_) + " cells");
   }
   max_sum_ = n_ * (n_ - 1) / 2;
-  for (int a = 0; a <= kMaxLength; ++a)
-    for (int b = 0; b <= kMaxLength; ++b) choose_[a][b] = static_cast<uint32_t>(binomial(a, b));
+  for (int a = 0; a <= kMaxLength + 1; ++a)
+    for (int b = 0; b <= kMaxLength + 1; ++b) {
+      choose_[a][b] = static_cast<uint32_t>(binomial(a, b));
+      choose_below_[a][b] = static_cast<uint32_t>(binomial(a - 1, b));
+    }
   const size_t S = static_cast<size_t>(max_sum_) + 1, M = static_cast<size_t>(n_) + 1;
   count_.assign(M * M * S, 0);
   auto cnt = [&](int k, int m, int s) -> uint64_t& { return count_[(k * M + m) * S + s]; };

@@ -173,7 +173,8 @@ class Space {
   int max_sum_;
   std::vector<uint64_t> count_;   // [k][m][s]
   std::vector<uint64_t> below_;   // [j][a][s]: sets of j elements, largest < a, sum s
-  uint32_t choose_[kMaxLength + 1][kMaxLength + 1];  // C(o, j) for the hot loop, 2 KiB
+  uint32_t choose_[kMaxLength + 2][kMaxLength + 2];        // C(o, j) for the hot loop
+  uint32_t choose_below_[kMaxLength + 2][kMaxLength + 2];  // C(o - 1, j), 0 for o = 0
   std::vector<uint32_t> set_rank_;    // [toad mask] -> its rank among sets of its size and sum
   std::vector<uint32_t> sets_;        // toad masks grouped by (size, sum), in rank order
   std::vector<uint64_t> set_start_;   // [t][sum] -> first entry of the group in sets_
@@ -187,11 +188,16 @@ class Space {
 template <class Visit>
 void Space::scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
   if (lo >= hi) return;
-  const Tier& tier = tiers_[t];
-  if (tier.toads_turn) {
-    scan_toads(tier, lo, hi, visit);
+  if constexpr (kIsChildLambda<Visit>) {
+    CollectChildren<std::remove_reference_t<Visit>> collect{visit, {}, 0};
+    scan(t, lo, hi, collect);
   } else {
-    scan_frogs(tier, lo, hi, visit);
+    const Tier& tier = tiers_[t];
+    if (tier.toads_turn) {
+      scan_toads(tier, lo, hi, visit);
+    } else {
+      scan_frogs(tier, lo, hi, visit);
+    }
   }
 }
 
@@ -210,7 +216,7 @@ void Space::scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit)
   uint64_t ia = lo / nb, rb = lo % nb;
   uint64_t B = f ? colex_unrank(rb, f, n - t) : 0;
   uint64_t cand = 0, jump = 0;
-  uint64_t slide_base[kMaxLength + 1], jump_base[kMaxLength + 1];
+  uint64_t slide_base[kMaxLength + 1], jump_base[kMaxLength + 1] = {};
   auto setup = [&](uint32_t toads) {
     cand = jump = 0;
     const uint32_t non_toad = ~toads & full;
@@ -227,19 +233,17 @@ void Space::scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit)
     }
   };
   setup(toads_at(t, sum, ia));
-  Child kids[kMaxChildren];
   for (uint64_t index = lo; index < hi; ++index) {
-    unsigned k = 0;
-    for (uint64_t m = cand & ~B; m; m &= m - 1) {
+    for (uint64_t m = cand & ~B; m; m &= m - 1) {  // slides: no frog on the cell ahead
       const int o = std::countr_zero(m);
-      kids[k++] = Child{0, slide_base[o] + rb};
+      visit.child(0, slide_base[o] + rb, true);
     }
-    for (uint64_t m = cand & jump & B & ~(B >> 1); m; m &= m - 1) {
+    for (uint64_t m = cand & jump & B & ~(B >> 1); m; m &= m - 1) {  // jumps
       const int o = std::countr_zero(m);
       const int j = std::popcount(B & ((uint64_t{1} << o) - 1));  // frogs below ordinal o
-      kids[k++] = Child{1, jump_base[o] + rb + choose_[o][j]};
+      visit.child(1, jump_base[o] + rb + choose_[o][j], true);
     }
-    visit(index, kids, k);
+    visit.position(index);
     if (++rb == nb) {
       rb = 0;
       if (index + 1 < hi) setup(toads_at(t, sum, ++ia));
@@ -273,15 +277,13 @@ void Space::scan_frogs(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit)
     }
   };
   setup(toads_at(t, sum, ia));
-  Child kids[kMaxChildren];
   for (uint64_t index = lo; index < hi; ++index) {
-    unsigned k = 0;
     for (uint64_t m = B & ~(B << 1) & ok; m; m &= m - 1) {
       const int o = std::countr_zero(m);
-      const int j = std::popcount(B & ((uint64_t{1} << o) - 1));
-      kids[k++] = Child{0, index - choose_[o - 1][j]};
+      const int j = std::popcount(B & ((uint64_t{1} << o) - 1));  // frogs below ordinal o
+      visit.child(0, index - choose_below_[o][j], true);
     }
-    visit(index, kids, k);
+    visit.position(index);
     if (++rb == nb) {
       rb = 0;
       if (index + 1 < hi) setup(toads_at(t, sum, ++ia));
