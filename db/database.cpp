@@ -92,6 +92,24 @@ Database::~Database() {
   }
 }
 
+void Database::parse_manifest(const std::string& value) {
+  try {
+    manifest_ = nlohmann::json::parse(value);
+  } catch (const std::exception& e) {
+    throw DbError(path_ + ": the manifest is damaged (" + e.what() + ")");
+  }
+  if (!manifest_.is_object() || manifest_.value("format", "") != kFormatName)
+    throw DbError(path_ + " is not a toadbase database");
+  if (manifest_.value("format_version", 0u) != kFormatVersion)
+    throw DbError(path_ + " has format version " + manifest_["format_version"].dump() +
+                  "; this toadbase reads version " + std::to_string(kFormatVersion));
+  const bool typed = manifest_.contains("game") && manifest_["game"].is_string() &&
+                     manifest_.contains("parameters") && manifest_["parameters"].is_object() &&
+                     manifest_.contains("record") && manifest_["record"].is_string() &&
+                     manifest_.contains("tier_count") && manifest_["tier_count"].is_number_unsigned();
+  if (!typed) throw DbError(path_ + ": the manifest is damaged (a field is missing or mistyped)");
+}
+
 Identity Database::identity() const {
   return {manifest_.at("game").get<std::string>(), manifest_.at("parameters"),
           manifest_.at("record").get<std::string>()};
@@ -169,13 +187,7 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
     check(d->db_->Put(w, kManifestKey, d->manifest_.dump()), "writing the manifest of " + path);
   } else {
     check(s, "reading the manifest of " + path);
-    try {
-      d->manifest_ = nlohmann::json::parse(value);
-    } catch (const std::exception& e) {
-      throw DbError(path + ": the manifest is damaged (" + e.what() + ")");
-    }
-    if (d->manifest_.value("format", "") != kFormatName)
-      throw DbError(path + " is not a toadbase database");
+    d->parse_manifest(value);
     Identity have = d->identity();
     if (have.game != id.game || have.parameters != id.parameters || have.record != id.record)
       throw DbError(path + " holds " + have.game + " " + have.parameters.dump() +
@@ -214,16 +226,7 @@ std::unique_ptr<Database> Database::open_read_only(const std::string& path, size
   auto s = d->db_->Get(rocksdb::ReadOptions(), kManifestKey, &value);
   if (s.IsNotFound()) throw DbError(path + " is a RocksDB database but not a toadbase one (no manifest)");
   check(s, "reading the manifest of " + path);
-  try {
-    d->manifest_ = nlohmann::json::parse(value);
-  } catch (const std::exception& e) {
-    throw DbError(path + ": the manifest is damaged (" + e.what() + ")");
-  }
-  if (d->manifest_.value("format", "") != kFormatName)
-    throw DbError(path + " is not a toadbase database");
-  if (d->manifest_.value("format_version", 0u) != kFormatVersion)
-    throw DbError(path + " has format version " + d->manifest_["format_version"].dump() +
-                  "; this toadbase reads version " + std::to_string(kFormatVersion));
+  d->parse_manifest(value);
   d->load_tier_meta();
   d->first_block_.assign(d->tier_meta_.size() + 1, 0);
   for (size_t t = 0; t < d->tier_meta_.size(); ++t)

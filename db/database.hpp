@@ -112,6 +112,7 @@ class Database {
  private:
   Database() = default;
   void load_tier_meta();
+  void parse_manifest(const std::string& value);  // checks format, version and fields
   std::vector<Record> decode_block(TierId t, uint64_t b, const std::string& value) const;
   rocksdb::Status get(const std::string& key, std::string* value) const;
 

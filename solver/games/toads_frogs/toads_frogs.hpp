@@ -163,6 +163,8 @@ class Space {
   }
   uint64_t toads_rank(uint32_t toads) const { return set_rank_[toads]; }  // rank_toads by lookup
 
+  template <class Block, class Each>
+  void walk(const Tier& tier, uint64_t lo, uint64_t hi, Block&& block, Each&& each) const;
   template <class Visit>
   void scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const;
   template <class Visit>
@@ -201,23 +203,43 @@ void Space::scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
   }
 }
 
+// Walks positions lo..hi-1 of a tier in index order: `block(A)` when a new toad set A (a
+// block of nb indices) begins, then `each(index, rankB, B)` for every position, B being the
+// frog-ordinal set, stepped to its colex successor.
+template <class Block, class Each>
+void Space::walk(const Tier& tier, uint64_t lo, uint64_t hi, Block&& block, Each&& each) const {
+  const int t = tier.t, f = tier.f, sum = tier.sum;
+  const uint64_t nb = tier.frog_sets;
+  uint64_t ia = lo / nb, rb = lo % nb;
+  uint64_t B = f ? colex_unrank(rb, f, n_ - t) : 0;
+  block(toads_at(t, sum, ia));
+  for (uint64_t index = lo; index < hi; ++index) {
+    each(index, rb, B);
+    if (++rb == nb) {
+      rb = 0;
+      if (index + 1 < hi) block(toads_at(t, sum, ++ia));
+      B = f ? (uint64_t{1} << f) - 1 : 0;
+    } else {
+      B = next_subset(B);
+    }
+  }
+}
+
 // Toads to move. Per toad set A (one block of nb indices) precompute, as bitmasks over frog
 // ordinals: `cand` = ordinals of the non-toad cells just right of a toad (the toad can slide
 // there when no frog sits on it), `jump` = those whose next ordinal is the cell two to the
 // right (the toad can jump the frog when that cell is free). Per frog set B the moves are
 //     slides = cand & ~B          jumps = cand & jump & B & ~(B >> 1)
 // and the child indices are the precomputed toad-set ranks plus rankB (a jump moves one frog
-// from ordinal o to o + 1, adding C(o, j - 1) to rankB, j = its place among the frogs).
+// from ordinal o to o + 1, adding C(o, j) to rankB, j = the frogs below it).
 template <class Visit>
 void Space::scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const {
-  const int n = n_, t = tier.t, f = tier.f, sum = tier.sum;
+  const int n = n_;
   const uint64_t nb = tier.frog_sets;
   const uint32_t full = (1u << n) - 1;
-  uint64_t ia = lo / nb, rb = lo % nb;
-  uint64_t B = f ? colex_unrank(rb, f, n - t) : 0;
   uint64_t cand = 0, jump = 0;
   uint64_t slide_base[kMaxLength + 1], jump_base[kMaxLength + 1] = {};
-  auto setup = [&](uint32_t toads) {
+  auto block = [&](uint32_t toads) {
     cand = jump = 0;
     const uint32_t non_toad = ~toads & full;
     for (uint32_t m = toads; m; m &= m - 1) {
@@ -232,8 +254,7 @@ void Space::scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit)
       }
     }
   };
-  setup(toads_at(t, sum, ia));
-  for (uint64_t index = lo; index < hi; ++index) {
+  walk(tier, lo, hi, block, [&](uint64_t index, uint64_t rb, uint64_t B) {
     for (uint64_t m = cand & ~B; m; m &= m - 1) {  // slides: no frog on the cell ahead
       const int o = std::countr_zero(m);
       visit.child(0, slide_base[o] + rb, true);
@@ -244,14 +265,7 @@ void Space::scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit)
       visit.child(1, jump_base[o] + rb + choose_[o][j], true);
     }
     visit.position(index);
-    if (++rb == nb) {
-      rb = 0;
-      if (index + 1 < hi) setup(toads_at(t, sum, ++ia));
-      B = f ? (uint64_t{1} << f) - 1 : 0;
-    } else {
-      B = next_subset(B);
-    }
-  }
+  });
 }
 
 // Frogs to move: A is fixed, so the children lie in the toads' tier of the same SA, in the
@@ -261,13 +275,9 @@ void Space::scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit)
 // becomes ordinal o - 1 and rankB drops by C(o - 1, j) (j = frogs below ordinal o).
 template <class Visit>
 void Space::scan_frogs(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const {
-  const int n = n_, t = tier.t, f = tier.f, sum = tier.sum;
-  const uint64_t nb = tier.frog_sets;
-  const uint32_t full = (1u << n) - 1;
-  uint64_t ia = lo / nb, rb = lo % nb;
-  uint64_t B = f ? colex_unrank(rb, f, n - t) : 0;
+  const uint32_t full = (1u << n_) - 1;
   uint64_t ok = 0;
-  auto setup = [&](uint32_t toads) {
+  auto block = [&](uint32_t toads) {
     ok = 0;
     int o = 0, prev = -10;
     for (uint32_t m = ~toads & full; m; m &= m - 1, ++o) {
@@ -276,22 +286,14 @@ void Space::scan_frogs(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit)
       prev = c;
     }
   };
-  setup(toads_at(t, sum, ia));
-  for (uint64_t index = lo; index < hi; ++index) {
+  walk(tier, lo, hi, block, [&](uint64_t index, uint64_t, uint64_t B) {
     for (uint64_t m = B & ~(B << 1) & ok; m; m &= m - 1) {
       const int o = std::countr_zero(m);
       const int j = std::popcount(B & ((uint64_t{1} << o) - 1));  // frogs below ordinal o
       visit.child(0, index - choose_below_[o][j], true);
     }
     visit.position(index);
-    if (++rb == nb) {
-      rb = 0;
-      if (index + 1 < hi) setup(toads_at(t, sum, ++ia));
-      B = f ? (uint64_t{1} << f) - 1 : 0;
-    } else {
-      B = next_subset(B);
-    }
-  }
+  });
 }
 
 }  // namespace toadbase::toads_frogs
