@@ -1,0 +1,235 @@
+#include "support.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <unordered_map>
+
+extern char** environ;
+
+namespace tbtest {
+
+namespace fs = std::filesystem;
+
+// ---- the oracle ------------------------------------------------------------------------
+
+std::vector<std::string> oracle_children(const std::string& pos) {
+  if (pos.size() < 2 || (pos[0] != '1' && pos[0] != '2') || pos[1] != '_')
+    throw std::invalid_argument("oracle: bad position " + pos);
+  const bool toads = pos[0] == '1';
+  const std::string board = pos.substr(2);
+  const int n = static_cast<int>(board.size());
+  const std::string next = toads ? "2_" : "1_";
+  // Toads move right (+1), Frogs left (-1); a piece slides one cell into an empty cell, or
+  // jumps over exactly one adjacent opposing piece into the empty cell beyond.
+  const char mine = toads ? 'T' : 'F', theirs = toads ? 'F' : 'T';
+  const int dir = toads ? 1 : -1;
+  std::vector<std::string> out;
+  for (int i = 0; i < n; ++i) {
+    if (board[i] != mine) continue;
+    const int one = i + dir, two = i + 2 * dir;
+    if (one >= 0 && one < n && board[one] == '-') {
+      std::string b = board;
+      b[i] = '-';
+      b[one] = mine;
+      out.push_back(next + b);
+    }
+    if (two >= 0 && two < n && board[one] == theirs && board[two] == '-') {
+      std::string b = board;
+      b[i] = '-';
+      b[two] = mine;
+      out.push_back(next + b);
+    }
+  }
+  return out;
+}
+
+Truth oracle(const std::string& pos) {
+  static std::unordered_map<std::string, Truth> memo;
+  if (auto it = memo.find(pos); it != memo.end()) return it->second;
+  Truth t;  // no move: a primitive loss, remoteness 0
+  const std::vector<std::string> kids = oracle_children(pos);
+  if (!kids.empty()) {
+    bool some_child_loses = false;
+    unsigned min_losing = UINT_MAX, max_winning = 0;
+    for (const auto& k : kids) {
+      const Truth c = oracle(k);
+      if (!c.win) {
+        some_child_loses = true;
+        min_losing = std::min(min_losing, c.remoteness);
+      } else {
+        max_winning = std::max(max_winning, c.remoteness);
+      }
+    }
+    t = some_child_loses ? Truth{true, min_losing + 1} : Truth{false, max_winning + 1};
+  }
+  memo.emplace(pos, t);
+  return t;
+}
+
+std::vector<std::string> all_boards(int n) {
+  std::vector<std::string> out{""};
+  for (int i = 0; i < n; ++i) {
+    std::vector<std::string> next;
+    next.reserve(out.size() * 3);
+    for (const auto& b : out)
+      for (char c : {'T', 'F', '-'}) next.push_back(b + c);
+    out = std::move(next);
+  }
+  return out;
+}
+
+std::string oracle_mirror_board(const std::string& board) {
+  std::string m(board.rbegin(), board.rend());
+  for (char& c : m) c = c == 'T' ? 'F' : c == 'F' ? 'T' : c;
+  return m;
+}
+
+std::pair<int, int> piece_counts(const std::string& board) {
+  return {static_cast<int>(std::count(board.begin(), board.end(), 'T')),
+          static_cast<int>(std::count(board.begin(), board.end(), 'F'))};
+}
+
+// ---- conversions ---------------------------------------------------------------------------
+
+tf::Position to_position(const std::string& pos) {
+  tf::Position p;
+  p.turn = pos.at(0) == '1' ? tf::Player::Toads : tf::Player::Frogs;
+  const std::string board = pos.substr(2);
+  p.length = static_cast<uint8_t>(board.size());
+  for (size_t i = 0; i < board.size(); ++i) {
+    if (board[i] == 'T') p.toads |= 1u << i;
+    if (board[i] == 'F') p.frogs |= 1u << i;
+  }
+  return p;
+}
+
+std::string to_string(const tf::Position& p) {
+  std::string s = p.turn == tf::Player::Toads ? "1_" : "2_";
+  for (int i = 0; i < p.length; ++i) {
+    const bool t = (p.toads >> i) & 1, f = (p.frogs >> i) & 1;
+    s += t && f ? '?' : t ? 'T' : f ? 'F' : '-';
+  }
+  return s;
+}
+
+// ---- SolvedSpace -----------------------------------------------------------------------------
+
+SolvedSpace::SolvedSpace(tf::SpaceParams params, int threads)
+    : space(params), store(space.tier_count()) {
+  stats = toadbase::with_threads(
+      threads, [&] { return toadbase::solve_tiers(space, store, nullptr); });
+}
+
+toadbase::Outcome SolvedSpace::outcome(const tf::Position& p) const {
+  if (!space.contains(p)) throw std::invalid_argument("not in the space: " + to_string(p));
+  const toadbase::TierIndex ti = space.rank(p);
+  return toadbase::ParityRecord::decode(store.records.at(ti.tier).at(ti.index));
+}
+
+toadbase::Outcome SolvedSpace::outcome(const std::string& pos) const {
+  return outcome(to_position(pos));
+}
+
+Truth SolvedSpace::truth(const std::string& pos) const {
+  const toadbase::Outcome o = outcome(pos);
+  return {o.value == toadbase::Value::Win, o.remoteness};
+}
+
+// ---- files and processes ------------------------------------------------------------------
+
+TempDir::TempDir(const std::string& tag) {
+  static std::atomic<int> counter{0};
+  const fs::path root = TOADBASE_TEST_TMP;
+  fs::create_directories(root);
+  path_ = (root / (tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)))
+              .string();
+  fs::remove_all(path_);
+  fs::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+pid_t spawn_toadbase(const std::vector<std::string>& args, const std::string& stdin_path,
+                     const std::string& stdout_path, const std::string& stderr_path,
+                     const std::vector<std::string>& env, const std::string& cwd) {
+  std::vector<std::string> argv_s{TOADBASE_BIN};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  std::vector<std::string> env_s;
+  for (char** e = environ; *e; ++e) env_s.emplace_back(*e);
+  env_s.insert(env_s.end(), env.begin(), env.end());
+  std::vector<char*> envp;
+  for (auto& e : env_s) envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  auto or_null = [](const std::string& p) { return p.empty() ? std::string("/dev/null") : p; };
+  const std::string in = or_null(stdin_path), out = or_null(stdout_path),
+                    err = or_null(stderr_path);
+  posix_spawn_file_actions_addopen(&fa, 0, in.c_str(), O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, argv_s[0].c_str(), &fa, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) throw std::runtime_error("posix_spawn " + argv_s[0] + ": " + std::strerror(rc));
+  return pid;
+}
+
+RunResult run_toadbase(const std::vector<std::string>& args, const std::string& input,
+                       const std::vector<std::string>& env, const std::string& cwd) {
+  TempDir io("io");
+  write_file(io / "in", input);
+  const pid_t pid = spawn_toadbase(args, io / "in", io / "out", io / "err", env, cwd);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error("waitpid failed");
+  }
+  RunResult r;
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(io / "out");
+  r.err = read_file(io / "err");
+  return r;
+}
+
+std::string describe(const std::vector<std::string>& args, const RunResult& r) {
+  std::string s = "toadbase";
+  for (const auto& a : args) s += " '" + a + "'";
+  s += "\n  exit " + std::to_string(r.rc) + "\n  stdout: " + r.out.substr(0, 2000) +
+       "\n  stderr: " + r.err.substr(0, 2000);
+  return s;
+}
+
+}  // namespace tbtest

@@ -1,0 +1,138 @@
+// Shared helpers of the test suite: the brute-force oracle, an in-memory tier store, temp
+// directories, and running the toadbase binary.
+//
+// THE ORACLE. Written from the rules of the spec (toads-and-frogs.md), not from
+// the code under test: a position is a string "<turn>_<board>", turn '1' (Toads to move) or
+// '2' (Frogs to move), board cells 'T', 'F', '-'. Moves, values and remoteness come from plain
+// recursion over these strings, memoized.
+//
+//     "1_TT-FF"   Toads to move: the toad on cell 1 slides to cell 2 -> "2_T-TFF"
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "solver/core/record.hpp"
+#include "solver/core/tier_solver.hpp"
+#include "solver/games/toads_frogs/toads_frogs.hpp"
+
+namespace tbtest {
+
+namespace tf = toadbase::toads_frogs;
+using toadbase::Record;
+using toadbase::TierId;
+
+// ---- the oracle ------------------------------------------------------------------------
+
+/// Value of a position for the player to move, with its remoteness.
+struct Truth {
+  bool win = false;
+  unsigned remoteness = 0;
+  friend bool operator==(const Truth&, const Truth&) = default;
+};
+
+/// Every position one move away, as "<turn>_<board>" strings (order unspecified).
+std::vector<std::string> oracle_children(const std::string& pos);
+/// Value and remoteness by plain recursion (memoized).
+Truth oracle(const std::string& pos);
+/// Every board of n cells over T F -, 3^n of them.
+std::vector<std::string> all_boards(int n);
+/// The board reversed with T and F swapped.
+std::string oracle_mirror_board(const std::string& board);
+/// (toads, frogs) on a board.
+std::pair<int, int> piece_counts(const std::string& board);
+
+// ---- conversions written here (not the project's parse / format) ------------------------
+
+tf::Position to_position(const std::string& pos);
+std::string to_string(const tf::Position& p);
+
+// ---- an in-memory tier store --------------------------------------------------------------
+
+/// Keeps every committed tier's records (also of derived tiers, for the tests' lookups), but
+/// refuses to load a tier the solver committed as derived (`keep_records` false): the solver
+/// must recompute those from their children.
+class MemStore : public toadbase::TierStore {
+ public:
+  explicit MemStore(size_t tiers) : records(tiers), committed(tiers, false), kept(tiers, false) {}
+  bool has_tier(TierId t) const override { return committed.at(t); }
+  std::vector<Record> load_tier(TierId t) override {
+    ++loads;
+    if (!committed.at(t)) throw std::logic_error("load of uncommitted tier " + std::to_string(t));
+    if (!kept.at(t)) throw std::logic_error("load of derived tier " + std::to_string(t));
+    return records.at(t);
+  }
+  void commit_tier(TierId t, const std::vector<Record>& r, bool keep_records) override {
+    ++commits;
+    if (committed.at(t)) throw std::logic_error("tier " + std::to_string(t) + " committed twice");
+    records.at(t) = r;
+    committed.at(t) = true;
+    kept.at(t) = keep_records;
+  }
+  /// A tier an earlier run committed.
+  void preload(TierId t, std::vector<Record> r, bool keep_records) {
+    records.at(t) = std::move(r);
+    committed.at(t) = true;
+    kept.at(t) = keep_records;
+  }
+
+  std::vector<std::vector<Record>> records;
+  std::vector<bool> committed, kept;
+  uint64_t loads = 0, commits = 0;
+};
+
+/// A space solved in memory through the engine.
+struct SolvedSpace {
+  explicit SolvedSpace(tf::SpaceParams params, int threads = 0);
+  toadbase::Outcome outcome(const tf::Position& p) const;
+  /// Outcome of a "<turn>_<board>" string.
+  toadbase::Outcome outcome(const std::string& pos) const;
+  Truth truth(const std::string& pos) const;
+
+  tf::Space space;
+  MemStore store;
+  toadbase::SolveStats stats;
+};
+
+// ---- files and processes ------------------------------------------------------------------
+
+/// A fresh directory under the build tree's test scratch area, removed on destruction.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& tag);
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+std::string read_file(const std::string& path);
+void write_file(const std::string& path, const std::string& text);
+
+struct RunResult {
+  int rc = -1;
+  std::string out, err;
+};
+
+/// Starts the toadbase binary with `args`; stdin/stdout/stderr from/to the given files
+/// ("" = /dev/null). `env` entries ("NAME=value") are added to the environment.
+/// `cwd` ("" = this process's) is the working directory of the child.
+pid_t spawn_toadbase(const std::vector<std::string>& args, const std::string& stdin_path,
+                     const std::string& stdout_path, const std::string& stderr_path,
+                     const std::vector<std::string>& env = {}, const std::string& cwd = "");
+/// Runs the toadbase binary to completion, feeding `input` on stdin.
+RunResult run_toadbase(const std::vector<std::string>& args, const std::string& input = "",
+                       const std::vector<std::string>& env = {}, const std::string& cwd = "");
+/// The command line, for failure messages.
+std::string describe(const std::vector<std::string>& args, const RunResult& r);
+
+}  // namespace tbtest

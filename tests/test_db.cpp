@@ -1,0 +1,472 @@
+// The position database (db/database.hpp) in temp directories: commit and read back, digests,
+// reopening, refusing foreign or mismatched databases, and reporting damage.
+#include <rocksdb/db.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <functional>
+#include <random>
+
+#include "db/database.hpp"
+#include "solver/core/hash.hpp"
+#include "tools/module.hpp"
+#include "support.hpp"
+
+using namespace tbtest;
+using Catch::Matchers::Contains;
+using toadbase::db::Database;
+using toadbase::db::DbError;
+using toadbase::db::Identity;
+using toadbase::db::TierInfo;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const Identity kId{"toads-frogs", {{"length", 5}}, "remoteness-u8-parity"};
+// tier 1 spans three blocks of 65536 records; tier 4 is empty; tier 5 is derived (its records
+// are not stored, only its size and digest)
+const std::vector<TierInfo> kTiers{{"a", 10}, {"b", 150000}, {"c", 1},
+                                   {"d", 65536}, {"e", 0}, {"f", 1000}};
+constexpr TierId kDerived = 5;
+
+std::vector<std::vector<Record>> sample_records(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::vector<Record>> out;
+  for (const auto& t : kTiers) {
+    std::vector<Record> r(t.positions);
+    // compressible but not constant: small remoteness values with runs
+    for (auto& x : r) x = static_cast<Record>(rng() % 7 == 0 ? rng() % 256 : rng() % 4);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::string le64(uint64_t v) {
+  std::string s;
+  for (int i = 0; i < 8; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  return s;
+}
+
+uint64_t expected_digest(const std::vector<std::vector<Record>>& recs) {
+  std::string all;
+  for (const auto& r : recs) all += le64(toadbase::xxh64(r.data(), r.size()));
+  return toadbase::xxh64(all.data(), all.size());
+}
+
+std::string be32(uint32_t v) {
+  std::string s;
+  for (int i = 3; i >= 0; --i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  return s;
+}
+std::string block_key(uint32_t tier, uint32_t block) { return "B" + be32(tier) + be32(block); }
+std::string tier_key(uint32_t tier) { return "T" + be32(tier); }
+
+/// A complete database holding `recs`, committed in the given tier order.
+void make_db(const std::string& path, const std::vector<std::vector<Record>>& recs,
+             std::vector<TierId> order, int level = 3) {
+  auto d = Database::open_for_solve(path, kId, kTiers, level);
+  for (TierId t : order) d->commit_tier(t, recs[t], t != kDerived);
+  d->finish(kTiers);
+}
+
+std::string db_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const DbError& e) {
+    return e.what();
+  }
+  FAIL("no DbError thrown");
+  return {};
+}
+
+/// Changes the raw RocksDB underneath a closed toadbase database.
+struct RawDb {
+  explicit RawDb(const std::string& path, bool create = false) {
+    rocksdb::Options o;
+    o.create_if_missing = create;
+    rocksdb::DB* raw = nullptr;
+    const auto s = rocksdb::DB::Open(o, path, &raw);
+    if (!s.ok()) throw std::runtime_error("raw open: " + s.ToString());
+    db.reset(raw);
+  }
+  std::string get(const std::string& k) {
+    std::string v;
+    if (!db->Get(rocksdb::ReadOptions(), k, &v).ok()) throw std::runtime_error("raw get " + k);
+    return v;
+  }
+  void put(const std::string& k, const std::string& v) {
+    if (!db->Put(rocksdb::WriteOptions(), k, v).ok()) throw std::runtime_error("raw put");
+  }
+  void del(const std::string& k) {
+    if (!db->Delete(rocksdb::WriteOptions(), k).ok()) throw std::runtime_error("raw delete");
+  }
+  std::unique_ptr<rocksdb::DB> db;
+};
+
+}  // namespace
+
+TEST_CASE("xxh64 matches the reference implementation's test vectors", "[db][digest]") {
+  CHECK(toadbase::xxh64("", 0) == 0xEF46DB3751D8E999ULL);
+  CHECK(toadbase::xxh64("a", 1) == 0xD24EC4F1A98C6E5BULL);
+  CHECK(toadbase::xxh64("abc", 3) == 0x44BC2CF5AD770999ULL);
+  const std::string long_text = "Nobody inspects the spammish repetition";  // >= 32 bytes
+  CHECK(toadbase::xxh64(long_text.data(), long_text.size()) == 0xFBCEA83C8A378BF1ULL);
+  CHECK(toadbase::db::hex64(0xEF46DB3751D8E999ULL) == "ef46db3751d8e999");
+  CHECK(toadbase::db::hex64(1) == "0000000000000001");
+}
+
+TEST_CASE("commit tiers, read them back, digest, reopen read-only", "[db]") {
+  TempDir dir("db-roundtrip");
+  const auto recs = sample_records(1);
+  const std::string path = dir / "db";
+  {
+    auto d = Database::open_for_solve(path, kId, kTiers, 3);
+    CHECK_FALSE(d->complete());
+    CHECK(d->tier_count() == kTiers.size());
+    CHECK(d->committed_tiers() == 0);
+    for (TierId t : {3u, 0u, 1u}) d->commit_tier(t, recs[t]);
+    d->commit_tier(kDerived, recs[kDerived], false);
+    CHECK(d->committed_tiers() == 4);
+    CHECK(d->tier_committed(1));
+    CHECK_FALSE(d->tier_committed(2));
+    CHECK_THROWS_AS(d->read_tier(2), DbError);
+    d->flush();
+    CHECK(d->read_tier(1) == recs[1]);
+    CHECK(d->tier_meta(1).positions == 150000);
+    CHECK(d->tier_meta(1).blocks == 3);
+    CHECK(d->tier_meta(1).digest == toadbase::xxh64(recs[1].data(), recs[1].size()));
+    // a derived tier keeps its size and digest, not its records
+    CHECK(d->tier_derived(kDerived));
+    CHECK_FALSE(d->tier_derived(1));
+    CHECK(d->tier_meta(kDerived).positions == 1000);
+    CHECK(d->tier_meta(kDerived).digest == toadbase::xxh64(recs[kDerived].data(), 1000));
+    CHECK_THAT(db_error([&] { d->read_tier(kDerived); }), Contains("derived"));
+    d->commit_tier(2, recs[2]);
+    d->commit_tier(4, recs[4]);
+    d->finish(kTiers);
+    CHECK(d->complete());
+    CHECK(d->digest() == expected_digest(recs));
+    CHECK(d->manifest().at("digest") == toadbase::db::hex64(expected_digest(recs)));
+    CHECK(d->manifest().at("positions") == 150000 + 10 + 1 + 65536 + 1000);
+    CHECK(d->manifest().at("tiers").at(kDerived).at("stored") == false);
+    CHECK(d->manifest().at("tiers").at(1).at("stored") == true);
+  }
+  SECTION("read-only") {
+    auto d = Database::open_read_only(path);
+    CHECK(d->complete());
+    CHECK(d->committed_tiers() == kTiers.size());
+    CHECK(d->identity().game == kId.game);
+    CHECK(d->identity().parameters == kId.parameters);
+    CHECK(d->identity().record == kId.record);
+    CHECK(d->digest() == expected_digest(recs));
+    CHECK(d->tier_derived(kDerived));
+    for (TierId t = 0; t < kTiers.size(); ++t)
+      if (t != kDerived) CHECK(d->read_tier(t) == recs[t]);
+    // every record, through the block cache, also with a cache too small for one block
+    auto tiny = Database::open_read_only(path, 0);
+    uint64_t bad = 0;
+    for (TierId t = 0; t < kDerived; ++t)
+      for (uint64_t i = 0; i < recs[t].size(); i += (i % 997 == 0 ? 1 : 13)) {
+        bad += d->read_record(t, i) != recs[t][i];
+        bad += tiny->read_record(t, i) != recs[t][i];
+      }
+    CHECK(bad == 0);
+    CHECK_THROWS_AS(d->commit_tier(0, recs[0]), DbError);
+    CHECK(d->disk_bytes() > 0);
+    for (uint64_t i : {0ul, 1ul, 65535ul, 65536ul, 131071ul, 131072ul, 149999ul})
+      CHECK(d->read_record(1, i) == recs[1][i]);
+    CHECK_THAT(db_error([&] { d->read_record(1, 150000); }), Contains("beyond"));
+    CHECK_THAT(db_error([&] { d->read_record(kDerived, 3); }), Contains("derived"));
+    CHECK_THROWS_AS(d->read_record(4, 0), DbError);  // the empty tier
+  }
+  SECTION("the digest does not depend on commit order or compression level") {
+    make_db(dir / "other", recs, {5, 4, 3, 2, 1, 0}, 19);
+    auto a = Database::open_read_only(path);
+    auto b = Database::open_read_only(dir / "other");
+    CHECK(a->digest() == b->digest());
+    CHECK(a->manifest().at("digest") == b->manifest().at("digest"));
+    // and it does depend on the records
+    auto changed = recs;
+    changed[1][77777] ^= 1;
+    make_db(dir / "changed", changed, {0, 1, 2, 3, 4, 5});
+    CHECK(Database::open_read_only(dir / "changed")->digest() != a->digest());
+  }
+}
+
+TEST_CASE("a committed tier reads back before its group is written", "[db]") {
+  // tier_committed() says yes as soon as commit_tier returns, so read_tier must work too
+  TempDir dir("db-pending");
+  const auto recs = sample_records(5);
+  auto d = Database::open_for_solve(dir / "db", kId, kTiers, 3);
+  d->commit_tier(0, recs[0]);
+  REQUIRE(d->tier_committed(0));
+  std::vector<Record> back;
+  try {
+    back = d->read_tier(0);
+  } catch (const DbError& e) {
+    FAIL_CHECK("read_tier of a committed tier: " << e.what());
+  }
+  CHECK(back == recs[0]);
+}
+
+TEST_CASE("read_record works on a database opened for solving", "[db]") {
+  // the API puts no restriction on read_record; the solve handle reads its own tiers
+  TempDir dir("db-solve-read");
+  const auto recs = sample_records(6);
+  auto d = Database::open_for_solve(dir / "db", kId, kTiers, 3);
+  d->commit_tier(1, recs[1]);
+  d->flush();
+  REQUIRE(d->read_tier(1) == recs[1]);
+  for (uint64_t i : {0ul, 65536ul, 149999ul}) CHECK(d->read_record(1, i) == recs[1][i]);
+}
+
+TEST_CASE("open_for_solve resumes its own database and refuses another", "[db]") {
+  TempDir dir("db-resume");
+  const auto recs = sample_records(2);
+  const std::string path = dir / "db";
+  {
+    auto d = Database::open_for_solve(path, kId, kTiers, 3);
+    d->commit_tier(0, recs[0]);
+    d->commit_tier(1, recs[1]);
+  }  // closed without finish: an interrupted solve
+  {
+    auto r = Database::open_read_only(path);
+    CHECK_FALSE(r->complete());
+    CHECK(r->committed_tiers() == 2);
+  }
+  {
+    auto d = Database::open_for_solve(path, kId, kTiers, 3);
+    CHECK(d->tier_committed(0));
+    CHECK(d->tier_committed(1));
+    CHECK_FALSE(d->tier_committed(2));
+    CHECK(d->read_tier(1) == recs[1]);
+  }
+  Identity other = kId;
+  other.parameters = {{"length", 6}};
+  CHECK_THAT(db_error([&] { Database::open_for_solve(path, other, kTiers, 3); }),
+             Contains("holds") && Contains("\"length\":5"));
+  Identity other_record = kId;
+  other_record.record = "something-else";
+  CHECK_THROWS_AS(Database::open_for_solve(path, other_record, kTiers, 3), DbError);
+  auto other_tiers = kTiers;
+  other_tiers[2].positions = 2;
+  CHECK_THAT(db_error([&] { Database::open_for_solve(path, kId, other_tiers, 3); }),
+             Contains("tier layout"));
+  // refusals leave the database as it was
+  auto r = Database::open_read_only(path);
+  CHECK(r->committed_tiers() == 2);
+  CHECK(r->read_tier(0) == recs[0]);
+}
+
+TEST_CASE("opening what is not a toadbase database fails with a clear DbError", "[db]") {
+  TempDir dir("db-foreign");
+  SECTION("a missing directory") {
+    const std::string e = db_error([&] { Database::open_read_only(dir / "nothing"); });
+    CHECK_THAT(e, Contains("nothing") && Contains("missing"));
+    CHECK_FALSE(fs::exists(dir / "nothing"));  // reading creates nothing
+  }
+  SECTION("an empty directory") {
+    fs::create_directories(dir / "vacant");
+    CHECK_THAT(db_error([&] { Database::open_read_only(dir / "vacant"); }),
+               Contains("vacant") && Contains("not a database"));
+  }
+  SECTION("a file") {
+    write_file(dir / "file", "hello");
+    CHECK_THAT(db_error([&] { Database::open_read_only(dir / "file"); }),
+               Contains("not a database"));
+  }
+  SECTION("a RocksDB database of something else") {
+    { RawDb(dir / "rocks", true).put("hello", "world"); }
+    CHECK_THAT(db_error([&] { Database::open_read_only(dir / "rocks"); }),
+               Contains("not a toadbase"));
+    CHECK_THAT(db_error([&] { Database::open_for_solve(dir / "rocks", kId, kTiers, 3); }),
+               Contains("not a toadbase"));
+    // and solving did not turn it into one
+    CHECK_THROWS_AS(Database::open_read_only(dir / "rocks"), DbError);
+  }
+  SECTION("a damaged manifest, another format, another version") {
+    { RawDb(dir / "junk", true).put("manifest", "{not json"); }
+    CHECK_THAT(db_error([&] { Database::open_read_only(dir / "junk"); }), Contains("manifest"));
+    { RawDb(dir / "fmt", true).put("manifest", R"({"format":"gamesman","tier_count":0})"); }
+    CHECK_THAT(db_error([&] { Database::open_read_only(dir / "fmt"); }),
+               Contains("not a toadbase"));
+    {
+      RawDb(dir / "ver", true)
+          .put("manifest", R"({"format":"toadbase","format_version":99,"tier_count":0})");
+    }
+    CHECK_THAT(db_error([&] { Database::open_read_only(dir / "ver"); }), Contains("version"));
+  }
+  SECTION("a non-empty directory that is no database is not written into") {
+    write_file(dir / "notes.txt", "mine");
+    CHECK_THAT(db_error([&] { Database::open_for_solve(dir.path(), kId, kTiers, 3); }),
+               Contains("not a database"));
+    CHECK_FALSE(fs::exists(dir / "CURRENT"));
+  }
+}
+
+TEST_CASE("damaged tiers are reported, naming the tier and block", "[db]") {
+  TempDir dir("db-damage");
+  const auto recs = sample_records(3);
+  const std::string path = dir / "db";
+  make_db(path, recs, {0, 1, 2, 3, 4, 5});
+
+  SECTION("a block that is not a zstd frame") {
+    { RawDb(path).put(block_key(1, 1), "12345678garbage-garbage"); }
+    auto d = Database::open_read_only(path);
+    CHECK_THAT(db_error([&] { d->read_tier(1); }), Contains("tier 1 block 1") && Contains("damaged"));
+    CHECK_THAT(db_error([&] { d->read_record(1, 70000); }), Contains("tier 1 block 1"));
+    CHECK(d->read_record(1, 5) == recs[1][5]);  // block 0 is intact
+    CHECK(d->read_tier(0) == recs[0]);
+  }
+  SECTION("a block whose records do not match its digest") {
+    {
+      RawDb raw(path);
+      std::string v = raw.get(block_key(1, 0));
+      v[0] = static_cast<char>(v[0] ^ 0x40);  // the block's XXH64, first byte
+      raw.put(block_key(1, 0), v);
+    }
+    auto d = Database::open_read_only(path);
+    CHECK_THAT(db_error([&] { d->read_tier(1); }), Contains("tier 1 block 0") && Contains("digest"));
+  }
+  SECTION("a truncated block") {
+    { RawDb(path).put(block_key(3, 0), "1234"); }
+    auto d = Database::open_read_only(path);
+    CHECK_THAT(db_error([&] { d->read_tier(3); }), Contains("tier 3 block 0") && Contains("damaged"));
+  }
+  SECTION("a missing block") {
+    { RawDb(path).del(block_key(1, 2)); }
+    auto d = Database::open_read_only(path);
+    CHECK_THAT(db_error([&] { d->read_tier(1); }), Contains("tier 1 block 2") && Contains("missing"));
+  }
+  SECTION("a tier whose commit record has another digest") {
+    {
+      RawDb raw(path);
+      std::string v = raw.get(tier_key(0));
+      REQUIRE(v.size() == 32);
+      v[24] = static_cast<char>(v[24] ^ 1);
+      raw.put(tier_key(0), v);
+    }
+    auto d = Database::open_read_only(path);
+    CHECK_THAT(db_error([&] { d->read_tier(0); }), Contains("tier 0") && Contains("digest"));
+  }
+  SECTION("a damaged tier record") {
+    { RawDb(path).put(tier_key(2), "short"); }
+    CHECK_THAT(db_error([&] { Database::open_read_only(path); }), Contains("damaged tier record"));
+  }
+}
+
+// ---- the tools' instance over a real database: verify recomputes, not trusts ----------------
+
+namespace {
+
+std::unique_ptr<toadbase::tools::Instance> toads_frogs_instance(const nlohmann::json& given) {
+  const auto* g = toadbase::tools::find_game("toads-frogs");
+  REQUIRE(g != nullptr);
+  return g->instance(g->normalize(given));
+}
+
+void solve_into(const std::string& path, const toadbase::tools::Instance& inst) {
+  auto d = Database::open_for_solve(path, inst.identity(), inst.tiers(), 3);
+  toadbase::db::DatabaseStore store(*d);
+  inst.solve(store, nullptr);
+  d->finish(inst.tiers());
+}
+
+}  // namespace
+
+TEST_CASE("verify recomputes every record and names the first wrong one", "[db][verify]") {
+  TempDir dir("db-verify");
+  const auto inst = toads_frogs_instance({{"length", 7}});
+  const std::string path = dir / "db";
+  solve_into(path, *inst);
+  {
+    auto d = Database::open_read_only(path);
+    const auto rep = inst->verify(*d, nullptr);
+    CHECK(rep.ok);
+    CHECK(rep.problem.empty());
+    CHECK(rep.positions_checked == 2 * 2187);
+    // lookups agree with the oracle
+    // both turns: Frogs-to-move positions come from derived tiers
+    for (const std::string& board : all_boards(7)) {
+      for (const char* turn : {"1", "2"}) {
+        const auto [canon, o] = inst->lookup(*d, board, turn);
+        const std::string pos = std::string(turn) + "_" + board;
+        const Truth want = oracle(pos);
+        if (canon != pos || (o.value == toadbase::Value::Win) != want.win ||
+            o.remoteness != want.remoteness)
+          FAIL_CHECK(pos << ": lookup gives " << canon << " " << o.remoteness);
+      }
+    }
+    // tier_records gives every tier, stored or derived
+    const toadbase::toads_frogs::Space space(tf::SpaceParams{7, std::nullopt, std::nullopt});
+    const SolvedSpace mem(tf::SpaceParams{7, std::nullopt, std::nullopt});
+    uint64_t bad = 0;
+    for (TierId t = 0; t < space.tier_count(); ++t) bad += inst->tier_records(*d, t) != mem.store.records[t];
+    CHECK(bad == 0);
+  }
+  SECTION("a wrong value with consistent digests") {
+    // rewrite tier 1 of the toads-frogs space with one record changed, digests and all
+    const toadbase::toads_frogs::Space space(tf::SpaceParams{7, std::nullopt, std::nullopt});
+    TierId victim = 0;
+    while (space.tier_size(victim) < 3 || !space.tier_stored(victim)) ++victim;
+    std::vector<Record> recs;
+    {
+      auto d = Database::open_read_only(path);
+      recs = d->read_tier(victim);
+    }
+    recs[2] = static_cast<Record>(recs[2] + 2);
+    {
+      auto d = Database::open_for_solve(path, inst->identity(), inst->tiers(), 3);
+      d->commit_tier(victim, recs);
+    }
+    auto d = Database::open_read_only(path);
+    const auto rep = inst->verify(*d, nullptr);
+    CHECK_FALSE(rep.ok);
+    CHECK_THAT(rep.problem, Contains(space.tier_name(victim) + " index 2") &&
+                                Contains(to_string(space.unrank(victim, 2))));
+  }
+  SECTION("a damaged block") {
+    const toadbase::toads_frogs::Space space(tf::SpaceParams{7, std::nullopt, std::nullopt});
+    const TierId victim = 6;
+    REQUIRE(space.tier_stored(victim));
+    { RawDb(path).put(block_key(victim, 0), "12345678garbage-garbage"); }
+    auto d = Database::open_read_only(path);
+    const auto rep = inst->verify(*d, nullptr);
+    CHECK_FALSE(rep.ok);
+    CHECK_THAT(rep.problem, Contains("damaged") && Contains(space.tier_name(victim)));
+  }
+  SECTION("a derived tier whose recorded digest differs") {
+    const toadbase::toads_frogs::Space space(tf::SpaceParams{7, std::nullopt, std::nullopt});
+    TierId victim = 0;
+    while (space.tier_stored(victim) || space.tier_size(victim) < 3) ++victim;
+    {
+      RawDb raw(path);
+      std::string v = raw.get(tier_key(victim));
+      REQUIRE(v.size() == 32);
+      v[24] = static_cast<char>(v[24] ^ 1);
+      raw.put(tier_key(victim), v);
+    }
+    auto d = Database::open_read_only(path);
+    CHECK(d->tier_derived(victim));
+    const auto rep = inst->verify(*d, nullptr);
+    CHECK_FALSE(rep.ok);
+    CHECK_THAT(rep.problem, Contains(space.tier_name(victim)) && Contains("digest"));
+  }
+}
+
+TEST_CASE("committing a tier beyond the tier count is refused and harms nothing", "[db]") {
+  TempDir dir("db-beyond");
+  const auto recs = sample_records(4);
+  const std::string path = dir / "db";
+  {
+    auto d = Database::open_for_solve(path, kId, kTiers, 3);
+    d->commit_tier(0, recs[0]);
+    CHECK_THROWS(d->commit_tier(static_cast<TierId>(kTiers.size()), recs[2]));
+    CHECK(d->committed_tiers() == 1);
+  }
+  // the database still opens, for solving and for reading
+  auto d = Database::open_for_solve(path, kId, kTiers, 3);
+  CHECK(d->committed_tiers() == 1);
+  CHECK(d->read_tier(0) == recs[0]);
+}

@@ -1,0 +1,128 @@
+// Slow end-to-end tests (label `slow`; the sanitizer run skips them): a solve killed with
+// SIGKILL and resumed, and a larger space solved with different thread counts and verified.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "support.hpp"
+
+using namespace tbtest;
+using Catch::Matchers::Contains;
+using json = nlohmann::json;
+
+namespace {
+
+RunResult ok(const std::vector<std::string>& args, const std::string& input = "") {
+  RunResult r = run_toadbase(args, input);
+  INFO(describe(args, r));
+  REQUIRE(r.rc == 0);
+  return r;
+}
+
+json info_of(const std::string& db) { return json::parse(ok({"info", "--db", db, "--json"}).out); }
+
+/// Starts a slowed-down solve (each commit sleeps 2 ms), lets it commit some tiers beyond
+/// `at_least`, and kills it with SIGKILL. Returns the tiers committed at the kill.
+uint64_t solve_and_kill(const TempDir& dir, const std::string& db, uint64_t at_least) {
+  const std::vector<std::string> args = {"solve", "toads-frogs", "--length", "12", "--db", db};
+  const pid_t pid = spawn_toadbase(args, "", dir / "solve.out", dir / "solve.err",
+                                   {"TOADBASE_TEST_COMMIT_DELAY_MS=2"});
+  const auto start = std::chrono::steady_clock::now();
+  int status = 0;
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    if (waitpid(pid, &status, WNOHANG) == pid) {
+      FAIL("the slowed-down solve ended before it was killed: exit "
+           << status << "\n" << read_file(dir / "solve.err"));
+    }
+    // a read-only look while the solve runs (it may fail while files change: then wait)
+    const RunResult r = run_toadbase({"info", "--db", db, "--json"});
+    uint64_t seen = 0;
+    if (r.rc == 0) {
+      try {
+        seen = json::parse(r.out).at("committed_tiers");
+      } catch (const std::exception&) {
+      }
+    }
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if ((seen > at_least + 100 && secs > 0.5) || secs > 5) break;
+  }
+  REQUIRE(kill(pid, SIGKILL) == 0);
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFSIGNALED(status));
+  REQUIRE(WTERMSIG(status) == SIGKILL);
+  const json info = info_of(db);
+  INFO(info.dump());
+  CHECK(info.at("complete") == false);
+  const uint64_t committed = info.at("committed_tiers");
+  CHECK(committed > at_least);
+  CHECK(committed < info.at("tier_count").get<uint64_t>());
+  return committed;
+}
+
+}  // namespace
+
+TEST_CASE("cli: a solve killed with SIGKILL resumes to the digest of an uninterrupted one",
+          "[cli][slow]") {
+  TempDir dir("slow-kill");
+  const json reference = json::parse(
+      ok({"solve", "toads-frogs", "--length", "12", "--db", dir / "ref", "--quiet", "--json"}).out);
+  const std::string db = dir / "db";
+
+  const uint64_t first = solve_and_kill(dir, db, 0);
+  // an incomplete database answers no queries, and says why
+  for (std::vector<std::string> args : {std::vector<std::string>{"query", "--db", db, "1_TTTT----FFFF"},
+                                        std::vector<std::string>{"analyze", "--db", db},
+                                        std::vector<std::string>{"verify", "--db", db}}) {
+    const RunResult r = run_toadbase(args);
+    INFO(describe(args, r));
+    CHECK(r.rc != 0);
+    CHECK_THAT(r.err, Contains("incomplete"));
+  }
+  // resumed and killed again
+  const uint64_t second = solve_and_kill(dir, db, first);
+  CHECK(second > first);
+
+  // resumed to the end
+  const json done = json::parse(
+      ok({"solve", "toads-frogs", "--length", "12", "--db", db, "--quiet", "--json"}).out);
+  CHECK(done.at("tiers_skipped") == second);
+  CHECK(done.at("tiers_solved").get<uint64_t>() + second == reference.at("tiers").get<uint64_t>());
+  CHECK(done.at("digest") == reference.at("digest"));
+  const json info = info_of(db);
+  CHECK(info.at("complete") == true);
+  CHECK(info.at("digest") == reference.at("digest"));
+  CHECK_THAT(ok({"verify", "--db", db, "--quiet"}).out, Contains("OK"));
+  const RunResult q = ok({"query", "--db", db, "1_TTTT----FFFF"});
+  CHECK_THAT(q.out, Contains("\"positionValue\":\"lose\",\"remoteness\":42"));
+}
+
+TEST_CASE("cli: a larger piece-count space solves the same on 1 and 2 threads and verifies",
+          "[cli][slow]") {
+  TempDir dir("slow-large");
+  std::string digests[2];
+  for (int threads : {1, 2}) {
+    const std::string db = dir / ("t" + std::to_string(threads));
+    const json j = json::parse(ok({"solve", "toads-frogs", "--length", "16", "--toads", "6",
+                                   "--frogs", "6", "--threads", std::to_string(threads), "--db", db,
+                                   "--quiet", "--json"})
+                                   .out);
+    CHECK(j.at("positions") == 2ull * 8008 * 210);
+    digests[threads - 1] = j.at("digest");
+  }
+  CHECK(digests[0] == digests[1]);
+  const json v = json::parse(ok({"verify", "--db", dir / "t2", "--quiet", "--json"}).out);
+  CHECK(v.at("ok") == true);
+  CHECK(v.at("positions_checked") == 2ull * 8008 * 210);
+  CHECK(v.at("digest") == digests[1]);
+
+  // the spec's length-14 start through the command line
+  ok({"solve", "toads-frogs", "--start", "TTTTT----FFFFF", "--db", dir / "s14", "--quiet"});
+  const json q = json::parse(ok({"query", "--db", dir / "s14", "1_TTTTT----FFFFF"}).out);
+  CHECK(q.at("positionValue") == "win");
+  CHECK(q.at("remoteness") == 35);
+}

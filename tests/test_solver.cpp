@@ -1,0 +1,474 @@
+// The engine: solve_tiers through an in-memory store against the brute-force oracle, the
+// spec's reference values, mirror symmetry, resuming, thread independence, the remoteness
+// bound and the one-byte record's overflow.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <map>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <tuple>
+#include <type_traits>
+
+#include "solver/core/combinatorics.hpp"
+#include "solver/core/progress.hpp"
+#include "support.hpp"
+
+using namespace tbtest;
+using toadbase::Outcome;
+using toadbase::ParityRecord;
+using toadbase::Value;
+
+namespace {
+
+/// The piece-count space that holds a board, solved once per test program.
+const SolvedSpace& space_of(const std::string& board) {
+  static std::map<std::tuple<int, int, int>, std::unique_ptr<SolvedSpace>> cache;
+  const auto [t, f] = piece_counts(board);
+  const int n = static_cast<int>(board.size());
+  auto& slot = cache[{n, t, f}];
+  if (!slot) slot = std::make_unique<SolvedSpace>(tf::SpaceParams{n, t, f});
+  return *slot;
+}
+
+Truth engine(const std::string& pos) { return space_of(pos.substr(2)).truth(pos); }
+
+std::string show(Truth t) {
+  return std::string(t.win ? "win" : "lose") + " in " + std::to_string(t.remoteness);
+}
+
+/// L: Toads win whoever starts; R: Frogs do; N: the player to move wins; P: the player to move loses.
+char outcome_class(const std::string& board) {
+  const bool toads_first_win = engine("1_" + board).win, frogs_first_win = engine("2_" + board).win;
+  if (toads_first_win && !frogs_first_win) return 'L';
+  if (!toads_first_win && frogs_first_win) return 'R';
+  return toads_first_win ? 'N' : 'P';
+}
+
+}  // namespace
+
+TEST_CASE("the engine agrees with the oracle on every board of 1..9 cells, both players",
+          "[solver][oracle]") {
+  uint64_t checked = 0, mismatches = 0;
+  for (int n = 1; n <= 9; ++n) {
+    const SolvedSpace s(tf::SpaceParams{n, std::nullopt, std::nullopt});
+    CHECK(s.stats.positions_solved == s.space.total_positions());
+    CHECK(s.stats.tiers_solved == s.space.tier_count());
+    CHECK(s.stats.tiers_skipped == 0);
+    for (const std::string& board : all_boards(n)) {
+      for (const char* turn : {"1_", "2_"}) {
+        const std::string pos = turn + board;
+        const Truth want = oracle(pos), got = s.truth(pos);
+        ++checked;
+        if (!(got == want) && ++mismatches <= 10)
+          FAIL_CHECK(pos << ": engine " << show(got) << ", oracle " << show(want));
+      }
+    }
+  }
+  CHECK(checked == 59046);  // 2 * (3 + 9 + ... + 3^9)
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("piece-count spaces give the same values as the all-counts space", "[solver]") {
+  for (int n : {6, 9}) {
+    const SolvedSpace all(tf::SpaceParams{n, std::nullopt, std::nullopt});
+    for (int t = 0; t <= n; ++t) {
+      for (int f = 0; t + f <= n; ++f) {
+        const SolvedSpace one(tf::SpaceParams{n, t, f});
+        uint64_t bad = 0;
+        for (TierId id = 0; id < one.space.tier_count(); ++id)
+          for (uint64_t i = 0; i < one.space.tier_size(id); ++i) {
+            const tf::Position p = one.space.unrank(id, i);
+            if (!(one.outcome(p) == all.outcome(p)) && ++bad <= 5)
+              FAIL_CHECK(to_string(p) << " differs between the spaces");
+          }
+        CHECK(bad == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("the spec's reference values", "[solver][spec]") {
+  struct Case {
+    const char* pos;
+    bool win;
+    unsigned remoteness;
+  };
+  for (Case c : {Case{"1_TT-FF", true, 5}, Case{"1_TTT--FFF", true, 15},
+                 Case{"1_TTT---FFF", false, 24}, Case{"1_TTTT----FFFF", false, 42},
+                 Case{"1_TTTTT----FFFFF", true, 35}, Case{"1_T--F", false, 4},
+                 Case{"1_T---F", true, 7}}) {
+    INFO(c.pos);
+    CHECK(show(engine(c.pos)) == show(Truth{c.win, c.remoteness}));
+    // the oracle reproduces the literature too (it would be no oracle otherwise)
+    if (std::string(c.pos).size() <= 2 + 12) CHECK(show(oracle(c.pos)) == show(Truth{c.win, c.remoteness}));
+  }
+}
+
+TEST_CASE("the spec's outcome classes", "[solver][spec]") {
+  for (const char* b : {"TFTF-", "TFF-T", "TF-TF", "F-TTF", "-TTFF", "TTFF"}) {
+    INFO(b << " has value 0");
+    CHECK(outcome_class(b) == 'P');
+  }
+  for (const char* b : {"T-F", "TFT-F"}) {
+    INFO(b << " has value *");
+    CHECK(outcome_class(b) == 'N');
+  }
+  for (const char* b : {"T-TF", "T-TFF"}) {
+    INFO(b << " is positive (1/2, up)");
+    CHECK(outcome_class(b) == 'L');
+  }
+  // their mirrors are the negatives: R
+  CHECK(outcome_class(oracle_mirror_board("T-TF")) == 'R');
+  CHECK(outcome_class(oracle_mirror_board("T-TFF")) == 'R');
+  // values named in the spec's later goal, as far as win/lose sees them
+  CHECK(outcome_class("T--FF") == 'R');  // -1
+  CHECK(outcome_class("T---F") == 'N');  // *
+}
+
+TEST_CASE("mirror symmetry: Toads to move on b equals Frogs to move on mirror(b), up to 9 cells",
+          "[solver][spec]") {
+  uint64_t bad = 0;
+  for (int n = 1; n <= 9; ++n) {
+    const SolvedSpace s(tf::SpaceParams{n, std::nullopt, std::nullopt});
+    for (const std::string& board : all_boards(n)) {
+      const Outcome toads_first = s.outcome("1_" + board);
+      const Outcome by_own_mirror = s.outcome("2_" + oracle_mirror_board(board));
+      const Outcome by_project_mirror = s.outcome(tf::mirror(to_position("1_" + board)));
+      if ((!(toads_first == by_own_mirror) || !(toads_first == by_project_mirror)) && ++bad <= 5)
+        FAIL_CHECK(board << ": Toads first " << toads_first.remoteness << ", mirror with Frogs first "
+                         << by_own_mirror.remoteness << " / " << by_project_mirror.remoteness);
+    }
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("Toads-to-move tiers are stored, Frogs-to-move tiers derived from stored children",
+          "[solver][derived]") {
+  const SolvedSpace s(tf::SpaceParams{9, std::nullopt, std::nullopt});
+  uint64_t bad = 0;
+  for (TierId t = 0; t < s.space.tier_count(); ++t) {
+    const bool stored = toadbase::tier_stored(s.space, t);
+    if (stored != s.space.toads_to_move(t)) ++bad;
+    if (s.store.kept[t] != stored) ++bad;  // the solver told the store what to keep
+    if (!stored)
+      for (TierId c : s.space.child_tiers(t))
+        if (!toadbase::tier_stored(s.space, c)) ++bad;  // one ply from stored tiers
+  }
+  CHECK(bad == 0);
+  CHECK(s.store.loads == 0);  // a fresh solve reads nothing back
+}
+
+TEST_CASE("a shorter board embeds in a space as the same game, padded with frozen pieces",
+          "[solver][embed]") {
+  struct Case {
+    int n;
+    std::optional<int> t, f;
+  };
+  for (Case c : {Case{8, std::nullopt, std::nullopt}, Case{9, 3, 3}, Case{8, 2, 4}}) {
+    INFO("space of length " << c.n << (c.t ? " with " + std::to_string(*c.t) + " toads and " +
+                                                 std::to_string(*c.f) + " frogs"
+                                           : std::string(" with every count")));
+    const SolvedSpace s(tf::SpaceParams{c.n, c.t, c.f});
+    uint64_t embedded = 0, bad = 0;
+    for (int m = 1; m <= c.n; ++m) {
+      for (const std::string& board : all_boards(m)) {
+        const auto [t, f] = piece_counts(board);
+        // k frogs in front, j toads behind: every count pads with toads; a piece-count
+        // space needs exactly its counts
+        const int k = c.t ? *c.f - f : 0, j = c.t ? *c.t - t : c.n - m;
+        const bool fits = j >= 0 && k >= 0 && j + k == c.n - m;
+        for (const char* turn : {"1_", "2_"}) {
+          const std::string pos = turn + board;
+          const auto e = s.space.embed(to_position(pos));
+          if (e.has_value() != fits) {
+            if (++bad <= 5) FAIL_CHECK(pos << ": embed " << (e ? "fits" : "does not fit"));
+            continue;
+          }
+          if (!e) continue;
+          ++embedded;
+          const std::string want = turn + std::string(k, 'F') + board + std::string(j, 'T');
+          if (to_string(*e) != want && ++bad <= 5)
+            FAIL_CHECK(pos << ": embeds as " << to_string(*e) << ", want " << want);
+          // the same game tree: the children of the padded board are the padded children
+          std::vector<std::string> padded_kids, kids_of_padded;
+          for (const auto& k2 : oracle_children(pos))
+            padded_kids.push_back(std::string(1, k2[0]) + "_" + std::string(k, 'F') + k2.substr(2) +
+                                  std::string(j, 'T'));
+          for (const auto& k2 : s.space.children(*e)) kids_of_padded.push_back(to_string(k2));
+          std::sort(padded_kids.begin(), padded_kids.end());
+          std::sort(kids_of_padded.begin(), kids_of_padded.end());
+          if (padded_kids != kids_of_padded && ++bad <= 5) FAIL_CHECK(pos << ": another game tree");
+          // and the same value
+          if (!(s.truth(to_string(*e)) == oracle(pos)) && ++bad <= 5)
+            FAIL_CHECK(pos << ": padded " << show(s.truth(to_string(*e))) << ", oracle "
+                           << show(oracle(pos)));
+        }
+      }
+    }
+    CHECK(embedded > 0);
+    CHECK(bad == 0);
+  }
+  // a longer board never embeds
+  const tf::Space s8(tf::SpaceParams{8, std::nullopt, std::nullopt});
+  CHECK_FALSE(s8.embed(to_position("1_TT-----FF")).has_value());
+  CHECK(to_string(*s8.embed(to_position("1_TT-FF"))) == "1_TT-FFTTT");
+}
+
+TEST_CASE("the result does not depend on the thread count", "[solver]") {
+  const SolvedSpace one(tf::SpaceParams{11, std::nullopt, std::nullopt}, 1);
+  const SolvedSpace two(tf::SpaceParams{11, std::nullopt, std::nullopt}, 2);
+  CHECK(one.store.records == two.store.records);
+}
+
+TEST_CASE("a resumed solve skips committed tiers and finishes the same", "[solver]") {
+  const tf::SpaceParams params{10, std::nullopt, std::nullopt};
+  const SolvedSpace full(params);
+  std::mt19937_64 rng(42);
+  for (int round = 0; round < 3; ++round) {
+    MemStore partial(full.space.tier_count());
+    uint64_t kept = 0, rest_positions = 0;
+    // round 0: a prefix (an interrupted run), cut where the next tier reads committed tiers;
+    // later rounds: arbitrary subsets
+    TierId cut = full.space.tier_count() / 3;
+    while (full.space.child_tiers(cut).empty()) ++cut;
+    for (TierId t = 0; t < full.space.tier_count(); ++t) {
+      const bool keep = round == 0 ? t < cut : rng() % 3 == 0;
+      if (keep) {
+        // a derived tier's records are not in the store: the solver must recompute them
+        partial.preload(t, full.store.records[t], full.space.tier_stored(t));
+        ++kept;
+      } else {
+        rest_positions += full.space.tier_size(t);
+      }
+    }
+    const auto stats = toadbase::solve_tiers(full.space, partial, nullptr);
+    INFO("round " << round);
+    CHECK(stats.tiers_skipped == kept);
+    CHECK(stats.tiers_solved == full.space.tier_count() - kept);
+    CHECK(stats.positions_solved == rest_positions);
+    CHECK(partial.commits == full.space.tier_count() - kept);
+    CHECK(partial.loads > 0);
+    CHECK(partial.records == full.store.records);
+  }
+}
+
+TEST_CASE("the longest games stay within the P-potential bound e(t+f) + 2tf", "[solver][remoteness]") {
+  // the bound of the comment in toads_frogs.hpp, for every piece count the code accepts
+  unsigned worst_bound = 0;
+  for (int n = 1; n <= tf::kMaxLength; ++n)
+    for (int t = 0; t <= n; ++t)
+      for (int f = 0; t + f <= n; ++f)
+        worst_bound = std::max(worst_bound, static_cast<unsigned>((n - t - f) * (t + f) + 2 * t * f));
+  CHECK(worst_bound <= toadbase::kMaxRemoteness);
+
+  for (int n : {12, 13}) {
+    INFO("length " << n);
+    const SolvedSpace s(tf::SpaceParams{n, std::nullopt, std::nullopt});
+    std::map<std::pair<int, int>, std::pair<unsigned, tf::Position>> longest;
+    for (TierId id = 0; id < s.space.tier_count(); ++id) {
+      auto& best = longest[{s.space.tier_toads(id), s.space.tier_frogs(id)}];
+      const auto& recs = s.store.records[id];
+      REQUIRE(recs.size() == s.space.tier_size(id));
+      for (uint64_t i = 0; i < recs.size(); ++i)
+        if (recs[i] > best.first || (i == 0 && best.first == 0)) best = {recs[i], s.space.unrank(id, i)};
+    }
+    unsigned overall = 0;
+    std::pair<int, int> overall_counts;
+    for (const auto& [counts, best] : longest) {
+      const auto [t, f] = counts;
+      const unsigned bound = static_cast<unsigned>((n - t - f) * (t + f) + 2 * t * f);
+      INFO(t << " toads, " << f << " frogs: longest " << to_string(best.second) << " in "
+             << best.first << ", bound " << bound);
+      CHECK(best.first <= bound);
+      if (best.first > overall) overall = best.first, overall_counts = counts;
+    }
+    // the longest game played out: the winner hurries, the loser stalls, and every step
+    // lowers the remoteness by one until a primitive loss
+    tf::Position p = longest[overall_counts].second;
+    unsigned moves = 0;
+    for (;;) {
+      const Outcome o = s.outcome(p);
+      const auto kids = s.space.children(p);
+      if (kids.empty()) {
+        CHECK(o.remoteness == 0);
+        break;
+      }
+      const tf::Position* next = nullptr;
+      for (const auto& k : kids) {
+        const Outcome c = s.outcome(k);
+        if (c.remoteness + 1 == o.remoteness && (c.value == Value::Lose) == (o.value == Value::Win))
+          next = &k;
+      }
+      REQUIRE(next != nullptr);
+      p = *next;
+      ++moves;
+    }
+    CHECK(moves == overall);
+    // the same longest game in its own piece-count space
+    const SolvedSpace alone(tf::SpaceParams{n, overall_counts.first, overall_counts.second});
+    unsigned alone_max = 0;
+    for (const auto& recs : alone.store.records)
+      for (Record r : recs) alone_max = std::max<unsigned>(alone_max, r);
+    CHECK(alone_max == overall);
+  }
+}
+
+// ---- the record --------------------------------------------------------------------------
+
+TEST_CASE("the parity record: odd is a win, even a loss, combine follows GamesCrafters",
+          "[solver][record]") {
+  CHECK(ParityRecord::decode(0) == Outcome{Value::Lose, 0});
+  CHECK(ParityRecord::decode(7) == Outcome{Value::Win, 7});
+  CHECK(ParityRecord::decode(255) == Outcome{Value::Win, 255});
+  CHECK(ParityRecord::decode(254) == Outcome{Value::Lose, 254});
+  auto combine = [](std::vector<unsigned> kids) {
+    return ParityRecord::combine(static_cast<unsigned>(kids.size()),
+                                 [&](unsigned k) { return kids[k]; });
+  };
+  CHECK(combine({}) == 0);            // primitive loss
+  CHECK(combine({0}) == 1);           // win by moving to a primitive loss
+  CHECK(combine({1, 3, 5}) == 6);     // every child wins: lose, stalling
+  CHECK(combine({5, 4, 2, 9}) == 3);  // win, hurrying to the shortest loss
+  CHECK(combine({255}) == 256);       // too big for a byte: the caller must notice
+  CHECK(combine({254, 255}) == 255);
+}
+
+namespace {
+
+/// A fake game: a chain of `links` positions, one per tier; position k moves to k - 1, so its
+/// remoteness is k.
+struct ChainGame {
+  using Position = uint32_t;
+  TierId links;
+  bool bad_order = false;  // a tier that names itself as its child
+  std::vector<bool> derived = {};  // tiers the game does not store
+  bool tier_stored(TierId t) const { return t >= derived.size() || !derived[t]; }
+  TierId tier_count() const { return links; }
+  uint64_t tier_size(TierId) const { return 1; }
+  std::string tier_name(TierId t) const { return "link" + std::to_string(t); }
+  std::vector<TierId> child_tiers(TierId t) const {
+    if (bad_order && t == 3) return {3};
+    return t ? std::vector<TierId>{t - 1} : std::vector<TierId>{};
+  }
+  Position unrank(TierId t, uint64_t) const { return t; }
+  toadbase::TierIndex rank(const Position& p) const { return {p, 0}; }
+  std::vector<Position> children(const Position& p) const {
+    return p ? std::vector<Position>{p - 1} : std::vector<Position>{};
+  }
+  // either scan protocol: a lambda (index, children, count), or a visitor with
+  // child(slot, index, real) and position(index)
+  template <class Visit>
+  void scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
+    for (uint64_t i = lo; i < hi; ++i) {
+      if constexpr (std::is_invocable_v<Visit&, uint64_t, const toadbase::Child*, unsigned>) {
+        const toadbase::Child c{0, 0};
+        visit(i, &c, t ? 1u : 0u);
+      } else {
+        if (t) visit.child(0, 0, true);
+        visit.position(i);
+      }
+    }
+  }
+};
+static_assert(toadbase::TierGame<ChainGame>);
+
+}  // namespace
+
+TEST_CASE("a remoteness above 255 throws overflow_error instead of wrapping", "[solver][remoteness]") {
+  SECTION("255 fits") {
+    const ChainGame g{256};
+    MemStore store(g.links);
+    toadbase::solve_tiers(g, store, nullptr);
+    for (TierId t = 0; t < g.links; ++t) REQUIRE(store.records[t] == std::vector<Record>{static_cast<Record>(t)});
+  }
+  for (TierId links : {257u, 300u}) {
+    DYNAMIC_SECTION(links << " links overflow at link 256") {
+      const ChainGame g{links};
+      MemStore store(g.links);
+      try {
+        toadbase::solve_tiers(g, store, nullptr);
+        FAIL("no overflow_error");
+      } catch (const std::overflow_error& e) {
+        CHECK_THAT(std::string(e.what()), Catch::Matchers::Contains("link256"));
+      }
+      CHECK(store.committed[255]);
+      CHECK_FALSE(store.committed[256]);  // the overflowing tier is never committed
+    }
+  }
+}
+
+TEST_CASE("a game whose tier order is wrong is refused", "[solver]") {
+  const ChainGame g{10, true};
+  MemStore store(g.links);
+  CHECK_THROWS_AS(toadbase::solve_tiers(g, store, nullptr), std::logic_error);
+  CHECK(store.commits == 0);
+}
+
+TEST_CASE("progress lines name every tier, and the last line the totals", "[solver][progress]") {
+  const tf::Space s(tf::SpaceParams{4, std::nullopt, std::nullopt});
+  std::ostringstream out;
+  {
+    MemStore store(s.tier_count());
+    toadbase::Progress progress(&out, false, "solve test", s.total_positions(), s.tier_count(), 0.0);
+    toadbase::solve_tiers(s, store, &progress);
+    progress.finish();
+    CHECK(progress.positions_done() == s.total_positions());
+  }
+  std::vector<std::string> lines;
+  std::istringstream in(out.str());
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  REQUIRE(lines.size() == s.tier_count() + 1);
+  for (TierId t = 0; t < s.tier_count(); ++t) {
+    INFO(lines[t]);
+    CHECK_THAT(lines[t], Catch::Matchers::Contains("tier " + std::to_string(t + 1) + "/" +
+                                                   std::to_string(s.tier_count()) + " " +
+                                                   s.tier_name(t)));
+  }
+  CHECK_THAT(lines.back(), Catch::Matchers::Contains("done, " + std::to_string(s.tier_count()) +
+                                                     " tiers, " + std::to_string(s.total_positions()) +
+                                                     " positions"));
+  // a resumed solve counts what an earlier run committed
+  const SolvedSpace full(tf::SpaceParams{4, std::nullopt, std::nullopt});
+  MemStore half(s.tier_count());
+  uint64_t skipped = 0;
+  for (TierId t = 0; t < s.tier_count() / 2; ++t) {
+    half.preload(t, full.store.records[t], s.tier_stored(t));
+    skipped += s.tier_size(t);
+  }
+  std::ostringstream out2;
+  toadbase::Progress progress(&out2, false, "solve test", s.total_positions(), s.tier_count(), 0.0);
+  toadbase::solve_tiers(s, half, &progress);
+  progress.finish();
+  CHECK_THAT(out2.str(), Catch::Matchers::Contains("(" + std::to_string(skipped) + " already committed)"));
+}
+
+TEST_CASE("derived tiers: recomputed on resume from stored children, never loaded",
+          "[solver][derived]") {
+  ChainGame g{40};
+  g.derived.assign(40, false);
+  for (TierId t = 1; t < 40; t += 2) g.derived[t] = true;  // every odd link
+  MemStore full(g.links);
+  toadbase::solve_tiers(g, full, nullptr);
+  for (TierId t = 0; t < g.links; ++t) {
+    INFO("link " << t);
+    CHECK(full.records[t] == std::vector<Record>{static_cast<Record>(t)});
+    CHECK(full.kept[t] == !g.derived[t]);
+  }
+  for (TierId cut : {8u, 9u, 21u}) {
+    INFO("resumed after link " << cut - 1);
+    MemStore partial(g.links);
+    for (TierId t = 0; t < cut; ++t) partial.preload(t, full.records[t], !g.derived[t]);
+    const auto stats = toadbase::solve_tiers(g, partial, nullptr);
+    CHECK(stats.tiers_skipped == cut);
+    CHECK(partial.records == full.records);
+  }
+  // a derived tier must have stored children: resuming after two derived links is refused
+  ChainGame bad{12};
+  bad.derived = {false, false, false, false, false, true, true};
+  MemStore all(bad.links);
+  toadbase::solve_tiers(bad, all, nullptr);  // a fresh solve holds them in memory: fine
+  MemStore partial(bad.links);
+  for (TierId t = 0; t < 7; ++t) partial.preload(t, all.records[t], !bad.derived[t]);
+  CHECK_THROWS_AS(toadbase::solve_tiers(bad, partial, nullptr), std::logic_error);
+}
