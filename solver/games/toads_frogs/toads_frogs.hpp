@@ -47,7 +47,7 @@
 namespace toadbase::toads_frogs {
 
 /// The longest strip accepted. Remoteness provably fits the one-byte record up to here:
-/// the P-potential bound e(t + f) + 2tf on the number of moves is at most 241 for n = 22.
+/// the P-potential bound e(t + f) + 2tf on the number of moves is at most 242 for n = 22.
 inline constexpr int kMaxLength = 22;
 
 enum class Player : uint8_t { Toads = 1, Frogs = 2 };
