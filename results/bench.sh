@@ -10,6 +10,7 @@ mode=${1:-quick}
 bin=build/toadbase
 [ -x "$bin" ] || { echo "build first: cmake -S . -B build && cmake --build build -j" >&2; exit 1; }
 work=${BENCH_DIR:-$(mktemp -d)}
+mkdir -p "$work"
 out=results/bench.jsonl
 run_id=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 machine="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
@@ -51,7 +52,7 @@ for c in len16:--length=16 len20-6-6:"--length=20 --toads=6 --frogs=6"; do
   rm -rf "$work/$name" && "$bin" solve toads-frogs $args --db "$work/$name" --quiet >/dev/null
   "$bin" export --db "$work/$name" --format gamescrafters16 "$work/$name.gc16"
   rm -rf "$work/blk" && mkdir "$work/blk" && split -b 1048576 -d -a 5 "$work/$name.gc16" "$work/blk/b."
-  xz_bytes=$(for f in "$work"/blk/b.*; do xz -6 -c "$f" | wc -c; done | awk '{s+=$1} END {print s}')
+  xz_bytes=$(ls "$work"/blk/b.* | xargs -P "$(nproc)" -I{} sh -c 'xz -6 -c "$1" | wc -c' _ {} | awk '{s+=$1} END {print s}')
   info=$("$bin" info --db "$work/$name" --json)
   emit "$(python3 -c 'import json,sys; i=json.loads(sys.argv[1]); print(json.dumps(dict(kind="size", case=sys.argv[2], positions=i["positions"], stored_bytes=i["stored_bytes"], disk_bytes=i["disk_bytes"], gamescrafters16_xz_bytes=int(sys.argv[3]))))' "$info" "$name" "$xz_bytes")"
   echo "size $name: ours $(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["stored_bytes"])' "$info") bytes, GamesCrafters format $xz_bytes bytes"
