@@ -454,7 +454,6 @@ int cmd_bench_lookup(const Common& c, uint64_t count, uint64_t singles, uint64_t
   auto [d, inst] = open_solved(c.db);
   std::mt19937_64 rng(seed);
   std::vector<std::pair<TierId, uint64_t>> picks;
-  std::vector<uint64_t> sizes(d->tier_count());
   std::vector<uint64_t> cum(d->tier_count() + 1, 0);
   for (TierId t = 0; t < d->tier_count(); ++t) cum[t + 1] = cum[t] + d->tier_meta(t).positions;
   auto pick = [&] {
