@@ -139,6 +139,27 @@ std::map<std::pair<int, int>, std::map<char, uint64_t>> oracle_classes(int n) {
   return out;
 }
 
+/// Queries every board, both players to move, as one stdin batch and checks each line
+/// against the oracle (reporting the first few problems).
+void query_all_through_stdin(const std::string& db, const std::vector<std::string>& boards) {
+  std::string input;
+  std::vector<std::string> positions;
+  for (const auto& b : boards)
+    for (const char* turn : {"1_", "2_"}) {
+      positions.push_back(turn + b);
+      input += turn + b + "\n";
+    }
+  const RunResult r = ok({"query", "--db", db, "-"}, input);
+  const auto lines = lines_of(r.out);
+  REQUIRE(lines.size() == positions.size());
+  uint64_t failures = 0;
+  for (size_t k = 0; k < lines.size(); ++k) {
+    const std::string problems = check_query_line(positions[k], lines[k]);
+    if (!problems.empty() && ++failures <= 5) FAIL_CHECK(problems << "  line: " << lines[k]);
+  }
+  CHECK(failures == 0);
+}
+
 }  // namespace
 
 TEST_CASE("cli: query prints UWAPI-shaped JSON that agrees with the oracle", "[cli]") {
@@ -157,41 +178,13 @@ TEST_CASE("cli: query prints UWAPI-shaped JSON that agrees with the oracle", "[c
     CHECK(check_query_line("1_TTT--FFF", lines[0]).empty());
   }
   SECTION("every position of the database through standard input") {
-    std::string input;
-    std::vector<std::string> positions;
-    for (const auto& b : all_boards(8))
-      for (const char* turn : {"1_", "2_"}) {
-        positions.push_back(turn + b);
-        input += turn + b + "\n";
-      }
-    const RunResult r = ok({"query", "--db", db, "-"}, input);
-    const auto lines = lines_of(r.out);
-    REQUIRE(lines.size() == positions.size());
-    uint64_t failures = 0;
-    for (size_t k = 0; k < lines.size(); ++k) {
-      const std::string problems = check_query_line(positions[k], lines[k]);
-      if (!problems.empty() && ++failures <= 5) FAIL_CHECK(problems << "  line: " << lines[k]);
-    }
-    CHECK(failures == 0);
+    query_all_through_stdin(db, all_boards(8));
   }
   SECTION("shorter boards: the same game, answered through padding with frozen pieces") {
-    std::string input;
-    std::vector<std::string> positions;
+    std::vector<std::string> boards;
     for (int n = 1; n <= 7; ++n)
-      for (const auto& b : all_boards(n))
-        for (const char* turn : {"1_", "2_"}) {
-          positions.push_back(turn + b);
-          input += turn + b + "\n";
-        }
-    const RunResult r = ok({"query", "--db", db, "-"}, input);
-    const auto lines = lines_of(r.out);
-    REQUIRE(lines.size() == positions.size());
-    uint64_t failures = 0;
-    for (size_t k = 0; k < lines.size(); ++k) {
-      const std::string problems = check_query_line(positions[k], lines[k]);
-      if (!problems.empty() && ++failures <= 5) FAIL_CHECK(problems << "  line: " << lines[k]);
-    }
-    CHECK(failures == 0);
+      for (const auto& b : all_boards(n)) boards.push_back(b);
+    query_all_through_stdin(db, boards);
   }
   SECTION("lenient input: lower case, _ and . cells, bare boards with --turn, blank lines") {
     const RunResult r = ok({"query", "--db", db, "--turn", "2", "-"},
