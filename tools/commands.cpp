@@ -291,6 +291,10 @@ int cmd_analyze(const Common& c, bool per_tier) {
                 static_cast<unsigned long long>(t["N"].get<uint64_t>()),
                 static_cast<unsigned long long>(t["P"].get<uint64_t>()));
   }
+  if (a.contains("report")) {  // the game's own findings, as lines
+    std::cout << "\n";
+    for (const auto& line : a["report"]) std::cout << line.get<std::string>() << "\n";
+  }
   if (per_tier) {
     std::cout << "\nper tier: wins, losses, win:count by remoteness | lose:count\n";
     for (const auto& t : a["tiers"]) {
@@ -594,6 +598,11 @@ int run(int argc, char** argv) {
   bench_lookup->add_option("--singles", singles, "single cold lookups timed");
   bench_lookup->add_option("--seed", seed, "random seed");
 
+  // the games' own subcommands
+  std::vector<GameCommand> game_commands;
+  for (const auto& g : games())
+    for (auto& gc : g->add_commands(app)) game_commands.push_back(std::move(gc));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -625,6 +634,8 @@ int run(int argc, char** argv) {
     if (validate->parsed()) return cmd_validate(c, tsv, turn, show);
     if (exp->parsed()) return cmd_export(c, format, out_path);
     if (bench_lookup->parsed()) return cmd_bench_lookup(c, count, singles, seed);
+    for (auto& [sub, action] : game_commands)
+      if (sub->parsed()) return action();
   } catch (const std::exception& e) {
     std::cerr << "toadbase: error: " << e.what() << "\n";
     return 1;

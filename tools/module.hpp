@@ -1,6 +1,8 @@
 // What the command line needs of a game: a module per game, registered in registry.cpp.
 #pragma once
 
+#include <CLI/CLI.hpp>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -47,6 +49,10 @@ class Instance {
   virtual std::string position_at(TierId t, uint64_t index) const = 0;
 };
 
+/// A game's own subcommand (e.g. `toadbase frog-puzzle ...`): the parsed CLI11 app and
+/// what to run when it was given (returns the exit code; throws std::exception on errors).
+using GameCommand = std::pair<CLI::App*, std::function<int()>>;
+
 class GameModule {
  public:
   virtual ~GameModule() = default;
@@ -56,6 +62,8 @@ class GameModule {
   /// Validates and normalizes the given parameters (throws std::invalid_argument).
   virtual nlohmann::json normalize(const nlohmann::json& given) const = 0;
   virtual std::unique_ptr<Instance> instance(const nlohmann::json& normalized) const = 0;
+  /// The game's own subcommands, added under the root app (none by default).
+  virtual std::vector<GameCommand> add_commands(CLI::App& /*root*/) const { return {}; }
 };
 
 /// Every registered game, in registration order.

@@ -75,7 +75,8 @@ class TierInstance : public Instance {
       TierIndex ci = space_.rank(c);
       recs.push_back(db.read_record(ci.tier, ci.index));
     }
-    unsigned r = Rec::combine(static_cast<unsigned>(recs.size()), [&](unsigned k) { return recs[k]; });
+    unsigned r = record_from_children<Rec>(space_, p, static_cast<unsigned>(recs.size()),
+                                           [&](unsigned k) { return recs[k]; });
     return Rec::decode(static_cast<Record>(r));
   }
 
@@ -109,10 +110,14 @@ class TierInstance : public Instance {
       Outcome child_outcome;
       bool winning;  // for the player making the move
     };
+    constexpr bool kPuzzle = Rec::kPlayers == 1;
     std::vector<Row> rows;
     for (auto& m : G::moves(p)) {
       Outcome c = outcome_of(db, m.child);
-      rows.push_back({m.name, m.autogui, G::format(m.child), c, c.value == Value::Lose});
+      // two players: a move wins when the child is lost for the opponent;
+      // a puzzle: a move wins when the goal stays reachable
+      const bool winning = kPuzzle ? c.value == Value::Win : c.value == Value::Lose;
+      rows.push_back({m.name, m.autogui, G::format(m.child), c, winning});
     }
     // best first: winning moves by the shortest win, then losing moves by the longest loss
     std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
@@ -129,7 +134,9 @@ class TierInstance : public Instance {
     nlohmann::ordered_json moves = nlohmann::ordered_json::array();
     for (const Row& r : rows) {
       int rem = static_cast<int>(r.child_outcome.remoteness);
-      int delta = r.winning ? rem - min_losing_child : max_winning_child - rem;
+      // UWAPI: two players measure against the best move; a puzzle: parent minus child
+      int delta = kPuzzle ? static_cast<int>(o.remoteness) - rem
+                          : (r.winning ? rem - min_losing_child : max_winning_child - rem);
       moves.push_back({{"move", r.name},
                        {"autoguiMove", r.autogui},
                        {"position", r.child},
@@ -198,8 +205,8 @@ class TierInstance : public Instance {
             }
             recs.push_back(held[ci.tier][ci.index]);
           }
-          const unsigned want = Rec::combine(static_cast<unsigned>(recs.size()),
-                                             [&](unsigned k) { return recs[k]; });
+          const unsigned want = record_from_children<Rec>(
+              space_, p, static_cast<unsigned>(recs.size()), [&](unsigned k) { return recs[k]; });
           if (want > kMaxRemoteness) {
             fail(i, "tier " + space_.tier_name(t) + " index " + std::to_string(i) +
                         ": remoteness overflows the record");
@@ -290,7 +297,7 @@ class TierInstance : public Instance {
                           {"tiers", per_tier}};
     if (longest_win >= 0)
       out["longest_win"] = {{"remoteness", longest_win}, {"position", win_example}};
-    if (longest_loss >= 0)
+    if (longest_loss >= 0 && Rec::kPlayers == 2)
       out["longest_loss"] = {{"remoteness", longest_loss}, {"position", loss_example}};
     if constexpr (requires { G::census(space_, [](TierId) { return std::vector<Record>{}; }); }) {
       nlohmann::json extra = G::census(space_, [&](TierId t) { return tier_records(db, t); });
@@ -315,6 +322,13 @@ class TierGameModule : public GameModule {
   }
   std::unique_ptr<Instance> instance(const nlohmann::json& normalized) const override {
     return std::make_unique<TierInstance<G>>(normalized);
+  }
+  std::vector<GameCommand> add_commands(CLI::App& root) const override {
+    if constexpr (requires { G::add_commands(root); }) {
+      return G::add_commands(root);
+    } else {
+      return {};
+    }
   }
 };
 

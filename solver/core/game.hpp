@@ -12,6 +12,9 @@
 // loop runs a fixed number of times (no unpredictable branch), but (slot, index) must still
 // address an existing record. A plain lambda (index, const Child*, count) is accepted too
 // (CollectChildren below gathers the real children for it).
+// A one-player game (a puzzle) calls visit.goal(index) instead of visit.position(index) for a
+// goal position: its value comes from the rules, not from its children. The generic path
+// asks `bool is_goal(const Position&) const` (see is_goal() below).
 // A game is free to enumerate incrementally there; the generic path (unrank, children,
 // rank) is used by `verify`, which must not trust the fast path.
 //
@@ -51,6 +54,7 @@ inline constexpr unsigned kMaxChildren = 64;
 struct ScanProbe {
   void child(uint32_t, uint64_t, bool) {}
   void position(uint64_t) {}
+  void goal(uint64_t) {}
 };
 
 /// Turns a lambda (index, children, count) into a scan visitor.
@@ -65,6 +69,11 @@ struct CollectChildren {
   }
   void position(uint64_t index) {
     f(index, static_cast<const Child*>(kids), n);
+    n = 0;
+  }
+  /// A lambda sees a goal as a position without children (count 0 and a null array).
+  void goal(uint64_t index) {
+    f(index, static_cast<const Child*>(nullptr), 0u);
     n = 0;
   }
 };
@@ -96,6 +105,27 @@ bool tier_stored(const G& game, TierId t) {
   } else {
     return true;
   }
+}
+
+/// True when the game declares p a goal (a puzzle's solved position); false for games
+/// without goals.
+template <class G>
+bool is_goal(const G& game, const typename G::Position& p) {
+  if constexpr (requires { game.is_goal(p); }) {
+    return game.is_goal(p);
+  } else {
+    return false;
+  }
+}
+
+/// The record of a position from its children's records, through the generic path.
+template <class Rec, class G, class Read>
+unsigned record_from_children(const G& game, const typename G::Position& p, unsigned count,
+                              Read&& read) {
+  if constexpr (requires { Rec::kGoal; }) {
+    if (is_goal(game, p)) return Rec::kGoal;
+  }
+  return Rec::combine(count, read);
 }
 
 }  // namespace toadbase

@@ -1,6 +1,7 @@
 // Records: the value of one position, packed into one byte.
 //
-// Two-player, loop-free, no ties (Toads and Frogs): the record is the remoteness itself.
+// Two-player, loop-free, no ties (Toads and Frogs, ParityRecord): the record is the
+// remoteness itself.
 //
 //     bit   7 6 5 4 3 2 1 0
 //           r r r r r r r r      remoteness 0 .. 255
@@ -42,6 +43,7 @@ struct Outcome {
 /// The two-player parity record: remoteness in a byte, value by parity.
 struct ParityRecord {
   static constexpr const char* kName = "remoteness-u8-parity";
+  static constexpr int kPlayers = 2;
   static Outcome decode(Record r) { return {(r & 1) ? Value::Win : Value::Lose, r}; }
 
   /// Combine children records into the parent's: returns remoteness + 1, or a value above
@@ -87,6 +89,58 @@ struct ParityRecord {
       min_even = 1024;
       max_odd = 0;
       count = 0;
+    }
+  };
+};
+
+/// The one-player (puzzle) record, GamesCrafters' puzzle convention: a position is a win
+/// when the goal can be reached, with remoteness = the fewest moves to it, else a lose.
+///
+///     byte 0          lose (the goal cannot be reached)
+///     byte r + 1      win in r moves (the goal itself: byte 1, win in 0)
+///
+/// A win is 1 + the smallest remoteness among winning children. A position without
+/// children is a lose unless it is the goal, which the game reports as such (scan calls
+/// visit.goal(index) instead of visit.position(index)).
+struct PuzzleRecord {
+  static constexpr const char* kName = "puzzle-remoteness-u8";
+  static constexpr int kPlayers = 1;
+  static constexpr Record kGoal = 1;
+  static Outcome decode(Record r) {
+    return r ? Outcome{Value::Win, r - 1u} : Outcome{Value::Lose, 0};
+  }
+
+  /// The record of a position from its children's records (a value above 255 = overflow).
+  template <class Read>
+  static unsigned combine(unsigned count, Read&& read) {
+    unsigned best = 1024;
+    for (unsigned k = 0; k < count; ++k) {
+      const unsigned r = read(k);
+      const unsigned key = r ? r : 1024u;
+      best = key < best ? key : best;
+    }
+    return best == 1024 ? 0 : best + 1;
+  }
+
+  struct Accumulator {
+    const Record* const* child_records;
+    Record* out;
+    unsigned best = 1024;
+    bool overflow = false;
+    void child(uint32_t slot, uint64_t index, bool real) {
+      const unsigned r = child_records[slot][index];
+      const unsigned key = (real && r) ? r : 1024u;
+      best = key < best ? key : best;
+    }
+    void position(uint64_t index) {
+      const unsigned v = best == 1024 ? 0 : best + 1;
+      overflow |= v > kMaxRemoteness;
+      out[index] = static_cast<Record>(v);
+      best = 1024;
+    }
+    void goal(uint64_t index) {
+      out[index] = kGoal;
+      best = 1024;
     }
   };
 };

@@ -1,0 +1,134 @@
+// Ranking k-subsets of {0..m-1} that have a given sum of elements.
+//
+// The sets of one sum s are numbered 0 .. count(s)-1 in increasing order of their bitmask.
+// To rank in O(1), a mask is cut into a high part H (bits h..m-1) and a low part L:
+//
+//     rank(H:L) = prefix[s][H] + low_rank[L]
+//
+//     prefix[s][H]  = sets of sum s whose high part is numerically below H
+//                   = sum over H' < H of lows(k - |H'|, s - sum(H'))
+//     low_rank[L]   = L's position among the low parts of its size and sum, in mask order
+//     lows(j, t)    = how many j-subsets of {0..h-1} have sum t
+//
+// Example, m = 4, k = 2, s = 3: the sets {0,3} = 1001 and {1,2} = 0110 have rank 1 and 0.
+// Tables: 2^h low entries and (sums x 2^(m-h)) prefix entries; h = m - m/3 keeps both small
+// (m = 25: 131,072 low entries, 157 x 256 prefix entries).
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace toadbase {
+
+class FixedSumSets {
+ public:
+  /// k-subsets of {0..m-1}, 0 <= k <= m <= 32.
+  FixedSumSets(int m, int k) : m_(m), k_(k) {
+    if (m < 0 || m > 32 || k < 0 || k > m) throw std::invalid_argument("FixedSumSets: bad m or k");
+    h_ = m - m / 3;
+    min_sum_ = k * (k - 1) / 2;
+    max_sum_ = min_sum_ + k * (m - k);
+    const uint32_t nlow = uint32_t{1} << h_;
+    low_sum_max_ = h_ * (h_ - 1) / 2;
+    const int groups = (h_ + 1) * (low_sum_max_ + 1);
+    std::vector<uint32_t> group_size(groups, 0);
+    low_rank_.assign(nlow, 0);
+    for (uint32_t L = 0; L < nlow; ++L) {
+      const int g = group(std::popcount(L), bit_sum(L));
+      low_rank_[L] = group_size[g]++;
+    }
+    group_start_.assign(groups + 1, 0);
+    for (int g = 0; g < groups; ++g) group_start_[g + 1] = group_start_[g] + group_size[g];
+    low_list_.assign(nlow, 0);
+    for (uint32_t L = 0; L < nlow; ++L)
+      low_list_[group_start_[group(std::popcount(L), bit_sum(L))] + low_rank_[L]] = L;
+    nhigh_ = uint64_t{1} << (m_ - h_);
+    const int sums = max_sum_ - min_sum_ + 1;
+    prefix_.assign(static_cast<size_t>(sums) * (nhigh_ + 1), 0);
+    for (int s = min_sum_; s <= max_sum_; ++s) {
+      uint64_t* p = &prefix_[static_cast<size_t>(s - min_sum_) * (nhigh_ + 1)];
+      for (uint64_t H = 0; H < nhigh_; ++H) p[H + 1] = p[H] + lows_under(H, s);
+    }
+  }
+
+  int size() const { return m_; }
+  int elements() const { return k_; }
+  int min_sum() const { return min_sum_; }
+  int max_sum() const { return max_sum_; }
+
+  /// The sum of the elements of a set.
+  static int bit_sum(uint64_t mask) {
+    int s = 0;
+    for (; mask; mask &= mask - 1) s += std::countr_zero(mask);
+    return s;
+  }
+
+  /// How many of the sets have sum s.
+  uint64_t count(int s) const {
+    if (s < min_sum_ || s > max_sum_) return 0;
+    return row(s)[nhigh_];
+  }
+
+  /// The rank of a k-set among the sets of its sum s (s must be its sum).
+  uint64_t rank(uint64_t mask, int s) const {
+    return row(s)[mask >> h_] + low_rank_[mask & ((uint64_t{1} << h_) - 1)];
+  }
+  uint64_t rank(uint64_t mask) const { return rank(mask, bit_sum(mask)); }
+
+  /// The set of sum s with rank r (r < count(s)).
+  uint64_t unrank(int s, uint64_t r) const {
+    const uint64_t* p = row(s);
+    // the last H whose prefix is <= r holds it (its block is non-empty)
+    const uint64_t H = static_cast<uint64_t>(std::upper_bound(p, p + nhigh_ + 1, r) - p) - 1;
+    return (H << h_) | low_list_[low_start(H, s) + (r - p[H])];
+  }
+
+  /// Calls f(mask) for the sets of sum s with ranks r, r+1, ..., r+n-1, in order.
+  template <class F>
+  void walk(int s, uint64_t r, uint64_t n, F&& f) const {
+    if (n == 0) return;
+    const uint64_t* p = row(s);
+    uint64_t H = static_cast<uint64_t>(std::upper_bound(p, p + nhigh_ + 1, r) - p) - 1;
+    uint64_t li = r - p[H];
+    while (true) {
+      const uint64_t block = p[H + 1] - p[H];
+      if (block) {
+        const uint32_t* list = &low_list_[low_start(H, s)];
+        const uint64_t high = H << h_;
+        for (; li < block; ++li) {
+          f(high | list[li]);
+          if (--n == 0) return;
+        }
+      }
+      ++H;
+      li = 0;
+    }
+  }
+
+ private:
+  int group(int pop, int sum) const { return pop * (low_sum_max_ + 1) + sum; }
+  const uint64_t* row(int s) const { return &prefix_[static_cast<size_t>(s - min_sum_) * (nhigh_ + 1)]; }
+  // the first entry of the low parts that complete the high part H to a set of sum s
+  uint32_t low_start(uint64_t H, int s) const {
+    const int j = k_ - std::popcount(H);
+    const int t = s - (std::popcount(H) * h_ + bit_sum(H));
+    return group_start_[group(j, t)];
+  }
+  uint64_t lows_under(uint64_t H, int s) const {
+    const int j = k_ - std::popcount(H);
+    const int t = s - (std::popcount(H) * h_ + bit_sum(H));
+    if (j < 0 || j > h_ || t < 0 || t > low_sum_max_) return 0;
+    const int g = group(j, t);
+    return group_start_[g + 1] - group_start_[g];
+  }
+
+  int m_, k_, h_ = 0, min_sum_ = 0, max_sum_ = 0, low_sum_max_ = 0;
+  uint64_t nhigh_ = 1;
+  std::vector<uint32_t> low_rank_, low_list_, group_start_;
+  std::vector<uint64_t> prefix_;  // [s - min_sum][H], nhigh + 1 entries per sum
+};
+
+}  // namespace toadbase

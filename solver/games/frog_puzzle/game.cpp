@@ -1,0 +1,98 @@
+#include "solver/games/frog_puzzle/game.hpp"
+
+#include <map>
+
+#include "solver/games/frog_puzzle/explorer.hpp"
+
+namespace toadbase::frog_puzzle {
+
+std::vector<ParamSpec> Game::parameters() {
+  return {
+      {"left", ParamSpec::Kind::Int, "frogs facing right, L (default 3)"},
+      {"right", ParamSpec::Kind::Int, "frogs facing left, R (default: as many as --left)"},
+      {"empty", ParamSpec::Kind::Int, "empty cells (default 1)"},
+      {"start", ParamSpec::Kind::String, "the space that holds this board (e.g. LLL_RRR)"},
+  };
+}
+
+nlohmann::json Game::normalize(const nlohmann::json& given) {
+  Counts c;
+  if (given.contains("start")) {
+    if (given.contains("left") || given.contains("right") || given.contains("empty"))
+      throw std::invalid_argument("--start gives the frog counts; drop --left, --right, --empty");
+    c = counts(frog_puzzle::parse(given["start"].get<std::string>()));
+  } else {
+    c.n = given.value("left", 3);
+    c.m = given.value("right", c.n);
+    c.k = given.value("empty", 1);
+  }
+  nlohmann::json out = {{"left", c.n}, {"right", c.m}, {"empty", c.k}};
+  Space{c};  // validates
+  return out;
+}
+
+Game::Space Game::make_space(const nlohmann::json& j) {
+  return Space(Counts{j.at("left").get<int>(), j.at("right").get<int>(), j.at("empty").get<int>()});
+}
+
+Position Game::parse(const std::string& text, const std::string& turn) {
+  if (!turn.empty() && turn != "1")
+    throw PositionError("the frog puzzle has one player: --turn can only be 1, not '" + turn + "'");
+  return frog_puzzle::parse(text);
+}
+
+std::vector<Game::NamedMove> Game::moves(const Position& p) {
+  std::vector<NamedMove> out;
+  if (is_goal(p)) return out;
+  for (Move m : legal_moves(p)) out.push_back({move_text(p, m), autogui_move(m), apply(p, m)});
+  return out;
+}
+
+nlohmann::json Game::census(const Space& space,
+                            const std::function<std::vector<Record>(TierId)>& read_tier) {
+  const Position start = start_of(space.counts());
+  Explorer ex(start, kDefaultExploreLimit, false);
+  // group the reachable positions by tier, read each tier once
+  std::map<TierId, std::vector<uint64_t>> by_tier;
+  for (size_t d = 0; d < ex.layers(); ++d)
+    for (uint64_t k : ex.layer(d)) {
+      const TierIndex ti = space.rank(ex.position(k));
+      by_tier[ti.tier].push_back(ti.index);
+    }
+  uint64_t wins = 0, loses = 0;
+  std::map<unsigned, uint64_t> by_r;
+  for (auto& [t, idx] : by_tier) {
+    const std::vector<Record> recs = read_tier(t);
+    for (uint64_t i : idx) {
+      const Outcome o = PuzzleRecord::decode(recs.at(i));
+      if (o.value == Value::Win) {
+        ++wins;
+        ++by_r[o.remoteness];
+      } else {
+        ++loses;
+      }
+    }
+  }
+  const Outcome s = PuzzleRecord::decode(read_tier(space.rank(start).tier).at(space.rank(start).index));
+  nlohmann::json rows = nlohmann::json::array();
+  for (auto [r, c] : by_r) rows.push_back({{"remoteness", r}, {"positions", c}});
+  nlohmann::json out;
+  out["from_start"] = {{"start", format(start)},
+                       {"goal", format(goal_of(space.counts()))},
+                       {"start_value", value_name(s.value)},
+                       {"start_remoteness", s.remoteness},
+                       {"reachable", ex.reachable()},
+                       {"can_reach_goal", wins},
+                       {"dead_ends", loses},
+                       {"stuck", ex.stuck()},
+                       {"reachable_by_remoteness", rows}};
+  out["report"] = nlohmann::json::array(
+      {"from the start " + format(start) + " (" + std::string(value_name(s.value)) +
+           (s.value == Value::Win ? " in " + std::to_string(s.remoteness) : std::string()) + "): " +
+           std::to_string(ex.reachable()) + " positions reachable, " + std::to_string(wins) +
+           " can still reach the goal, " + std::to_string(loses) + " dead ends (" +
+           std::to_string(ex.stuck()) + " with no move at all)"});
+  return out;
+}
+
+}  // namespace toadbase::frog_puzzle

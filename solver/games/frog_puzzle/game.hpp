@@ -1,0 +1,50 @@
+// The frog swap puzzle as the tools see it: parameters, position strings, named moves, the
+// reachable-from-the-start census for `analyze`, and its own `frog-puzzle` subcommands.
+// One registration line in tools/registry.cpp makes it a command.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "solver/core/params.hpp"
+#include "solver/core/record.hpp"
+#include "solver/games/frog_puzzle/frog_puzzle.hpp"
+
+namespace toadbase::frog_puzzle {
+
+struct Game {
+  using Space = frog_puzzle::Space;
+  using Position = frog_puzzle::Position;
+  using RecordType = PuzzleRecord;
+
+  static constexpr const char* kName = "frog-puzzle";
+  static constexpr const char* kTitle = "the frog swap puzzle, one player";
+
+  struct NamedMove {
+    std::string name, autogui;
+    Position child;
+  };
+
+  static std::vector<ParamSpec> parameters();
+  /// {"left": n, "right": m, "empty": k}. Throws std::invalid_argument.
+  static nlohmann::json normalize(const nlohmann::json& given);
+  static Space make_space(const nlohmann::json& normalized);
+  /// A puzzle has one player: `turn` must be empty or "1".
+  static Position parse(const std::string& text, const std::string& turn);
+  static std::string format(const Position& p) { return frog_puzzle::format(p); }
+  static std::vector<NamedMove> moves(const Position& p);
+
+  /// From the start L^n _^k R^m: positions reachable, how many can still reach the goal,
+  /// dead ends, stuck positions, remoteness of the reachable ones (values from the records).
+  static nlohmann::json census(const Space& space,
+                               const std::function<std::vector<Record>(TierId)>& read_tier);
+
+  /// `toadbase frog-puzzle solve` and `toadbase frog-puzzle check` (command.cpp).
+  static std::vector<std::pair<CLI::App*, std::function<int()>>> add_commands(CLI::App& root);
+};
+
+}  // namespace toadbase::frog_puzzle
