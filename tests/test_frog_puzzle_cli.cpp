@@ -1,1 +1,169 @@
+// The frog puzzle end to end through the real binary: solve into a database, query (the
+// one-player UWAPI shape), analyze, verify, validate; `frog-puzzle solve` in every format and
+// `frog-puzzle check` on the sources' own solutions and on altered ones.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "support.hpp"
+
+using namespace tbtest;
+using Catch::Matchers::Contains;
+using json = nlohmann::json;
+
+namespace {
+
+RunResult ok(const std::vector<std::string>& args, const std::string& input = "") {
+  RunResult r = run_toadbase(args, input);
+  INFO(describe(args, r));
+  REQUIRE(r.rc == 0);
+  return r;
+}
+
+RunResult fails(const std::vector<std::string>& args, int rc, const std::string& input = "") {
+  RunResult r = run_toadbase(args, input);
+  INFO(describe(args, r));
+  REQUIRE(r.rc == rc);
+  return r;
+}
+
+// What the blog prints for solve([1, 1, 1, 0, -1, -1, -1]) (frog-swap-bfs-blog.txt).
+const char* kBlogSolution =
+    "[[1, 1, 1, 0, -1, -1, -1], [1, 1, 0, 1, -1, -1, -1], [1, 1, -1, 1, 0, -1, -1], "
+    "[1, 1, -1, 1, -1, 0, -1], [1, 1, -1, 0, -1, 1, -1], [1, 0, -1, 1, -1, 1, -1], "
+    "[0, 1, -1, 1, -1, 1, -1], [-1, 1, 0, 1, -1, 1, -1], [-1, 1, -1, 1, 0, 1, -1], "
+    "[-1, 1, -1, 1, -1, 1, 0], [-1, 1, -1, 1, -1, 0, 1], [-1, 1, -1, 0, -1, 1, 1], "
+    "[-1, 0, -1, 1, -1, 1, 1], [-1, -1, 0, 1, -1, 1, 1], [-1, -1, -1, 1, 0, 1, 1], "
+    "[-1, -1, -1, 0, 1, 1, 1]]";
+
+}  // namespace
+
+TEST_CASE("cli frog-puzzle: solve prints the blog's solution, the article's moves, counts and JSON",
+          "[cli][frog-puzzle]") {
+  REQUIRE(ok({"frog-puzzle", "solve", "LLL_RRR", "--format", "blog"}).out == std::string(kBlogSolution) + "\n");
+  const std::string moves = ok({"frog-puzzle", "solve", "LLL_RRR", "--format", "moves"}).out;
+  REQUIRE(moves.rfind("L from 2 to 3\nR from 4 to 2\nR from 5 to 4\n", 0) == 0);
+  const std::string text = ok({"frog-puzzle", "solve", "LLL_RRR"}).out;
+  REQUIRE_THAT(text, Contains("15 moves (fewest), 2 optimal solutions"));
+  json j = json::parse(ok({"frog-puzzle", "solve", "1_xxxx-o", "--json"}).out);
+  REQUIRE(j["moves"] == 4 * 1 + 4 + 1);
+  REQUIRE(j["solutions"] == "8");  // Fibonacci(4 + 2)
+  REQUIRE(j["solution"].size() == 9);
+  REQUIRE(j["solution"].back()["position"] == "R_LLLL");
+  j = json::parse(ok({"frog-puzzle", "solve", "LLL_R", "--all", "--json"}).out);
+  REQUIRE(j["all_solutions"].size() == 5);
+  // the blog's challenge
+  j = json::parse(ok({"frog-puzzle", "solve", "[1, 1, 1, 1, 1, 1, 1, 1, 0, -1, -1, -1, -1, -1, -1, -1, -1]", "--json"}).out);
+  REQUIRE(j["moves"] == 80);
+  REQUIRE(j["solutions"] == "2");
+  // counts past 64 bits are exact
+  j = json::parse(ok({"frog-puzzle", "solve", "LLLLL_____RRRRR", "--json"}).out);
+  REQUIRE(j["solutions"].get<std::string>().size() > 20);
+  REQUIRE(j["moves"] == 5 * 10 + 25);
+  // --all refuses politely past its limit; a dead end exits 2; bad input exits 1
+  RunResult r = fails({"frog-puzzle", "solve", "LLLL___RRRR", "--all", "--limit", "10"}, 1);
+  REQUIRE_THAT(r.err, Contains("--limit"));
+  r = fails({"frog-puzzle", "solve", "_LLLRRR"}, 2);
+  REQUIRE_THAT(r.out, Contains("cannot be reached"));
+  j = json::parse(fails({"frog-puzzle", "solve", "_LLRR", "--json"}, 2).out);
+  REQUIRE(j["solvable"] == false);
+  r = fails({"frog-puzzle", "solve", "LLXRR"}, 1);
+  REQUIRE_THAT(r.err, Contains("LLXRR"));
+  fails({"frog-puzzle", "solve", "LLL_RRR", "--format", "poem"}, 1);
+}
+
+TEST_CASE("cli frog-puzzle: check accepts the sources' solutions and names the first bad step",
+          "[cli][frog-puzzle]") {
+  TempDir dir("fp-check");
+  write_file(dir / "blog.txt", kBlogSolution);
+  json j = json::parse(ok({"frog-puzzle", "check", "LLL_RRR", dir / "blog.txt", "--json"}).out);
+  REQUIRE(j["legal"] == true);
+  REQUIRE(j["reaches_goal"] == true);
+  REQUIRE(j["optimal"] == true);
+  REQUIRE(j["format"] == "blog");
+  // one board per line, without the start
+  std::string lines;
+  {
+    std::string s = kBlogSolution;
+    size_t pos = s.find("], [");
+    s = s.substr(pos + 3, s.size() - pos - 4);  // drop the start and the outer brackets
+    for (size_t i; (i = s.find("], [")) != std::string::npos;) s.replace(i, 4, "]\n[");
+    lines = s + "\n";
+  }
+  REQUIRE(ok({"frog-puzzle", "check", "LLL_RRR", "-"}, lines).out.rfind("legal: 15 moves", 0) == 0);
+  // altered: the fourth board's frogs swapped -> the first illegal step, with its line
+  std::string bad = lines;
+  const std::string fourth = "[1, 1, -1, 0, -1, 1, -1]";
+  bad.replace(bad.find(fourth), fourth.size(), "[1, 1, -1, 0, 1, -1, -1]");
+  RunResult r = fails({"frog-puzzle", "check", "LLL_RRR", "-", "--json"}, 1, bad);
+  j = json::parse(r.out);
+  REQUIRE(j["legal"] == false);
+  REQUIRE(j["first_illegal"]["step"] == 4);
+  REQUIRE(j["first_illegal"]["line"] == 4);
+  // the article's moves
+  const std::string moves = ok({"frog-puzzle", "solve", "LLL_RRR", "--format", "moves"}).out;
+  REQUIRE_THAT(ok({"frog-puzzle", "check", "LLL_RRR", "-"}, moves).out, Contains("optimal"));
+  r = fails({"frog-puzzle", "check", "LLL_RRR", "-"}, 1, "L from 2 to 3\nL from 1 to 2\nL from 0 to 1\n");
+  REQUIRE_THAT(r.out, Contains("not a solution"));
+  REQUIRE_THAT(r.out, Contains("dead end"));
+  r = fails({"frog-puzzle", "check", "LLL_RRR", "-"}, 1, "L from 2 to 3\n\nR from 4 to 3\n");
+  REQUIRE_THAT(r.out, Contains("line 3"));
+  REQUIRE_THAT(r.out, Contains("not empty"));
+  r = fails({"frog-puzzle", "check", "LLL_RRR", "-"}, 1, "R from 2 to 3\n");
+  REQUIRE_THAT(r.out, Contains("holds an L"));
+  r = fails({"frog-puzzle", "check", "LLL_RRR", "-"}, 1, "L goes from 2 to 3\n");
+  REQUIRE_THAT(r.err, Contains("line 1"));
+  r = fails({"frog-puzzle", "check", "LLL_RRR", "-"}, 1, "[1, 1, 0, 1, -1, -1, -1]\n[1, 1, 0, 1, -1, -1]\n");
+  REQUIRE_THAT(r.out, Contains("cells"));
+  fails({"frog-puzzle", "check", "LLL_RRR", dir / "missing.txt"}, 1);
+  fails({"frog-puzzle", "check", "LLL_RRR", "-"}, 1, "");
+}
+
+TEST_CASE("cli frog-puzzle: a database answers queries in the one-player shape; analyze, verify",
+          "[cli][frog-puzzle]") {
+  TempDir dir("fp-db");
+  const std::string db = dir / "f44";
+  json s = json::parse(ok({"solve", "frog-puzzle", "--left", "4", "--right", "4", "--db", db, "--quiet", "--json"}).out);
+  REQUIRE(s["positions"] == 630);
+  json q = json::parse(ok({"query", "--db", db, "LLLL_RRRR"}).out);
+  REQUIRE(q["positionValue"] == "win");
+  REQUIRE(q["remoteness"] == 24);
+  REQUIRE(q["moves"].size() == 2);
+  for (const auto& m : q["moves"]) {
+    REQUIRE(m["moveValue"] == "win");
+    REQUIRE(m["remoteness"] == 23);
+    REQUIRE(m["deltaRemoteness"] == 1);
+  }
+  q = json::parse(ok({"query", "--db", db, "LLL_LRRRR"}).out);  // one win, one dead end
+  REQUIRE(q["moves"][0]["moveValue"] == "win");
+  REQUIRE(q["moves"].back()["moveValue"] == "lose");
+  REQUIRE(q["moves"].back()["positionValue"] == "lose");
+  // smaller boards with one empty cell, GamesCrafters strings; the goal is a win in 0
+  q = json::parse(ok({"query", "--db", db, "1_xx-oo"}).out);
+  REQUIRE(q["position"] == "LL_RR");
+  REQUIRE(q["remoteness"] == 8);
+  q = json::parse(ok({"query", "--db", db, "RRRR_LLLL"}).out);
+  REQUIRE(q["positionValue"] == "win");
+  REQUIRE(q["remoteness"] == 0);
+  REQUIRE(q["moves"].empty());
+  RunResult r = fails({"query", "--db", db, "LL__RR", "LLLL_RRRR", "--turn", "2"}, 1);
+  REQUIRE_THAT(r.out, Contains("error"));
+  json a = json::parse(ok({"analyze", "--db", db, "--json"}).out);
+  REQUIRE(a["from_start"]["reachable"] == 195);
+  REQUIRE(a["from_start"]["can_reach_goal"].get<uint64_t>() + a["from_start"]["dead_ends"].get<uint64_t>() == 195);
+  REQUIRE(a["from_start"]["start_remoteness"] == 24);
+  uint64_t by_r = 0;
+  for (const auto& row : a["from_start"]["reachable_by_remoteness"]) by_r += row["positions"].get<uint64_t>();
+  REQUIRE(by_r == a["from_start"]["can_reach_goal"]);
+  REQUIRE_THAT(ok({"analyze", "--db", db}).out, Contains("195 positions reachable"));
+  REQUIRE_THAT(ok({"verify", "--db", db, "--quiet"}).out, Contains("OK, 630 positions"));
+  write_file(dir / "claims.tsv", "LLLL_RRRR\twin\t24\n_LLLLRRRR\tlose\nLLLL_RRRR\twin\t23\n");
+  r = fails({"validate", "--db", db, dir / "claims.tsv", "--json"}, 1);
+  json v = json::parse(r.out);
+  REQUIRE(v["agreeing"] == 2);
+  REQUIRE(v["disagreeing"] == 1);
+  // several empty cells and --start
+  s = json::parse(ok({"solve", "frog-puzzle", "--start", "LL__RRR", "--db", dir / "s", "--quiet", "--json"}).out);
+  REQUIRE(s["parameters"] == json{{"left", 2}, {"right", 3}, {"empty", 2}});
+  fails({"solve", "frog-puzzle", "--left", "15", "--right", "15", "--db", dir / "big", "--quiet"}, 1);
+  fails({"solve", "frog-puzzle", "--left", "3", "--empty", "0", "--db", dir / "none", "--quiet"}, 1);
+}

@@ -17,6 +17,14 @@ class BigCount {
     if (v >> 32) limbs_.push_back(static_cast<uint32_t>(v >> 32));
   }
 
+  /// From base-2^32 limbs, least significant first.
+  static BigCount from_limbs(std::vector<uint32_t> limbs) {
+    BigCount b;
+    while (!limbs.empty() && limbs.back() == 0) limbs.pop_back();
+    b.limbs_ = std::move(limbs);
+    return b;
+  }
+
   BigCount& operator+=(const BigCount& o) {
     if (o.limbs_.size() > limbs_.size()) limbs_.resize(o.limbs_.size(), 0);
     uint64_t carry = 0;

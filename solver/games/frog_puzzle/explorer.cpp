@@ -1,23 +1,41 @@
 #include "solver/games/frog_puzzle/explorer.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <string>
 
 namespace toadbase::frog_puzzle {
 
+namespace {
+
+// The children of a position, as keys, straight from the masks (no allocation).
+template <class F>
+void each_child(uint64_t key, uint32_t full, F&& f) {
+  const uint32_t L = static_cast<uint32_t>(key), R = static_cast<uint32_t>(key >> 32);
+  const uint32_t E = ~(L | R) & full;
+  auto emit = [&](uint32_t l, uint32_t r) { f(uint64_t{l} | (uint64_t{r} << 32)); };
+  for (uint32_t m = L & (E >> 1); m; m &= m - 1) emit(L ^ (3u << std::countr_zero(m)), R);
+  for (uint32_t m = L & (R >> 1) & (E >> 2); m; m &= m - 1) emit(L ^ (5u << std::countr_zero(m)), R);
+  for (uint32_t m = R & (E << 1); m; m &= m - 1) emit(L, R ^ (3u << (std::countr_zero(m) - 1)));
+  for (uint32_t m = R & (L << 1) & (E << 2); m; m &= m - 1) emit(L, R ^ (5u << (std::countr_zero(m) - 2)));
+}
+
+}  // namespace
+
 Explorer::Explorer(const Position& start, uint64_t limit, bool with_values)
     : start_(start), goal_(goal_of(counts(start))) {
+  const uint32_t full = start.length >= 32 ? ~0u : (1u << start.length) - 1;
+  const uint64_t goal_key = key(goal_);
   layers_.push_back({key(start)});
   reachable_ = 1;
   std::vector<uint64_t> next;
   while (true) {
     next.clear();
     for (uint64_t k : layers_.back()) {
-      const Position p = position(k);
-      const auto moves = legal_moves(p);
-      if (moves.empty() && !(p == goal_)) ++stuck_;
-      for (Move m : moves) next.push_back(key(apply(p, m)));
+      const size_t before = next.size();
+      if (k != goal_key) each_child(k, full, [&](uint64_t c) { next.push_back(c); });
+      if (next.size() == before && k != goal_key) ++stuck_;
     }
     if (next.empty()) break;
     std::sort(next.begin(), next.end());
@@ -25,39 +43,59 @@ Explorer::Explorer(const Position& start, uint64_t limit, bool with_values)
     reachable_ += next.size();
     if (reachable_ > limit)
       throw std::length_error("more than " + std::to_string(limit) + " positions are reachable from " +
-                              format(start) + "; this in-memory search stops there");
+                              format(start) + "; this in-memory search stops there (--max-positions)");
     layers_.push_back(next);
   }
   for (size_t d = 0; d < layers_.size(); ++d)
-    if (find(d, key(goal_)) >= 0) goal_layer_ = static_cast<int>(d);
+    if (find(d, goal_key) >= 0) goal_layer_ = static_cast<int>(d);
   if (!with_values) return;
-  // values and solution counts, last layer first
+  // values and solution counts, last layer first. Counts are flat arrays of base-2^32
+  // limbs, `width` limbs a position: a sum of c children of width w fits w + 1 limbs, and
+  // each layer is trimmed back to the widest count it holds.
   win_.resize(layers_.size());
-  std::vector<BigCount> below, here;
+  std::vector<uint32_t> below, here;
+  size_t wb = 1;
   for (size_t d = layers_.size(); d-- > 0;) {
-    const auto& L = layers_[d];
-    win_[d].assign(L.size(), 0);
-    here.assign(L.size(), BigCount{});
-    for (size_t i = 0; i < L.size(); ++i) {
-      const Position p = position(L[i]);
-      if (p == goal_) {
+    const auto& Ld = layers_[d];
+    const size_t wh = wb + 1;
+    win_[d].assign(Ld.size(), 0);
+    here.assign(Ld.size() * wh, 0);
+    for (size_t i = 0; i < Ld.size(); ++i) {
+      uint32_t* acc = &here[i * wh];
+      if (Ld[i] == goal_key) {
         win_[d][i] = 1;
-        here[i] = BigCount(1);
+        acc[0] = 1;
         continue;
       }
       if (d + 1 >= layers_.size()) continue;
-      for (Move m : legal_moves(p)) {
-        const int64_t j = find(d + 1, key(apply(p, m)));
-        if (j >= 0 && win_[d + 1][j]) {
-          win_[d][i] = 1;
-          here[i] += below[j];
+      each_child(Ld[i], full, [&](uint64_t c) {
+        const int64_t j = find(d + 1, c);
+        if (j < 0 || !win_[d + 1][j]) return;
+        win_[d][i] = 1;
+        const uint32_t* add = &below[static_cast<size_t>(j) * wb];
+        uint64_t carry = 0;
+        for (size_t l = 0; l < wh; ++l) {
+          const uint64_t sum = uint64_t{acc[l]} + (l < wb ? add[l] : 0) + carry;
+          acc[l] = static_cast<uint32_t>(sum);
+          carry = sum >> 32;
         }
-      }
+      });
     }
     for (uint8_t w : win_[d]) wins_ += w;
-    below.swap(here);
+    // trim to the widest count of the layer
+    size_t used = 1;
+    for (size_t i = 0; i < Ld.size(); ++i)
+      for (size_t l = wh; l-- > used;)
+        if (here[i * wh + l]) {
+          used = l + 1;
+          break;
+        }
+    below.assign(Ld.size() * used, 0);
+    for (size_t i = 0; i < Ld.size(); ++i)
+      std::copy_n(&here[i * wh], used, &below[i * used]);
+    wb = used;
   }
-  solutions_ = below.empty() ? BigCount{} : below[0];
+  solutions_ = BigCount::from_limbs(std::vector<uint32_t>(below.begin(), below.begin() + wb));
 }
 
 int64_t Explorer::find(size_t d, uint64_t k) const {
