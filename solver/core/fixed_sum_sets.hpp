@@ -78,6 +78,20 @@ class FixedSumSets {
   }
   uint64_t rank(uint64_t mask) const { return rank(mask, bit_sum(mask)); }
 
+  /// For hot loops: the table row of a sum, then ranks of many sets of that sum.
+  struct Ranker {
+    const uint64_t* row;
+    const uint32_t* low_rank;
+    int h;
+    uint64_t low_mask;
+    uint64_t operator()(uint64_t mask) const { return row[mask >> h] + low_rank[mask & low_mask]; }
+  };
+  /// A ranker for sum s (s may lie outside the sums: then it must not be called).
+  Ranker ranker(int s) const {
+    const bool in = s >= min_sum_ && s <= max_sum_;
+    return {in ? row(s) : nullptr, low_rank_.data(), h_, (uint64_t{1} << h_) - 1};
+  }
+
   /// The set of sum s with rank r (r < count(s)).
   uint64_t unrank(int s, uint64_t r) const {
     const uint64_t* p = row(s);

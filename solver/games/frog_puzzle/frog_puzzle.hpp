@@ -175,12 +175,21 @@ void Space::scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
     const uint64_t first_b = lo % nb;
     const uint32_t full = full_;
     const int sa = tier.sa, sb = tier.sb;
+    const FixedSumSets::Ranker rank_slide = A_.ranker(sa + 1), rank_jump = A_.ranker(sa + 2),
+                               rank_b_up = B_.ranker(sb + 1), rank_b_down = B_.ranker(sb - 1);
+    // the tier's R ordinal sets, once, when they are few (one empty cell: a single one)
+    constexpr uint64_t kCached = 512;
+    uint64_t bsets[kCached];
+    if (nb <= kCached) {
+      uint64_t* out = bsets;
+      B_.walk(sb, 0, nb, [&](uint64_t b) { *out++ = b; });
+    }
     A_.walk(sa, ia, (hi - 1) / nb - ia + 1, [&](uint64_t a64) {
       const uint32_t A = static_cast<uint32_t>(a64);
       const uint32_t nonL = ~A & full;
       const uint64_t rb0 = index == lo ? first_b : 0;
       const uint64_t count = std::min<uint64_t>(nb - rb0, hi - index);
-      B_.walk(sb, rb0, count, [&](uint64_t b) {
+      auto each_b = [&](uint64_t b) {
         const uint32_t R = static_cast<uint32_t>(deposit_bits(b, nonL));
         const uint32_t E = nonL & ~R;
         if (A == goal_.left && R == goal_.right) {
@@ -193,7 +202,7 @@ void Space::scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
         for (uint32_t m = A & (E >> 1); m; m &= m - 1) {
           const uint32_t i = std::countr_zero(m);
           const uint32_t A2 = A ^ (3u << i);
-          visit.child(static_cast<uint32_t>(tier.slot[0]), A_.rank(A2, sa + 1) * nb + rb, true);
+          visit.child(static_cast<uint32_t>(tier.slot[0]), rank_slide(A2) * nb + rb, true);
         }
         // L jumps: L, R, empty
         for (uint32_t m = A & (R >> 1) & (E >> 2); m; m &= m - 1) {
@@ -201,7 +210,7 @@ void Space::scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
           const uint32_t A2 = A ^ (5u << i);
           const uint64_t B2 = extract_bits(R, ~A2 & full);
           visit.child(static_cast<uint32_t>(tier.slot[1]),
-                      A_.rank(A2, sa + 2) * nb_jump + B_.rank(B2, sb + 1), true);
+                      rank_jump(A2) * nb_jump + rank_b_up(B2), true);
         }
         // R slides (empty left of it) and jumps (L then empty left of it)
         for (uint32_t m = R & ((E << 1) | ((A << 1) & (E << 2))); m; m &= m - 1) {
@@ -209,11 +218,16 @@ void Space::scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
           const uint32_t to = (E >> (c - 1) & 1) ? c - 1 : c - 2;
           const uint32_t R2 = R ^ (1u << c) ^ (1u << to);
           const uint64_t B2 = extract_bits(R2, nonL);
-          visit.child(static_cast<uint32_t>(tier.slot[2]), ia * nb_r + B_.rank(B2, sb - 1), true);
+          visit.child(static_cast<uint32_t>(tier.slot[2]), ia * nb_r + rank_b_down(B2), true);
         }
         visit.position(index);
         ++index;
-      });
+      };
+      if (nb <= kCached) {
+        for (uint64_t r = rb0; r < rb0 + count; ++r) each_b(bsets[r]);
+      } else {
+        B_.walk(sb, rb0, count, each_b);
+      }
       ++ia;
     });
   }
