@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Toads and Frogs benchmarks: runs real solves and lookups and appends one JSON object a
-# measurement to results/bench.jsonl; results/make_benchmarks.py turns the newest run into
-# results/BENCHMARKS.md. Usage: results/bench.sh [quick|full]  (full adds length 18 and 20)
-#   quick: lengths 12, 14, 16, the 20 / 6+6 space, scaling, lookups, the GamesCrafters size
+# Benchmarks: runs real solves and lookups and appends one JSON object a measurement to
+# results/bench.jsonl; results/make_benchmarks.py turns the newest run of each measurement
+# into results/BENCHMARKS.md. Usage: results/bench.sh [quick|full|frog]
+#   quick: Toads and Frogs lengths 12, 14, 16, the 20 / 6+6 space, scaling, lookups, the
+#          GamesCrafters size; then the frog puzzle
 #   full:  also length 18 and length 20 (all counts: 7.0 billion positions, ~1 GiB on disk)
+#   frog:  the frog puzzle only (12 + 12, 8 + 8 with two empty cells, the 8 + 8 challenge)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-quick}
@@ -16,29 +18,55 @@ run_id=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 machine="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 emit() { python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d.update(run=sys.argv[2], machine=sys.argv[3]); print(json.dumps(d))' "$1" "$run_id" "$machine" >> "$out"; }
 
-# solve CASE REPEATS THREADS ARGS...: median wall time over repeats, peak RSS of each run
+# solve CASE REPEATS THREADS GAME ARGS...: median wall time over repeats, peak RSS of each run
 solve() {
-  local name=$1 reps=$2 threads=$3; shift 3
+  local name=$1 reps=$2 threads=$3 game=$4; shift 4
   for r in $(seq 1 "$reps"); do
     rm -rf "$work/$name"
     local json rss
-    json=$(/usr/bin/time -f "%M" -o "$work/rss" "$bin" solve toads-frogs "$@" --db "$work/$name" --threads "$threads" --quiet --json)
+    json=$(/usr/bin/time -f "%M" -o "$work/rss" "$bin" solve "$game" "$@" --db "$work/$name" --threads "$threads" --quiet --json)
     rss=$(cat "$work/rss")
     emit "$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d.update(kind="solve", case=sys.argv[2], threads=int(sys.argv[3]), repeat=int(sys.argv[4]), peak_rss_kb=int(sys.argv[5])); print(json.dumps(d))' "$json" "$name" "$threads" "$r" "$rss")"
     echo "solve $name threads=$threads #$r: $(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%.3f s, %.1f M pos/s, %.3f bits/pos" % (d["seconds"], d["positions_per_second"]/1e6, d["bits_per_position"]))' "$json"), peak RSS $rss KB"
   done
 }
 
-solve len12 5 0 --length 12
-solve len14 5 0 --length 14
-solve len16 5 0 --length 16
-solve len16 5 1 --length 16
-solve len16 5 2 --length 16
-solve len20-6-6 3 0 --length 20 --toads 6 --frogs 6
-if [ "$mode" = full ]; then
-  solve len18 1 0 --length 18
-  solve len20 1 0 --length 20
+frog_puzzle() {
+  solve fp12 5 0 frog-puzzle --left 12 --right 12
+  solve fp12 3 1 frog-puzzle --left 12 --right 12
+  solve fp12 3 2 frog-puzzle --left 12 --right 12
+  solve fp8e2 5 0 frog-puzzle --left 8 --right 8 --empty 2
+  # the blog's challenge from a cold start: a fresh process each time, in memory and from a database
+  rm -rf "$work/fp8" && "$bin" solve frog-puzzle --left 8 --right 8 --db "$work/fp8" --quiet >/dev/null
+  for how in memory database; do
+    for r in 1 2 3 4 5; do
+      if [ $how = memory ]; then cmd=("$bin" frog-puzzle solve LLLLLLLL_RRRRRRRR --json)
+      else cmd=("$bin" query --db "$work/fp8" LLLLLLLL_RRRRRRRR); fi
+      t0=$(date +%s.%N); res=$("${cmd[@]}"); t1=$(date +%s.%N)
+      moves=$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d.get("moves") if isinstance(d.get("moves"), int) else d["remoteness"])' "$res")
+      emit "$(python3 -c 'import json,sys; print(json.dumps(dict(kind="challenge", case=sys.argv[1], repeat=int(sys.argv[2]), seconds=float(sys.argv[4]) - float(sys.argv[3]), moves=int(sys.argv[5]))))' "$how" "$r" "$t0" "$t1" "$moves")"
+    done
+  done
+  echo "challenge 8 + 8: done"
+}
+if [ "$mode" = frog ]; then
+  frog_puzzle
+  [ -z "${BENCH_DIR:-}" ] && rm -rf "$work"
+  python3 results/make_benchmarks.py
+  exit 0
 fi
+
+solve len12 5 0 toads-frogs --length 12
+solve len14 5 0 toads-frogs --length 14
+solve len16 5 0 toads-frogs --length 16
+solve len16 5 1 toads-frogs --length 16
+solve len16 5 2 toads-frogs --length 16
+solve len20-6-6 3 0 toads-frogs --length 20 --toads 6 --frogs 6
+if [ "$mode" = full ]; then
+  solve len18 1 0 toads-frogs --length 18
+  solve len20 1 0 toads-frogs --length 20
+fi
+frog_puzzle
 
 # lookups on length 16: a batch of 1 million random positions, 5000 cold single lookups
 rm -rf "$work/len16" && "$bin" solve toads-frogs --length 16 --db "$work/len16" --quiet >/dev/null

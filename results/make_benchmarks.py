@@ -61,6 +61,33 @@ for case, label in cases:
                    f"`{s['digest']}`{'' if s['digests_agree'] else ' (DIFFER!)'} |")
 out.append("")
 
+fp = [(c, l) for c, l in (("fp12", "12 + 12 frogs, one empty cell"), ("fp8e2", "8 + 8 frogs, two empty cells"))]
+if any(solve(c, th) for c, _ in fp for th in (0, 1, 2)):
+    out += ["## Solve (the frog swap puzzle, every arrangement)", "",
+            "| space | positions | threads | median time | positions/s | peak RSS | stored bits/position | repeats | digest |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for case, label in fp:
+        for th in (0, 1, 2):
+            s = solve(case, th)
+            if not s:
+                continue
+            out.append(f"| {label} | {s['positions']:,} | {th or 'all'} | {s['seconds']:.3f} s | "
+                       f"{s['rate']/1e6:.1f} M | {s['rss_mib']:.0f} MiB | {s['bits']:.3f} | {s['repeats']} | "
+                       f"`{s['digest']}`{'' if s['digests_agree'] else ' (DIFFER!)'} |")
+    out.append("")
+    ch = [(how, latest.get(("challenge", how, 0))) for how in ("memory", "database")]
+    if any(rs for _, rs in ch):
+        out += ["The blog's 8 + 8 challenge from a cold start (a fresh `toadbase` process, wall time):", "",
+                "| how | command | median | answer (moves) | repeats |", "|---|---|---:|---:|---:|"]
+        for how, rs in ch:
+            if not rs:
+                continue
+            cmd = ("`toadbase frog-puzzle solve LLLLLLLL_RRRRRRRR`" if how == "memory"
+                   else "`toadbase query --db <8+8 database> LLLLLLLL_RRRRRRRR`")
+            out.append(f"| {how} | {cmd} | {statistics.median(r['seconds'] for r in rs)*1000:.1f} ms | "
+                       f"{rs[0]['moves']} | {len(rs)} |")
+        out.append("")
+
 lk = latest.get(("lookup", "len16", 0))
 if lk:
     l = lk[0]
