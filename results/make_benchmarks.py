@@ -39,6 +39,18 @@ def solve(case, threads=0):
     }
 
 
+def solve_rows(case, label):
+    """Table rows of one space's solves: all cores, 1 thread, 2 threads."""
+    rows = []
+    for th in (0, 1, 2):
+        s = solve(case, th)
+        if s:
+            rows.append(f"| {label} | {s['positions']:,} | {th or 'all'} | {s['seconds']:.3f} s | "
+                        f"{s['rate']/1e6:.1f} M | {s['rss_mib']:.0f} MiB | {s['bits']:.3f} | {s['repeats']} | "
+                        f"`{s['digest']}`{'' if s['digests_agree'] else ' (DIFFER!)'} |")
+    return rows
+
+
 out = ["# Benchmarks", "",
        "Made by `results/make_benchmarks.py` from `results/bench.jsonl`, which `results/bench.sh`",
        "writes from real runs of `toadbase`. Solve times are end to end (`solve` wall time with",
@@ -52,13 +64,7 @@ out += ["## Solve (Toads and Frogs, both players to move)", "",
 cases = [("len12", "length 12"), ("len14", "length 14"), ("len16", "length 16"),
          ("len18", "length 18"), ("len20-6-6", "length 20, 6 toads + 6 frogs"), ("len20", "length 20")]
 for case, label in cases:
-    for th in (0, 1, 2):
-        s = solve(case, th)
-        if not s:
-            continue
-        out.append(f"| {label} | {s['positions']:,} | {th or 'all'} | {s['seconds']:.3f} s | "
-                   f"{s['rate']/1e6:.1f} M | {s['rss_mib']:.0f} MiB | {s['bits']:.3f} | {s['repeats']} | "
-                   f"`{s['digest']}`{'' if s['digests_agree'] else ' (DIFFER!)'} |")
+    out += solve_rows(case, label)
 out.append("")
 
 fp = [(c, l) for c, l in (("fp12", "12 + 12 frogs, one empty cell"), ("fp8e2", "8 + 8 frogs, two empty cells"))]
@@ -67,13 +73,7 @@ if any(solve(c, th) for c, _ in fp for th in (0, 1, 2)):
             "| space | positions | threads | median time | positions/s | peak RSS | stored bits/position | repeats | digest |",
             "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for case, label in fp:
-        for th in (0, 1, 2):
-            s = solve(case, th)
-            if not s:
-                continue
-            out.append(f"| {label} | {s['positions']:,} | {th or 'all'} | {s['seconds']:.3f} s | "
-                       f"{s['rate']/1e6:.1f} M | {s['rss_mib']:.0f} MiB | {s['bits']:.3f} | {s['repeats']} | "
-                       f"`{s['digest']}`{'' if s['digests_agree'] else ' (DIFFER!)'} |")
+        out += solve_rows(case, label)
     out.append("")
     ch = [(how, latest.get(("challenge", how, 0))) for how in ("memory", "database")]
     if any(rs for _, rs in ch):

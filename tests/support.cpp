@@ -1,5 +1,7 @@
 #include "support.hpp"
 
+#include <catch2/catch.hpp>
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -230,6 +232,13 @@ std::string describe(const std::vector<std::string>& args, const RunResult& r) {
   s += "\n  exit " + std::to_string(r.rc) + "\n  stdout: " + r.out.substr(0, 2000) +
        "\n  stderr: " + r.err.substr(0, 2000);
   return s;
+}
+
+RunResult run_expecting(const std::vector<std::string>& args, int rc, const std::string& input) {
+  RunResult r = run_toadbase(args, input);
+  INFO(describe(args, r));
+  REQUIRE(r.rc == rc);
+  return r;
 }
 
 }  // namespace tbtest

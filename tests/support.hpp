@@ -135,4 +135,11 @@ RunResult run_toadbase(const std::vector<std::string>& args, const std::string& 
 /// The command line, for failure messages.
 std::string describe(const std::vector<std::string>& args, const RunResult& r);
 
+/// Runs toadbase and requires it to exit with `rc`.
+RunResult run_expecting(const std::vector<std::string>& args, int rc, const std::string& input = "");
+/// Runs toadbase and requires success.
+inline RunResult ok(const std::vector<std::string>& args, const std::string& input = "") {
+  return run_expecting(args, 0, input);
+}
+
 }  // namespace tbtest

@@ -22,13 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// Runs toadbase and requires success.
-RunResult ok(const std::vector<std::string>& args, const std::string& input = "") {
-  RunResult r = run_toadbase(args, input);
-  INFO(describe(args, r));
-  REQUIRE(r.rc == 0);
-  return r;
-}
 
 /// Solves every board of `length` cells into `db`; returns the digest solve reports.
 std::string solve(const std::string& db, int length, std::vector<std::string> extra = {}) {

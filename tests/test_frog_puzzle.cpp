@@ -298,7 +298,7 @@ TEST_CASE("frog puzzle values from the engine equal breadth-first search distanc
   }
 }
 
-TEST_CASE("frog puzzle: the longest games fit the record; past it the space is refused",
+TEST_CASE("frog puzzle: the longest games fit the record, past it the space is refused",
           "[frog-puzzle][solver]") {
   // the bound n(m + k) + mk: 254 is accepted (a 105.9-billion-position space), 255 refused
   REQUIRE(fp::longest_solution({4, 11, 14}) == 254);

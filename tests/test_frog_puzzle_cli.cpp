@@ -12,18 +12,9 @@ using json = nlohmann::json;
 
 namespace {
 
-RunResult ok(const std::vector<std::string>& args, const std::string& input = "") {
-  RunResult r = run_toadbase(args, input);
-  INFO(describe(args, r));
-  REQUIRE(r.rc == 0);
-  return r;
-}
 
 RunResult fails(const std::vector<std::string>& args, int rc, const std::string& input = "") {
-  RunResult r = run_toadbase(args, input);
-  INFO(describe(args, r));
-  REQUIRE(r.rc == rc);
-  return r;
+  return run_expecting(args, rc, input);
 }
 
 // What the blog prints for solve([1, 1, 1, 0, -1, -1, -1]) (frog-swap-bfs-blog.txt).
@@ -118,7 +109,7 @@ TEST_CASE("cli frog-puzzle: check accepts the sources' solutions and names the f
   fails({"frog-puzzle", "check", "LLL_RRR", "-"}, 1, "");
 }
 
-TEST_CASE("cli frog-puzzle: a database answers queries in the one-player shape; analyze, verify",
+TEST_CASE("cli frog-puzzle: a database answers queries in the one-player shape, analyze, verify",
           "[cli][frog-puzzle]") {
   TempDir dir("fp-db");
   const std::string db = dir / "f44";

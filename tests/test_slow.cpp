@@ -16,12 +16,6 @@ using json = nlohmann::json;
 
 namespace {
 
-RunResult ok(const std::vector<std::string>& args, const std::string& input = "") {
-  RunResult r = run_toadbase(args, input);
-  INFO(describe(args, r));
-  REQUIRE(r.rc == 0);
-  return r;
-}
 
 json info_of(const std::string& db) { return json::parse(ok({"info", "--db", db, "--json"}).out); }
 
