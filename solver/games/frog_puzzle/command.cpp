@@ -3,7 +3,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <regex>
 #include <sstream>
 
 #include "solver/games/frog_puzzle/explorer.hpp"
@@ -14,6 +13,11 @@ namespace toadbase::frog_puzzle {
 namespace {
 
 using json = nlohmann::ordered_json;
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
@@ -189,7 +193,6 @@ std::vector<Step> read_steps(std::istream& in, std::string& fmt) {
     }
   } else {
     fmt = "moves";
-    static const std::regex re(R"(^\s*([LRlr])\s+[Ff][Rr][Oo][Mm]\s+(\d+)\s+[Tt][Oo]\s+(\d+)\s*$)");
     std::istringstream lines(all);
     std::string text;
     int line = 0;
@@ -198,12 +201,19 @@ std::vector<Step> read_steps(std::istream& in, std::string& fmt) {
       if (!text.empty() && text.back() == '\r') text.pop_back();
       const size_t nb = text.find_first_not_of(" \t");
       if (nb == std::string::npos || text[nb] == '#') continue;
-      std::smatch m;
-      if (!std::regex_match(text, m, re) || m[2].length() > 3 || m[3].length() > 3)
+      // "<L|R> from <cell> to <cell>", words in any case
+      std::istringstream words(text);
+      std::vector<std::string> w;
+      for (std::string x; words >> x;) w.push_back(lower(x));
+      auto cell = [](const std::string& x) {
+        return !x.empty() && x.size() <= 3 && x.find_first_not_of("0123456789") == std::string::npos;
+      };
+      if (w.size() != 5 || (w[0] != "l" && w[0] != "r") || w[1] != "from" || !cell(w[2]) ||
+          w[3] != "to" || !cell(w[4]))
         throw std::invalid_argument("line " + std::to_string(line) + ": '" + text +
                                     "' is not a move like 'L from 2 to 3'");
-      Step s{line, text.substr(nb), Move{std::stoi(m[2]), std::stoi(m[3])}, std::nullopt,
-             static_cast<char>(std::toupper(static_cast<unsigned char>(m[1].str()[0])))};
+      Step s{line, text.substr(nb), Move{std::stoi(w[2]), std::stoi(w[4])}, std::nullopt,
+             static_cast<char>(std::toupper(static_cast<unsigned char>(w[0][0])))};
       steps.push_back(s);
     }
     if (steps.empty()) throw std::invalid_argument("the solution file holds no moves");
