@@ -527,6 +527,7 @@ int run(int argc, char** argv) {
   std::map<std::string, int> int_params;
   std::vector<std::pair<const GameModule*, CLI::App*>> solve_games;
   for (const auto& g : games()) {
+    if (!g->has_database()) continue;
     auto* s = solve->add_subcommand(g->name(), g->title());
     add_db(s);
     add_threads(s);

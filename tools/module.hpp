@@ -64,6 +64,26 @@ class GameModule {
   virtual std::unique_ptr<Instance> instance(const nlohmann::json& normalized) const = 0;
   /// The game's own subcommands, added under the root app (none by default).
   virtual std::vector<GameCommand> add_commands(CLI::App& /*root*/) const { return {}; }
+  /// False for a game that only brings its own subcommands (no `solve`, no database).
+  virtual bool has_database() const { return true; }
+};
+
+/// A game that brings its own subcommands and no position database (G::kName, G::kTitle,
+/// G::add_commands).
+template <class G>
+class CommandsOnlyModule : public GameModule {
+ public:
+  std::string name() const override { return G::kName; }
+  std::string title() const override { return G::kTitle; }
+  std::vector<ParamSpec> parameters() const override { return {}; }
+  nlohmann::json normalize(const nlohmann::json&) const override {
+    throw std::invalid_argument(std::string(G::kName) + " has no position database");
+  }
+  std::unique_ptr<Instance> instance(const nlohmann::json&) const override {
+    throw std::invalid_argument(std::string(G::kName) + " has no position database");
+  }
+  std::vector<GameCommand> add_commands(CLI::App& root) const override { return G::add_commands(root); }
+  bool has_database() const override { return false; }
 };
 
 /// Every registered game, in registration order.

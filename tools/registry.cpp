@@ -1,6 +1,7 @@
 // The games the toadbase command knows. Adding a game: its folder under solver/games/ and
 // one line below.
 #include "solver/games/frog_puzzle/game.hpp"
+#include "solver/games/river_toad/game.hpp"
 #include "solver/games/toads_frogs/game.hpp"
 #include "tools/tier_module.hpp"
 
@@ -11,6 +12,7 @@ const std::vector<std::unique_ptr<GameModule>>& games() {
     std::vector<std::unique_ptr<GameModule>> v;
     v.push_back(std::make_unique<TierGameModule<toads_frogs::Game>>());
     v.push_back(std::make_unique<TierGameModule<frog_puzzle::Game>>());
+    v.push_back(std::make_unique<CommandsOnlyModule<river_toad::Game>>());
     return v;
   }();
   return all;

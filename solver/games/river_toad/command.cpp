@@ -1,0 +1,337 @@
+// `toadbase river-toad solve | check | prefixes | play`: plans for a roll file, checking
+// anyone's output file, the outcome of every roll prefix, and a turn-by-turn replay.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "solver/games/river_toad/algorithms.hpp"
+#include "solver/games/river_toad/game.hpp"
+#include "solver/games/river_toad/prefixes.hpp"
+
+namespace toadbase::river_toad {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+struct Options {
+  std::string rolls, out, algorithm = "dp", plan, plan_file;
+  Rules rules;
+  bool json_out = false, counts = false, no_counts = false;
+  uint64_t budget = kDefaultNodeBudget;
+};
+
+void check_rules(const Rules& r) {
+  if (r.start_column < kFirstRiver || r.start_column > kLastRiver)
+    throw std::invalid_argument("--column must be a river column, 1..5, not " + std::to_string(r.start_column));
+  if (r.start_hp < 1) throw std::invalid_argument("--hp must be at least 1, not " + std::to_string(r.start_hp));
+  if (r.fly_hp < 0) throw std::invalid_argument("--fly-hp cannot be negative");
+}
+
+/// The assignment's output file: plan, final HP, the board.
+std::string output_text(const std::string& plan, const Playout& p) {
+  std::string s = plan + "\n" + std::to_string(p.final_hp) + "\n";
+  for (const auto& row : p.board) s += row + "\n";
+  return s;
+}
+
+/// Writes a file whole or not at all (a temporary file renamed over it).
+void write_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw std::invalid_argument("cannot write " + path);
+    f << text;
+    f.flush();
+    if (!f) {
+      std::filesystem::remove(tmp);
+      throw std::invalid_argument("cannot write " + path);
+    }
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+std::string shorten(const std::string& plan, size_t most = 40) {
+  if (plan.size() <= most) return plan;
+  return plan.substr(0, most) + "... (" + std::to_string(plan.size()) + ")";
+}
+
+json result_json(const PlanResult& r, double seconds) {
+  json j = {{"algorithm", r.algorithm}, {"survived", r.survived}, {"gave_up", r.gave_up},
+            {"plan", plan_string(r.actions)}, {"final_hp", r.survived ? json(r.final_hp) : json(nullptr)},
+            {"nodes_expanded", r.nodes_expanded}, {"seconds", seconds}};
+  return j;
+}
+
+int run_solve(const Options& o) {
+  check_rules(o.rules);
+  const auto& names = algorithm_names();
+  if (o.algorithm != "all" && std::find(names.begin(), names.end(), o.algorithm) == names.end())
+    throw std::invalid_argument("--algorithm must be bfs, dfs, greedy, astar, dp or all, not '" + o.algorithm + "'");
+  const auto rolls = read_rolls_file(o.rolls);
+  using Clock = std::chrono::steady_clock;
+  auto timed = [&](const std::string& name) {
+    auto t0 = Clock::now();
+    PlanResult r = solve_with(name, rolls, o.rules, o.budget);
+    return std::make_pair(r, std::chrono::duration<double>(Clock::now() - t0).count());
+  };
+  const PlanResult dp = solve_dp(rolls, o.rules);  // the optimum, and the longest when none survives
+  std::vector<std::pair<PlanResult, double>> runs;
+  if (o.algorithm == "all") {
+    for (const auto& name : algorithm_names()) runs.push_back(timed(name));
+  } else {
+    runs.push_back(timed(o.algorithm));
+  }
+  // the plan written: the chosen algorithm's (dp's for `all`); dp's longest when none survives
+  const PlanResult& chosen = o.algorithm == "all" ? dp : runs.front().first;
+  const bool survives = dp.survived;
+  const std::string plan = plan_string(survives && chosen.survived ? chosen.actions : dp.actions);
+  const Playout p = play(rolls, plan, o.rules);
+  const std::string text = output_text(plan, p);
+  if (!o.out.empty()) write_atomically(o.out, text);
+  if (o.json_out) {
+    json j = {{"rolls", rolls.size()}, {"survivable", survives},
+              {"optimal_hp", survives ? json(dp.final_hp) : json(nullptr)}, {"plan", plan},
+              {"final_hp", p.final_hp}, {"board", p.board}};
+    if (!survives) {
+      j["survives_turns"] = p.turns_played - 1;
+      j["death_turn"] = p.turns_played;
+      j["death"] = death_name(p.death);
+    }
+    json list = json::array();
+    for (const auto& [r, secs] : runs) list.push_back(result_json(r, secs));
+    j["algorithms"] = list;
+    std::cout << j.dump() << "\n";
+  } else {
+    if (o.algorithm == "all") {
+      std::printf("%-8s %-44s %9s %14s %10s\n", "algo", "plan", "final HP", "nodes", "time");
+      for (const auto& [r, secs] : runs)
+        std::printf("%-8s %-44s %9s %14llu %9.3fs\n", r.algorithm.c_str(),
+                    r.survived ? shorten(plan_string(r.actions)).c_str() : (r.gave_up ? "(gave up: node budget)" : "(none survives)"),
+                    r.survived ? std::to_string(r.final_hp).c_str() : "-",
+                    static_cast<unsigned long long>(r.nodes_expanded), secs);
+      std::printf("\n");
+    }
+    if (!survives) {
+      std::cout << "no surviving plan: the best survives " << p.turns_played - 1 << " of " << rolls.size()
+                << " turns and dies on turn " << p.turns_played << " (" << death_name(p.death) << ")\n";
+    } else if (!chosen.survived) {
+      std::cout << chosen.algorithm << " found no plan within its node budget; writing dp's\n";
+    }
+    if (o.out.empty() || o.algorithm != "all") std::cout << text;
+  }
+  return survives ? 0 : 2;
+}
+
+// ---- check -----------------------------------------------------------------------------
+
+int run_check(const Options& o) {
+  check_rules(o.rules);
+  const auto rolls = read_rolls_file(o.rolls);
+  std::ifstream in(o.out);
+  if (!in) throw std::invalid_argument("cannot read the output file " + o.out);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) {
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    lines.push_back(l);
+  }
+  while (!lines.empty() && lines.back().find_first_not_of(" \t") == std::string::npos) lines.pop_back();
+  auto fail = [&](int line, const std::string& why) -> void {
+    throw std::invalid_argument(o.out + ":" + std::to_string(line) + ": " + why);
+  };
+  if (lines.empty()) fail(1, "empty: the first line is the plan");
+  std::string plan;
+  for (char c : lines[0])
+    if (c != ' ' && c != '\t') plan += c;
+  if (lines.size() < 2) fail(2, "missing: the second line is the final HP");
+  long long printed_hp = 0;
+  {
+    std::string s = lines[1];
+    const size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
+    s = a == std::string::npos ? "" : s.substr(a, b - a + 1);
+    if (s.empty() || s.size() > 12 || s.find_first_not_of("-0123456789") != std::string::npos || s == "-")
+      fail(2, "'" + lines[1] + "' is not an HP (an integer)");
+    printed_hp = std::stoll(s);
+  }
+  std::vector<std::string> printed_board(lines.begin() + 2, lines.end());
+  const Playout p = play(rolls, plan, o.rules);
+  const PlanResult dp = solve_dp(rolls, o.rules);
+  const bool legal_plan = p.illegal_turn == 0;
+  const bool survived = p.survived(rolls.size());
+  const bool complete = legal_plan && p.death == Death::None && p.turns_played == static_cast<int>(rolls.size());
+  const bool hp_ok = legal_plan && printed_hp == p.final_hp;
+  bool board_ok = legal_plan && printed_board.size() == p.board.size();
+  int first_bad_row = 0;
+  if (legal_plan)
+    for (size_t r = 0; r < p.board.size(); ++r) {
+      std::string got = r < printed_board.size() ? printed_board[r] : "";
+      while (!got.empty() && (got.back() == ' ' || got.back() == '\t') && got.size() > p.board[r].size()) got.pop_back();
+      if (got != p.board[r]) {
+        board_ok = false;
+        if (!first_bad_row) first_bad_row = static_cast<int>(r) + 1;
+      }
+    }
+  const bool ok = survived && hp_ok && board_ok;
+  json j = {{"rolls", rolls.size()}, {"plan", plan}, {"legal", legal_plan}};
+  if (!legal_plan)
+    j["first_illegal"] = {{"line", 1}, {"turn", p.illegal_turn}, {"reason", p.illegal_why}};
+  j["survives"] = survived;
+  if (legal_plan && p.death != Death::None) j["death"] = {{"turn", p.turns_played}, {"cause", death_name(p.death)}};
+  if (legal_plan && p.death == Death::None && !complete) j["turns_missing"] = static_cast<int>(rolls.size()) - p.turns_played;
+  j["printed_hp"] = printed_hp;
+  j["simulated_hp"] = p.final_hp;
+  j["hp_matches"] = hp_ok;
+  j["board_matches"] = board_ok;
+  if (legal_plan && !board_ok) j["first_wrong_board_line"] = first_bad_row ? first_bad_row + 2 : 3;
+  j["simulated_board"] = p.board;
+  j["optimal_hp"] = dp.survived ? json(dp.final_hp) : json(nullptr);
+  if (survived && dp.survived) j["hp_below_optimum"] = dp.final_hp - p.final_hp;
+  j["valid"] = ok;
+  if (o.json_out) {
+    std::cout << j.dump() << "\n";
+    return ok ? 0 : 1;
+  }
+  if (!legal_plan) {
+    std::cout << "illegal: line 1, turn " << p.illegal_turn << ": " << p.illegal_why << "\n";
+    return 1;
+  }
+  if (p.death != Death::None) {
+    std::cout << "dies: on turn " << p.turns_played << " of " << rolls.size() << ", " << death_name(p.death) << "\n";
+  } else if (!complete) {
+    std::cout << "incomplete: the plan has " << plan.size() << " actions for " << rolls.size() << " rolls\n";
+  } else {
+    std::cout << "survives all " << rolls.size() << " turns with HP " << p.final_hp;
+    if (dp.survived)
+      std::cout << (dp.final_hp == p.final_hp ? " (optimal)"
+                                              : " (" + std::to_string(dp.final_hp - p.final_hp) +
+                                                    " below the optimum " + std::to_string(dp.final_hp) + ")");
+    std::cout << "\n";
+  }
+  std::cout << "printed HP " << printed_hp << (hp_ok ? ": right" : ": wrong, the simulation gives " + std::to_string(p.final_hp)) << "\n";
+  std::cout << "printed board: " << (board_ok ? "right" : "wrong from line " + std::to_string(first_bad_row ? first_bad_row + 2 : 3) + "; the simulation gives:") << "\n";
+  if (!board_ok)
+    for (const auto& row : p.board) std::cout << "  " << row << "\n";
+  std::cout << (ok ? "valid" : "not valid") << "\n";
+  return ok ? 0 : 1;
+}
+
+// ---- prefixes --------------------------------------------------------------------------
+
+int run_prefixes(const Options& o) {
+  check_rules(o.rules);
+  const auto rolls = read_rolls_file(o.rolls);
+  const bool counts = o.counts || (!o.no_counts && rolls.size() <= 5000);
+  const Prefixes px = prefix_outcomes(rolls, o.rules, counts);
+  std::string out;
+  if (!o.json_out) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%8s %10s %8s  %s\n", "turns", "survivable", "best HP", counts ? "surviving plans" : "");
+    out += buf;
+  }
+  for (size_t k = 0; k < rolls.size(); ++k) {
+    const bool can = px.best_hp[k] >= 0;
+    if (o.json_out) {
+      json j = {{"turns", k + 1}, {"survivable", can}, {"best_hp", can ? json(px.best_hp[k]) : json(nullptr)}};
+      if (counts) j["surviving_plans"] = px.surviving[k].str();
+      out += j.dump() + "\n";
+    } else {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%8zu %10s %8s  ", k + 1, can ? "yes" : "no", can ? std::to_string(px.best_hp[k]).c_str() : "-");
+      out += buf;
+      out += counts ? px.surviving[k].str() : "";
+      out += "\n";
+    }
+    if (out.size() > (1 << 16)) {
+      std::cout << out;
+      out.clear();
+    }
+  }
+  std::cout << out << std::flush;
+  return 0;
+}
+
+// ---- play ------------------------------------------------------------------------------
+
+int run_play(const Options& o) {
+  check_rules(o.rules);
+  const auto rolls = read_rolls_file(o.rolls);
+  std::string plan = o.plan;
+  if (!o.plan_file.empty()) {
+    std::ifstream in(o.plan_file);
+    if (!in) throw std::invalid_argument("cannot read " + o.plan_file);
+    std::getline(in, plan);
+    if (!plan.empty() && plan.back() == '\r') plan.pop_back();
+  }
+  if (plan.empty() && o.plan.empty() && o.plan_file.empty()) plan = plan_string(solve_dp(rolls, o.rules).actions);
+  Board b(o.rules);
+  std::cout << "start: column " << o.rules.start_column << ", HP " << o.rules.start_hp << "\n";
+  for (const auto& row : b.render()) std::cout << "  " << row << "\n";
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const int a = action_of(plan[i]);
+    if (i >= rolls.size()) throw std::invalid_argument("the plan is longer than the rolls (turn " + std::to_string(i + 1) + ")");
+    if (a < 0 || !legal(b.column(), a))
+      throw std::invalid_argument("turn " + std::to_string(i + 1) + ": '" + plan[i] + "' is illegal from column " +
+                                  std::to_string(b.column()));
+    b.turn(a, rolls[i]);
+    std::cout << "turn " << i + 1 << ": " << kLetters[a] << ", roll " << int(rolls[i]) << ", column " << b.column()
+              << ", HP " << b.hp() << (b.ate_last_turn() ? " (ate a fly)" : "")
+              << (b.alive() ? "" : std::string(" - dead, ") + death_name(b.death())) << "\n";
+    for (const auto& row : b.render()) std::cout << "  " << row << "\n";
+    if (!b.alive()) return 2;
+  }
+  const bool all = plan.size() == rolls.size();
+  std::cout << (all ? "survived all " + std::to_string(rolls.size()) + " turns with HP " + std::to_string(b.hp())
+                    : "the plan ends after " + std::to_string(plan.size()) + " of " + std::to_string(rolls.size()) + " turns")
+            << "\n";
+  return all ? 0 : 1;
+}
+
+void add_rules(CLI::App* s, Options& o) {
+  s->add_option("--hp", o.rules.start_hp, "starting HP (default 20)");
+  s->add_option("--column", o.rules.start_column, "starting column, 1..5 (default 3, River 3)");
+  s->add_option("--fly-hp", o.rules.fly_hp, "HP a fly gives (default 5)");
+  s->add_flag("--json", o.json_out, "print JSON");
+}
+
+}  // namespace
+
+std::vector<std::pair<CLI::App*, std::function<int()>>> Game::add_commands(CLI::App& root) {
+  auto* top = root.add_subcommand("river-toad", "River Toad plans for a roll file: solve, check, prefixes, play");
+  top->require_subcommand(1);
+  auto so = std::make_shared<Options>();
+  auto* solve = top->add_subcommand("solve", "the optimal plan (highest final HP) in the assignment's output format");
+  solve->add_option("rolls", so->rolls, "the roll file")->required();
+  solve->add_option("output", so->out, "write the output file here (plan, final HP, board)");
+  solve->add_option("--algorithm", so->algorithm, "bfs | dfs | greedy | astar | dp (default) | all (a comparison table)");
+  solve->add_option("--max-nodes", so->budget, "node budget of bfs, dfs, greedy and astar");
+  add_rules(solve, *so);
+  auto co = std::make_shared<Options>();
+  auto* check = top->add_subcommand("check", "validate an output file: legal, survives, printed HP and board, distance from the optimum");
+  check->add_option("rolls", co->rolls, "the roll file")->required();
+  check->add_option("output", co->out, "the output file to check")->required();
+  add_rules(check, *co);
+  auto po = std::make_shared<Options>();
+  auto* prefixes = top->add_subcommand("prefixes", "for every k: can k turns be survived, the best HP, the number of surviving plans");
+  prefixes->add_option("rolls", po->rolls, "the roll file")->required();
+  prefixes->add_flag("--counts", po->counts, "count surviving plans even past 5000 rolls (slow)");
+  prefixes->add_flag("--no-counts", po->no_counts, "skip the counts");
+  add_rules(prefixes, *po);
+  auto pl = std::make_shared<Options>();
+  auto* playc = top->add_subcommand("play", "replay a plan turn by turn (default: the optimal plan)");
+  playc->add_option("rolls", pl->rolls, "the roll file")->required();
+  playc->add_option("--plan", pl->plan, "the plan, e.g. GAGAF");
+  playc->add_option("--plan-file", pl->plan_file, "an output file whose first line is the plan");
+  add_rules(playc, *pl);
+  return {{solve, [so] { return run_solve(*so); }},
+          {check, [co] { return run_check(*co); }},
+          {prefixes, [po] { return run_prefixes(*po); }},
+          {playc, [pl] { return run_play(*pl); }}};
+}
+
+}  // namespace toadbase::river_toad
