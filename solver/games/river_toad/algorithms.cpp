@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <queue>
 #include <stdexcept>
-#include <unordered_set>
+#include <array>
 
 namespace toadbase::river_toad {
 
@@ -25,10 +25,6 @@ std::vector<int> path_to(const std::vector<Node>& arena, int32_t i) {
   for (; arena[i].parent >= 0; i = arena[i].parent) out.push_back(arena[i].action);
   std::reverse(out.begin(), out.end());
   return out;
-}
-
-uint64_t state_key(int turn, int column, int hp) {
-  return (uint64_t(uint32_t(turn)) << 32) | (uint64_t(uint32_t(hp)) << 3) | uint64_t(column);
 }
 
 PlanResult finish(const char* name, const std::vector<Node>& arena, int32_t goal, uint64_t nodes, bool gave_up) {
@@ -112,8 +108,9 @@ PlanResult solve_bfs(const std::vector<uint8_t>& rolls, const Rules& rules, uint
   std::vector<Node> arena{{-1, rules.start_hp, 0, static_cast<int8_t>(rules.start_column), -1}};
   size_t layer_begin = 0, layer_end = 1;
   uint64_t nodes = 0;
+  std::vector<Node> next;
   for (int k = 0; k < N; ++k) {
-    std::unordered_set<uint64_t> seen;
+    next.clear();
     for (size_t i = layer_begin; i < layer_end; ++i) {
       ++nodes;
       const Node n = arena[i];
@@ -121,13 +118,22 @@ PlanResult solve_bfs(const std::vector<uint8_t>& rolls, const Rules& rules, uint
         if (!legal(n.column, a)) continue;
         const Step s = step(rolls, State{k, n.column, n.hp}, a, rules);
         if (s.death != Death::None) continue;
-        if (!seen.insert(state_key(k + 1, s.next.column, s.next.hp)).second) continue;
-        arena.push_back({static_cast<int32_t>(i), s.next.hp, k + 1, static_cast<int8_t>(s.next.column), static_cast<int8_t>(a)});
+        next.push_back({static_cast<int32_t>(i), s.next.hp, k + 1, static_cast<int8_t>(s.next.column), static_cast<int8_t>(a)});
       }
-      if (arena.size() > budget) return finish("bfs", arena, -1, nodes, true);
     }
-    layer_begin = layer_end;
+    // the next layer keeps, per column, the first state with the most HP: the others are
+    // dominated (the same column with no more HP) and can reach no better end
+    std::array<int, kColumns> most;
+    most.fill(-1);
+    for (const Node& n : next) most[n.column] = std::max(most[n.column], n.hp);
+    layer_begin = arena.size();
+    for (const Node& n : next)
+      if (n.hp == most[n.column]) {
+        arena.push_back(n);
+        most[n.column] = -2;  // taken
+      }
     layer_end = arena.size();
+    if (arena.size() > budget) return finish("bfs", arena, -1, nodes, true);
     if (layer_begin == layer_end) return finish("bfs", arena, -1, nodes, false);
   }
   int32_t goal = -1;
@@ -239,14 +245,17 @@ PlanResult best_first(const char* name, bool use_g, const std::vector<uint8_t>& 
     return g + hv;
   };
   std::priority_queue<Item> open;
-  std::unordered_set<uint64_t> closed;
+  // the most HP closed per (turn, column): a state with no more HP is dominated
+  std::vector<int> closed_hp((rolls.size() + 1) * kColumns, -1);
   if (h[rules.start_column] >= 0) open.push({key_of(0, rules.start_column, rules.start_hp), 0, rules.start_hp, 0});
   uint64_t nodes = 0;
   while (!open.empty()) {
     const Item it = open.top();
     open.pop();
     const Node n = arena[it.node];
-    if (!closed.insert(state_key(n.turn, n.column, n.hp)).second) continue;
+    int& best_closed = closed_hp[n.turn * kColumns + n.column];
+    if (n.hp <= best_closed) continue;
+    best_closed = n.hp;
     ++nodes;
     if (n.turn == N) return finish(name, arena, it.node, nodes, false);
     if (nodes > budget) return finish(name, arena, -1, nodes, true);
@@ -254,7 +263,7 @@ PlanResult best_first(const char* name, bool use_g, const std::vector<uint8_t>& 
       if (!legal(n.column, a)) continue;
       const Step s = step(rolls, State{n.turn, n.column, n.hp}, a, rules);
       if (s.death != Death::None || h[(n.turn + 1) * kColumns + s.next.column] < 0) continue;
-      if (closed.count(state_key(n.turn + 1, s.next.column, s.next.hp))) continue;
+      if (s.next.hp <= closed_hp[(n.turn + 1) * kColumns + s.next.column]) continue;
       arena.push_back({it.node, s.next.hp, n.turn + 1, static_cast<int8_t>(s.next.column), static_cast<int8_t>(a)});
       open.push({key_of(n.turn + 1, s.next.column, s.next.hp), n.turn + 1, s.next.hp,
                  static_cast<int32_t>(arena.size() - 1)});

@@ -9,13 +9,17 @@
 //         A S D F G; at the end, the column with the highest HP, the lowest column on ties.
 //         With no surviving plan it returns the plan that survives longest (then with the
 //         highest HP at that turn), ending with the move that kills the toad.
-// bfs     breadth-first over every reachable (turn, column, HP), turn by turn; returns the
-//         best HP among the states after turn N (so it is optimal too).
+// bfs     breadth-first, turn by turn: every state of a layer is expanded, and the next layer
+//         keeps per column the first state with the most HP (the others are dominated);
+//         returns the best HP among the states after turn N (so it is optimal too).
 // dfs     depth-first backtracking in the order A S D F G, as the seeds' article searches;
 //         remembers, per (turn, column), the highest HP known to fail (less HP fails too).
 //         Returns the first surviving plan it meets: not necessarily optimal.
 // greedy  best-first on the heuristic alone (below), deeper and then richer states first;
 //         returns the first goal it pops: not necessarily optimal.
+//         greedy and astar close (turn, column) at the most HP popped: a later state there
+//         with no more HP is dominated and skipped (this keeps A* optimal: the dominating
+//         state reaches every goal the other does, with at least as much HP).
 // astar   A* on the HP given up: g = start HP + 5 x (flies that reached the bottom so far)
 //         - HP, so final HP = start HP + 5 x (all flies) - g, and every step costs
 //         5 x (a fly arrived but was not eaten) + min(move cost, HP before the move) >= 0.
