@@ -112,7 +112,7 @@ void Database::parse_manifest(const std::string& value) {
 
 Identity Database::identity() const {
   return {manifest_.at("game").get<std::string>(), manifest_.at("parameters"),
-          manifest_.at("record").get<std::string>()};
+          manifest_.at("record").get<std::string>(), manifest_.value("record_bytes", 1u)};
 }
 
 const TierMeta& Database::tier_meta(TierId t) const {
@@ -180,8 +180,9 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
                     {"zstd_level", zstd_level},
                     {"tier_count", tiers.size()},
                     {"tiers_digest", hex64(tiers_digest(tiers))},
-                    {"positions", positions},
+                    {"positions", positions / id.record_bytes},
                     {"complete", false}};
+    if (id.record_bytes != 1) d->manifest_["record_bytes"] = id.record_bytes;
     rocksdb::WriteOptions w;
     w.sync = true;
     check(d->db_->Put(w, kManifestKey, d->manifest_.dump()), "writing the manifest of " + path);
@@ -189,7 +190,8 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
     check(s, "reading the manifest of " + path);
     d->parse_manifest(value);
     Identity have = d->identity();
-    if (have.game != id.game || have.parameters != id.parameters || have.record != id.record)
+    if (have.game != id.game || have.parameters != id.parameters || have.record != id.record ||
+        have.record_bytes != id.record_bytes)
       throw DbError(path + " holds " + have.game + " " + have.parameters.dump() +
                     ", not " + id.game + " " + id.parameters.dump() +
                     ": give another --db or remove it");
@@ -393,12 +395,13 @@ void Database::finish(const std::vector<TierInfo>& tiers) {
   flush();
   nlohmann::json list = nlohmann::json::array();
   uint64_t stored = 0, positions = 0;
+  const uint32_t width = manifest_.value("record_bytes", 1u);
   for (TierId t = 0; t < tier_count(); ++t) {
     const TierMeta& m = tier_meta(t);
     stored += m.stored_bytes;
-    positions += m.positions;
+    positions += m.positions / width;
     list.push_back({{"name", tiers[t].name},
-                    {"positions", m.positions},
+                    {"positions", m.positions / width},
                     {"stored_bytes", m.stored_bytes},
                     {"stored", !tier_derived(t)},
                     {"digest", hex64(m.digest)}});

@@ -62,10 +62,14 @@ struct TierMeta {
 };
 
 /// What identifies a solved instance: the game, its parameters and its record type.
+/// A record of `record_bytes` > 1 bytes is stored as that many one-byte records (the game
+/// lays them out, e.g. as byte planes); TierInfo and TierMeta count bytes, the manifest's
+/// "positions" counts positions.
 struct Identity {
   std::string game;
   nlohmann::json parameters;
   std::string record;
+  uint32_t record_bytes = 1;
 };
 
 class Database {

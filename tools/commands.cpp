@@ -110,6 +110,7 @@ int cmd_solve(const GameModule& game, const json& given, const Common& c, int zs
   auto d = db::Database::open_for_solve(c.db, inst->identity(), tiers, zstd_level);
   uint64_t positions = 0;
   for (const auto& t : tiers) positions += t.positions;
+  positions /= inst->identity().record_bytes;  // tiers count bytes
   auto progress = make_progress("solve " + game.name(), positions, tiers.size(), c.quiet);
   const bool was_complete = d->complete();
   SolveStats stats;
@@ -223,7 +224,7 @@ int cmd_info(const Common& c, bool with_tiers) {
     for (TierId t = 0; t < d->tier_count(); ++t)
       if (d->tier_committed(t)) stored += d->tier_meta(t).stored_bytes, done += d->tier_meta(t).positions;
     m["stored_bytes"] = stored;
-    m["committed_positions"] = done;
+    m["committed_positions"] = done / d->identity().record_bytes;
   }
   uint64_t positions = m.value("positions", uint64_t{0});
   uint64_t stored = m.value("stored_bytes", uint64_t{0});
@@ -262,16 +263,17 @@ int cmd_analyze(const Common& c, bool per_tier) {
     return 0;
   }
   std::cout << a["game"].get<std::string>() << " " << dump(a["parameters"]) << ": "
-            << a["positions"] << " positions, " << a["wins"] << " wins, " << a["losses"]
-            << " losses\n";
+            << a["positions"] << " positions";
+  if (a.contains("wins")) std::cout << ", " << a["wins"] << " wins, " << a["losses"] << " losses";
+  std::cout << "\n";
   if (a.contains("longest_win"))
     std::cout << "longest win:  " << a["longest_win"]["remoteness"] << " (e.g. "
               << a["longest_win"]["position"].get<std::string>() << ")\n";
   if (a.contains("longest_loss"))
     std::cout << "longest loss: " << a["longest_loss"]["remoteness"] << " (e.g. "
               << a["longest_loss"]["position"].get<std::string>() << ")\n";
-  std::printf("%10s %14s %14s\n", "remoteness", "win", "lose");
-  for (const auto& r : a["by_remoteness"])
+  if (a.contains("by_remoteness")) std::printf("%10s %14s %14s\n", "remoteness", "win", "lose");
+  for (const auto& r : a.value("by_remoteness", json::array()))
     std::printf("%10u %14llu %14llu\n", r["remoteness"].get<unsigned>(),
                 static_cast<unsigned long long>(r["win"].get<uint64_t>()),
                 static_cast<unsigned long long>(r["lose"].get<uint64_t>()));

@@ -3,6 +3,7 @@
 #include "solver/games/frog_puzzle/game.hpp"
 #include "solver/games/river_toad/game.hpp"
 #include "solver/games/toads_frogs/game.hpp"
+#include "tools/river_toad_module.hpp"
 #include "tools/tier_module.hpp"
 
 namespace toadbase::tools {
@@ -12,7 +13,7 @@ const std::vector<std::unique_ptr<GameModule>>& games() {
     std::vector<std::unique_ptr<GameModule>> v;
     v.push_back(std::make_unique<TierGameModule<toads_frogs::Game>>());
     v.push_back(std::make_unique<TierGameModule<frog_puzzle::Game>>());
-    v.push_back(std::make_unique<CommandsOnlyModule<river_toad::Game>>());
+    v.push_back(std::make_unique<RiverToadModule>());
     return v;
   }();
   return all;

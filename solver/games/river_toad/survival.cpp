@@ -1,0 +1,141 @@
+#include "solver/games/river_toad/survival.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <stdexcept>
+
+namespace toadbase::river_toad {
+
+namespace {
+// ties between actions: the cheapest first
+constexpr std::array<int, kActions> kTieOrder = {2, 1, 3, 0, 4};  // D S F A G
+}  // namespace
+
+SurvivalSpace::SurvivalSpace(int turns, std::vector<uint64_t> weights, const Rules& rules)
+    : turns_(turns), w_(std::move(weights)), rules_(rules) {
+  if (w_.empty()) w_.assign(kRolls, 1);
+  if (w_.size() != kRolls) throw std::invalid_argument("roll weights: give 34 of them, one per roll 0..33");
+  if (turns_ < 1) throw std::invalid_argument("--turns must be at least 1");
+  wsum_ = 0;
+  for (uint64_t x : w_) {
+    if (x > (uint64_t{1} << 20)) throw std::invalid_argument("roll weights: at most 1048576 each");
+    wsum_ += x;
+  }
+  if (wsum_ == 0) throw std::invalid_argument("roll weights: at least one must be positive");
+  pow_.assign(1, 1);
+  for (int t = 1; t <= turns_; ++t) {
+    if (pow_.back() > kCountMask / wsum_)
+      throw std::invalid_argument("--turns " + std::to_string(turns_) + ": the exact counts (W^t, W = " +
+                                  std::to_string(wsum_) + ") would not fit 61 bits past t = " + std::to_string(t - 1));
+    pow_.push_back(pow_.back() * wsum_);
+  }
+}
+
+uint64_t SurvivalSpace::total_positions() const {
+  uint64_t n = 0;
+  for (int t = 1; t <= turns_; ++t) n += tier_positions(t);
+  return n;
+}
+
+std::vector<uint64_t> SurvivalSpace::first_expectation() const {
+  // count(0) = 1 for any alive state; E(1) = W for every (r1 r2 r3, c, h <= cap(0) = 1)
+  return std::vector<uint64_t>(size_t{kRolls} * kRolls * kRolls * 5 * hp_cap(0), wsum_);
+}
+
+uint64_t SurvivalSpace::action_count(int t, const std::vector<uint64_t>& e, int r1, int r2, int r3, int r4,
+                                     int column, int hp, int action) const {
+  if (!legal(column, action)) return 0;
+  const int to = column + kShift[action];
+  int h = hp - kCost[action];
+  if (h < 0) h = 0;
+  if ((snake_columns(r4) >> to) & 1) return 0;
+  if ((r4 == kLeftFlyRoll && to == kFirstRiver) || (r4 == kRightFlyRoll && to == kLastRiver)) h += rules_.fly_hp;
+  if (h == 0) return 0;
+  const int cap = hp_cap(t - 1);
+  if (h > cap) h = cap;
+  return e[((((size_t(r1) * kRolls + r2) * kRolls + r3) * 5) + (to - 1)) * cap + (h - 1)];
+}
+
+void SurvivalSpace::solve_tier(int t, const std::vector<uint64_t>& e, std::vector<uint64_t>& out) const {
+  out.assign(tier_positions(t), 0);
+  const int cap = hp_cap(t);
+  tbb::parallel_for(tbb::blocked_range<int>(0, kRolls * kRolls * kRolls), [&](const tbb::blocked_range<int>& range) {
+    for (int q = range.begin(); q != range.end(); ++q) {
+      const int r1 = q / (kRolls * kRolls), r2 = q / kRolls % kRolls, r3 = q % kRolls;
+      for (int r4 = 0; r4 < kRolls; ++r4)
+        for (int c = kFirstRiver; c <= kLastRiver; ++c)
+          for (int hp = 1; hp <= cap; ++hp) {
+            uint64_t best = 0;
+            int best_a = kTieOrder[0];
+            for (int a : kTieOrder) {
+              const uint64_t v = action_count(t, e, r1, r2, r3, r4, c, hp, a);
+              if (v > best) best = v, best_a = a;
+            }
+            out[index(t, r1, r2, r3, r4, c, hp)] = best | (uint64_t(best_a) << 61);
+          }
+    }
+  });
+}
+
+std::vector<uint64_t> SurvivalSpace::expectation(int t, const std::vector<uint64_t>& counts) const {
+  const int cap = hp_cap(t);
+  std::vector<uint64_t> e(size_t{kRolls} * kRolls * kRolls * 5 * cap, 0);
+  tbb::parallel_for(tbb::blocked_range<int>(0, kRolls * kRolls * kRolls), [&](const tbb::blocked_range<int>& range) {
+    for (int q = range.begin(); q != range.end(); ++q) {
+      const int a = q / (kRolls * kRolls), b = q / kRolls % kRolls, c3 = q % kRolls;
+      uint64_t* dst = &e[size_t(q) * 5 * cap];
+      for (int r0 = 0; r0 < kRolls; ++r0) {
+        const uint64_t w = w_[r0];
+        if (!w) continue;
+        const uint64_t* src = &counts[index(t, r0, a, b, c3, kFirstRiver, 1)];
+        for (int i = 0; i < 5 * cap; ++i) dst[i] += w * (src[i] & kCountMask);
+      }
+    }
+  });
+  return e;
+}
+
+std::vector<Record> SurvivalSpace::to_planes(const std::vector<uint64_t>& v) {
+  std::vector<Record> out(v.size() * kRecordBytes);
+  const size_t n = v.size();
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 16), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t i = r.begin(); i != r.end(); ++i)
+      for (int b = 0; b < kRecordBytes; ++b) out[b * n + i] = static_cast<Record>(v[i] >> (8 * b));
+  });
+  return out;
+}
+
+std::vector<uint64_t> SurvivalSpace::from_planes(const std::vector<Record>& planes) {
+  const size_t n = planes.size() / kRecordBytes;
+  std::vector<uint64_t> v(n, 0);
+  for (int b = 0; b < kRecordBytes; ++b)
+    for (size_t i = 0; i < n; ++i) v[i] |= uint64_t{planes[b * n + i]} << (8 * b);
+  return v;
+}
+
+SolveStats SurvivalSpace::solve(TierStore& store, Progress* progress) const {
+  SolveStats stats;
+  std::vector<uint64_t> e = first_expectation(), counts;
+  for (int t = 1; t <= turns_; ++t) {
+    const TierId id = static_cast<TierId>(t - 1);
+    if (store.has_tier(id)) {
+      counts = from_planes(store.load_tier(id));
+      if (counts.size() != tier_positions(t)) throw std::runtime_error("stored tier t" + std::to_string(t) + " has the wrong size");
+      ++stats.tiers_skipped;
+      if (progress) progress->tier_done("t" + std::to_string(t), tier_positions(t), true);
+    } else {
+      solve_tier(t, e, counts);
+      std::vector<Record> planes = to_planes(counts);
+      store.commit_tier(id, planes, true);
+      stats.positions_solved += counts.size();
+      ++stats.tiers_solved;
+      if (progress) progress->tier_done("t" + std::to_string(t), tier_positions(t), false);
+    }
+    if (t < turns_) e = expectation(t, counts);
+    stats.peak_bytes_in_flight = std::max<uint64_t>(stats.peak_bytes_in_flight, counts.size() * 16 + e.size() * 8);
+  }
+  return stats;
+}
+
+}  // namespace toadbase::river_toad
