@@ -243,35 +243,41 @@ class RiverToadInstance : public Instance {
   /// Recomputes every tier from the stored tier below it and compares record by record.
   VerifyReport verify(const db::Database& db, Progress* progress) const override {
     VerifyReport rep;
-    std::vector<uint64_t> e = space_.first_expectation(), mine;
+    std::vector<uint64_t> e = space_.first_expectation();
+    std::vector<Record> mine, stored;
     for (int t = 1; t <= space_.turns(); ++t) {
-      std::vector<uint64_t> stored;
       try {
-        stored = Space::from_planes(db.read_tier(static_cast<TierId>(t - 1)));
+        std::vector<Record>().swap(stored);
+        stored = db.read_tier(static_cast<TierId>(t - 1));
       } catch (const std::exception& ex) {
         rep.ok = false;
         rep.problem = std::string(ex.what()) + " (tier t" + std::to_string(t) + ")";
         return rep;
       }
       space_.solve_tier(t, e, mine);
+      const uint64_t n = space_.tier_positions(t);
       if (stored.size() != mine.size()) {
         rep.ok = false;
-        rep.problem = "tier t" + std::to_string(t) + " holds " + std::to_string(stored.size()) + " records, the space " +
-                      std::to_string(mine.size());
+        rep.problem = "tier t" + std::to_string(t) + " holds " + std::to_string(stored.size() / river_toad::kRecordBytes) +
+                      " records, the space " + std::to_string(n);
         return rep;
       }
-      for (uint64_t i = 0; i < mine.size(); ++i)
-        if (mine[i] != stored[i]) {
-          rep.ok = false;
-          rep.problem = "tier t" + std::to_string(t) + " index " + std::to_string(i) + " (" +
-                        position_at(static_cast<TierId>(t - 1), i) + "): stored count " +
-                        std::to_string(stored[i] & river_toad::kCountMask) + ", recomputed " +
-                        std::to_string(mine[i] & river_toad::kCountMask);
-          return rep;
-        }
-      rep.positions_checked += mine.size();
+      if (stored != mine) {
+        uint64_t i = 0;
+        while (Space::plane_get(stored.data(), n, i) == Space::plane_get(mine.data(), n, i)) ++i;
+        rep.ok = false;
+        rep.problem = "tier t" + std::to_string(t) + " index " + std::to_string(i) + " (" +
+                      position_at(static_cast<TierId>(t - 1), i) + "): stored " +
+                      std::to_string(Space::plane_get(stored.data(), n, i) & river_toad::kCountMask) + " (action " +
+                      std::to_string(Space::plane_get(stored.data(), n, i) >> 61) + "), recomputed " +
+                      std::to_string(Space::plane_get(mine.data(), n, i) & river_toad::kCountMask) + " (action " +
+                      std::to_string(Space::plane_get(mine.data(), n, i) >> 61) + ")";
+        return rep;
+      }
+      rep.positions_checked += n;
+      std::vector<Record>().swap(mine);
       if (t < space_.turns()) e = space_.expectation(t, stored);
-      if (progress) progress->tier_done("t" + std::to_string(t), mine.size(), false);
+      if (progress) progress->tier_done("t" + std::to_string(t), n, false);
     }
     return rep;
   }
@@ -280,21 +286,21 @@ class RiverToadInstance : public Instance {
     nlohmann::json tiers = nlohmann::json::array(), odds = nlohmann::json::array();
     uint64_t total = 0;
     for (int t = 1; t <= space_.turns(); ++t) {
-      const std::vector<uint64_t> v = Space::from_planes(db.read_tier(static_cast<TierId>(t - 1)));
-      const uint64_t den = space_.denominator(t);
+      const std::vector<Record> planes = db.read_tier(static_cast<TierId>(t - 1));
+      const uint64_t n = space_.tier_positions(t), den = space_.denominator(t);
       uint64_t dead = 0, sure = 0;
       double sum = 0;
-      for (uint64_t x : v) {
-        const uint64_t c = x & river_toad::kCountMask;
+      for (uint64_t i = 0; i < n; ++i) {
+        const uint64_t c = Space::plane_get(planes.data(), n, i) & river_toad::kCountMask;
         dead += c == 0;
         sure += c == den;
         sum += static_cast<double>(c) / static_cast<double>(den);
       }
-      total += v.size();
-      tiers.push_back({{"tier", "t" + std::to_string(t)}, {"positions", v.size()}, {"lost", dead},
-                       {"certain", sure}, {"mean_survival", v.empty() ? 0.0 : sum / static_cast<double>(v.size())}});
+      total += n;
+      tiers.push_back({{"tier", "t" + std::to_string(t)}, {"positions", n}, {"lost", dead},
+                       {"certain", sure}, {"mean_survival", n ? sum / static_cast<double>(n) : 0.0}});
       const Pos start{t, std::min(20, Space::hp_cap(t)), 3, {0, 0, 0, 0}};
-      const uint64_t c = v[Space::index(t, 0, 0, 0, 0, 3, start.hp)] & river_toad::kCountMask;
+      const uint64_t c = Space::plane_get(planes.data(), n, Space::index(t, 0, 0, 0, 0, 3, start.hp)) & river_toad::kCountMask;
       odds.push_back({{"turns", t}, {"position", canonical(start)}, {"probability", static_cast<double>(c) / static_cast<double>(den)},
                       {"exact", std::to_string(c) + "/" + std::to_string(den)}});
     }

@@ -57,8 +57,10 @@ uint64_t SurvivalSpace::action_count(int t, const std::vector<uint64_t>& e, int 
   return e[((((size_t(r1) * kRolls + r2) * kRolls + r3) * 5) + (to - 1)) * cap + (h - 1)];
 }
 
-void SurvivalSpace::solve_tier(int t, const std::vector<uint64_t>& e, std::vector<uint64_t>& out) const {
-  out.assign(tier_positions(t), 0);
+void SurvivalSpace::solve_tier(int t, const std::vector<uint64_t>& e, std::vector<Record>& planes) const {
+  const size_t n = tier_positions(t);
+  std::vector<Record>().swap(planes);  // free the previous tier first
+  planes.assign(n * kRecordBytes, 0);
   const int cap = hp_cap(t);
   tbb::parallel_for(tbb::blocked_range<int>(0, kRolls * kRolls * kRolls), [&](const tbb::blocked_range<int>& range) {
     for (int q = range.begin(); q != range.end(); ++q) {
@@ -72,14 +74,15 @@ void SurvivalSpace::solve_tier(int t, const std::vector<uint64_t>& e, std::vecto
               const uint64_t v = action_count(t, e, r1, r2, r3, r4, c, hp, a);
               if (v > best) best = v, best_a = a;
             }
-            out[index(t, r1, r2, r3, r4, c, hp)] = best | (uint64_t(best_a) << 61);
+            plane_set(planes.data(), n, index(t, r1, r2, r3, r4, c, hp), best | (uint64_t(best_a) << 61));
           }
     }
   });
 }
 
-std::vector<uint64_t> SurvivalSpace::expectation(int t, const std::vector<uint64_t>& counts) const {
+std::vector<uint64_t> SurvivalSpace::expectation(int t, const std::vector<Record>& planes) const {
   const int cap = hp_cap(t);
+  const size_t n = tier_positions(t);
   std::vector<uint64_t> e(size_t{kRolls} * kRolls * kRolls * 5 * cap, 0);
   tbb::parallel_for(tbb::blocked_range<int>(0, kRolls * kRolls * kRolls), [&](const tbb::blocked_range<int>& range) {
     for (int q = range.begin(); q != range.end(); ++q) {
@@ -88,52 +91,36 @@ std::vector<uint64_t> SurvivalSpace::expectation(int t, const std::vector<uint64
       for (int r0 = 0; r0 < kRolls; ++r0) {
         const uint64_t w = w_[r0];
         if (!w) continue;
-        const uint64_t* src = &counts[index(t, r0, a, b, c3, kFirstRiver, 1)];
-        for (int i = 0; i < 5 * cap; ++i) dst[i] += w * (src[i] & kCountMask);
+        const size_t src = index(t, r0, a, b, c3, kFirstRiver, 1);
+        for (int i = 0; i < 5 * cap; ++i) dst[i] += w * (plane_get(planes.data(), n, src + i) & kCountMask);
       }
     }
   });
   return e;
 }
 
-std::vector<Record> SurvivalSpace::to_planes(const std::vector<uint64_t>& v) {
-  std::vector<Record> out(v.size() * kRecordBytes);
-  const size_t n = v.size();
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 1 << 16), [&](const tbb::blocked_range<size_t>& r) {
-    for (size_t i = r.begin(); i != r.end(); ++i)
-      for (int b = 0; b < kRecordBytes; ++b) out[b * n + i] = static_cast<Record>(v[i] >> (8 * b));
-  });
-  return out;
-}
-
-std::vector<uint64_t> SurvivalSpace::from_planes(const std::vector<Record>& planes) {
-  const size_t n = planes.size() / kRecordBytes;
-  std::vector<uint64_t> v(n, 0);
-  for (int b = 0; b < kRecordBytes; ++b)
-    for (size_t i = 0; i < n; ++i) v[i] |= uint64_t{planes[b * n + i]} << (8 * b);
-  return v;
-}
-
 SolveStats SurvivalSpace::solve(TierStore& store, Progress* progress) const {
   SolveStats stats;
-  std::vector<uint64_t> e = first_expectation(), counts;
+  std::vector<uint64_t> e = first_expectation();
+  std::vector<Record> planes;
   for (int t = 1; t <= turns_; ++t) {
     const TierId id = static_cast<TierId>(t - 1);
     if (store.has_tier(id)) {
-      counts = from_planes(store.load_tier(id));
-      if (counts.size() != tier_positions(t)) throw std::runtime_error("stored tier t" + std::to_string(t) + " has the wrong size");
+      std::vector<Record>().swap(planes);
+      planes = store.load_tier(id);
+      if (planes.size() != tier_positions(t) * kRecordBytes)
+        throw std::runtime_error("stored tier t" + std::to_string(t) + " has the wrong size");
       ++stats.tiers_skipped;
       if (progress) progress->tier_done("t" + std::to_string(t), tier_positions(t), true);
     } else {
-      solve_tier(t, e, counts);
-      std::vector<Record> planes = to_planes(counts);
+      solve_tier(t, e, planes);
       store.commit_tier(id, planes, true);
-      stats.positions_solved += counts.size();
+      stats.positions_solved += tier_positions(t);
       ++stats.tiers_solved;
       if (progress) progress->tier_done("t" + std::to_string(t), tier_positions(t), false);
     }
-    if (t < turns_) e = expectation(t, counts);
-    stats.peak_bytes_in_flight = std::max<uint64_t>(stats.peak_bytes_in_flight, counts.size() * 16 + e.size() * 8);
+    if (t < turns_) e = expectation(t, planes);
+    stats.peak_bytes_in_flight = std::max<uint64_t>(stats.peak_bytes_in_flight, planes.size() + e.size() * 8);
   }
   return stats;
 }

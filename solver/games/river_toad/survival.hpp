@@ -56,10 +56,11 @@ class SurvivalSpace {
     return ((((uint64_t(r1) * kRolls + r2) * kRolls + r3) * kRolls + r4) * 5 + (column - 1)) * hp_cap(t) + (hp - 1);
   }
 
-  /// The count and best action of every position of tier t, from E of tier t (below).
-  void solve_tier(int t, const std::vector<uint64_t>& e, std::vector<uint64_t>& out) const;
-  /// E(t+1) from the counts of tier t: e[((r1 * 34 + r2) * 34 + r3) * 5 + c - 1) * cap(t) + h - 1].
-  std::vector<uint64_t> expectation(int t, const std::vector<uint64_t>& counts) const;
+  /// The count and best action of every position of tier t, from E of tier t (below), as
+  /// byte planes (written in place: one copy of the tier in memory).
+  void solve_tier(int t, const std::vector<uint64_t>& e, std::vector<Record>& planes) const;
+  /// E(t+1) from tier t's byte planes: e[((r1 * 34 + r2) * 34 + r3) * 5 + c - 1) * cap(t) + h - 1].
+  std::vector<uint64_t> expectation(int t, const std::vector<Record>& planes) const;
   /// E(1): every state alive after the last turn counts 1 per roll weight.
   std::vector<uint64_t> first_expectation() const;
   /// The outcome of one action from a position, given E of its tier: count (0 = death).
@@ -69,8 +70,15 @@ class SurvivalSpace {
   /// Solves tiers 1..T into the store (byte planes), skipping the committed ones.
   SolveStats solve(TierStore& store, Progress* progress) const;
 
-  static std::vector<Record> to_planes(const std::vector<uint64_t>& v);
-  static std::vector<uint64_t> from_planes(const std::vector<Record>& planes);
+  /// Record i of byte planes holding n records.
+  static uint64_t plane_get(const Record* planes, size_t n, size_t i) {
+    uint64_t v = 0;
+    for (int b = 0; b < kRecordBytes; ++b) v |= uint64_t{planes[b * n + i]} << (8 * b);
+    return v;
+  }
+  static void plane_set(Record* planes, size_t n, size_t i, uint64_t v) {
+    for (int b = 0; b < kRecordBytes; ++b) planes[b * n + i] = static_cast<Record>(v >> (8 * b));
+  }
 
  private:
   int turns_;
