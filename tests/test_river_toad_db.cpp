@@ -100,6 +100,17 @@ TEST_CASE("river toad database: exact counts equal a brute-force expectimax for 
   const json a = json::parse(ok({"query", "--db", db, "2_5_#SS SS#/# SSS #/# S S #/#S S S#/#   T #"}).out);
   REQUIRE(a["position"] == "2_5_4_27.14.10.21");
   REQUIRE(a["count"] == std::to_string(o_count(2, 27, 14, 10, 21, 4, 5)));
+  // a roll prefix and the plan so far: the sample after GAGAF, and the start
+  const json pre = json::parse(ok({"query", "--db", db, "3_r21,21,10,14,27_pGAGAF"}).out);
+  REQUIRE(pre["position"] == "3_7_4_27.14.10.21");
+  REQUIRE(pre["count"] == std::to_string(o_count(3, 27, 14, 10, 21, 4, 7)));
+  REQUIRE(json::parse(ok({"query", "--db", db, "5_r_p"}).out)["position"] == "5_16_3_0.0.0.0");
+  run_expecting({"query", "--db", db, "3_r21,21_pGGG", "3_r21,21,10,14,31_pDDDDD"}, 1);
+  // play --advise: the database's action every turn, followed when no plan is given
+  write_file(dir / "sample.txt", "5\n21\n21\n10\n14\n27\n");
+  const RunResult adv = ok({"river-toad", "play", dir / "sample.txt", "--advise", db});
+  REQUIRE_THAT(adv.out, Catch::Matchers::Contains("turn 1: advice D (survives the next 5 turns"));
+  REQUIRE_THAT(adv.out, Catch::Matchers::Contains("survived all 5 turns"));
   run_expecting({"query", "--db", db, "6_20_3_0.0.0.0", "3_20_6_0.0.0.0", "3_0_3_0.0.0.0", "3_20_3_0.0.40.0",
                  "2_5_#SS SS#/# SSS #/# S S #/#S S S#/#  X  #"}, 1);
 }

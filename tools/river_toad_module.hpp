@@ -16,7 +16,11 @@
 
 namespace toadbase::tools {
 
+class RiverToadModule;
+
 class RiverToadInstance : public Instance {
+  friend class RiverToadModule;
+
  public:
   using Space = river_toad::SurvivalSpace;
 
@@ -65,7 +69,8 @@ class RiverToadInstance : public Instance {
   }
 
   Pos parse(const std::string& text) const {
-    // "<t>_<hp>_<column>_<r1>.<r2>.<r3>.<r4>" or "<t>_<hp>_<row0>/<row1>/<row2>/<row3>/<row4>"
+    // "<t>_<hp>_<column>_<r1>.<r2>.<r3>.<r4>", "<t>_<hp>_<row0>/<row1>/<row2>/<row3>/<row4>",
+    // or "<t>_r<rolls so far, comma-separated>_p<plan so far>" (start: column 3, 20 HP)
     auto fail = [&](const std::string& why) -> Pos { throw BadPosition("position '" + text + "': " + why); };
     std::vector<std::string> f;
     size_t start = 0;
@@ -83,7 +88,34 @@ class RiverToadInstance : public Instance {
     };
     Pos p{};
     const bool picture = text.find('/') != std::string::npos;
-    if (picture) {
+    if (f.size() == 3 && f[1].starts_with("r") && f[2].starts_with("p")) {
+      // a roll prefix and the plan so far: "<t>_r<roll>,<roll>,..._p<plan>"
+      p.t = num(f[0], "turns left");
+      std::vector<uint8_t> rolls;
+      std::stringstream ss(f[1].substr(1));
+      for (std::string r; std::getline(ss, r, ',');) {
+        const int v = num(r, "roll");
+        if (v > river_toad::kMaxRoll) return fail("roll " + r + " is outside 0..33");
+        rolls.push_back(static_cast<uint8_t>(v));
+      }
+      const std::string plan = f[2].substr(1);
+      if (plan.size() != rolls.size())
+        return fail("the plan so far has " + std::to_string(plan.size()) + " actions for " + std::to_string(rolls.size()) +
+                    " rolls (one action a turn, each turn spawns its roll)");
+      const river_toad::Playout out = river_toad::play(rolls, plan, river_toad::Rules{});
+      if (out.illegal_turn) return fail("turn " + std::to_string(out.illegal_turn) + ": " + out.illegal_why);
+      if (out.death != river_toad::Death::None)
+        return fail("the toad dies on turn " + std::to_string(out.turns_played) + " (" + river_toad::death_name(out.death) + ")");
+      for (int i = 0; i < 4; ++i) {
+        const int k = static_cast<int>(rolls.size()) - 1 - i;
+        p.r[i] = k >= 0 ? rolls[k] : 0;
+      }
+      p.hp = out.final_hp;
+      int col = 0;
+      for (int c = 1; c <= 5; ++c)
+        if (out.board.back()[c] == 'T') col = c;
+      p.column = col;
+    } else if (picture) {
       // the rows may contain '_'? no: only # space S F T X
       const size_t u1 = text.find('_'), u2 = u1 == std::string::npos ? u1 : text.find('_', u1 + 1);
       if (u2 == std::string::npos) return fail("write <turns left>_<HP>_<row0>/<row1>/<row2>/<row3>/<row4>");
@@ -107,7 +139,9 @@ class RiverToadInstance : public Instance {
       }
       if (!p.column) return fail("no toad T in the bottom row");
     } else {
-      if (f.size() != 4) return fail("write <turns left>_<HP>_<column>_<row0 roll>.<row1>.<row2>.<row3>, e.g. 8_20_3_0.0.0.0");
+      if (f.size() != 4)
+        return fail("write <turns left>_<HP>_<column>_<row0 roll>.<row1>.<row2>.<row3> (e.g. 8_20_3_0.0.0.0), "
+                    "a board picture <turns left>_<HP>_<row0>/.../<row4>, or <turns left>_r<rolls>_p<plan>");
       p.t = num(f[0], "turns left");
       p.hp = num(f[1], "HP");
       p.column = num(f[2], "column");
@@ -350,7 +384,68 @@ class RiverToadModule : public GameModule {
   std::unique_ptr<Instance> instance(const nlohmann::json& normalized) const override {
     return std::make_unique<RiverToadInstance>(normalized);
   }
-  std::vector<GameCommand> add_commands(CLI::App& root) const override { return river_toad::Game::add_commands(root); }
+  std::vector<GameCommand> add_commands(CLI::App& root) const override {
+    auto cmds = river_toad::Game::add_commands(root);
+    // `river-toad play --advise DB`: the database's best action every turn
+    for (auto& [app, action] : cmds) {
+      if (app->get_name() != "play") continue;
+      auto advise = std::make_shared<std::string>();
+      app->add_option("--advise", *advise, "a river-toad database: show its best action every turn (and follow it when no plan is given)");
+      auto inner = action;
+      action = [app, advise, inner] { return advise->empty() ? inner() : play_advised(*app, *advise); };
+    }
+    return cmds;
+  }
+
+  static int play_advised(CLI::App& app, const std::string& path) {
+    auto d = db::Database::open_read_only(path);
+    const db::Identity id = d->identity();
+    if (id.game != river_toad::Game::kName) throw BadPosition(path + " holds " + id.game + ", not river-toad");
+    if (!d->complete()) throw BadPosition(path + " is incomplete; run its solve again to resume");
+    RiverToadInstance inst(id.parameters);
+    river_toad::Rules rules;
+    if (app.count("--hp")) rules.start_hp = app.get_option("--hp")->as<int>();
+    if (app.count("--column")) rules.start_column = app.get_option("--column")->as<int>();
+    if (app.count("--fly-hp")) rules.fly_hp = app.get_option("--fly-hp")->as<int>();
+    if (rules.start_column < 1 || rules.start_column > 5 || rules.start_hp < 1)
+      throw BadPosition("--column must be 1..5 and --hp at least 1");
+    if (rules.fly_hp != inst.space_.rules().fly_hp)
+      throw BadPosition("--fly-hp " + std::to_string(rules.fly_hp) + " differs from the database's " +
+                        std::to_string(inst.space_.rules().fly_hp));
+    const auto rolls = river_toad::read_rolls_file(app.get_option("rolls")->as<std::string>());
+    std::string plan = app.count("--plan") ? app.get_option("--plan")->as<std::string>() : "";
+    if (app.count("--plan-file")) throw BadPosition("--advise takes --plan, not --plan-file");
+    const bool follow = plan.empty();
+    river_toad::Board b(rules);
+    std::vector<uint8_t> seen;
+    for (size_t k = 0; k < rolls.size(); ++k) {
+      const int left = static_cast<int>(rolls.size() - k);
+      RiverToadInstance::Pos p{};
+      p.t = std::min(left, inst.space_.turns());
+      for (int i = 0; i < 4; ++i) p.r[i] = seen.size() > size_t(i) ? seen[seen.size() - 1 - i] : 0;
+      p.column = b.column();
+      p.hp = std::min(b.hp(), RiverToadInstance::Space::hp_cap(p.t));
+      const nlohmann::ordered_json q = inst.query(*d, inst.canonical(p), "");
+      const std::string best = q["bestAction"];
+      std::cout << "turn " << k + 1 << ": advice " << best << " (survives the next " << p.t << " turns with probability "
+                << q["survival"].get<double>() << (left > inst.space_.turns() ? ", the database's horizon" : "") << ")";
+      char letter = follow ? best[0] : (k < plan.size() ? plan[k] : 0);
+      if (!follow && k >= plan.size()) {
+        std::cout << "\nthe plan ends here\n";
+        return 1;
+      }
+      const int a = river_toad::action_of(letter);
+      if (a < 0 || !river_toad::legal(b.column(), a)) throw BadPosition(std::string("turn ") + std::to_string(k + 1) + ": '" + letter + "' is illegal here");
+      b.turn(a, rolls[k]);
+      seen.push_back(rolls[k]);
+      std::cout << ", plays " << letter << ": column " << b.column() << ", HP " << b.hp()
+                << (b.alive() ? "" : std::string(", dead: ") + river_toad::death_name(b.death())) << "\n";
+      for (const auto& row : b.render()) std::cout << "  " << row << "\n";
+      if (!b.alive()) return 2;
+    }
+    std::cout << "survived all " << rolls.size() << " turns with HP " << b.hp() << "\n";
+    return 0;
+  }
 };
 
 }  // namespace toadbase::tools
