@@ -6,6 +6,7 @@
 #          GamesCrafters size; then the frog puzzle
 #   full:  also length 18 and length 20 (all counts: 7.0 billion positions, ~1 GiB on disk)
 #   frog:  the frog puzzle only (12 + 12, 8 + 8 with two empty cells, the 8 + 8 challenge)
+#   river: the River Toad position database only (T = 4, 6, 8; survival odds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-quick}
@@ -49,6 +50,25 @@ frog_puzzle() {
   done
   echo "challenge 8 + 8: done"
 }
+river_toad() {
+  solve rt4 3 0 river-toad --turns 4
+  solve rt6 3 0 river-toad --turns 6
+  solve rt8 3 0 river-toad --turns 8
+  # survival odds from the empty board, 20 HP, column 3, for 1..8 turns left
+  rm -rf "$work/rt8" && "$bin" solve river-toad --turns 8 --db "$work/rt8" --quiet >/dev/null
+  a=$("$bin" analyze --db "$work/rt8" --json)
+  python3 -c 'import json,sys; a=json.loads(sys.argv[1]); [print(json.dumps(dict(kind="odds", case="rt8", turns=o["turns"], probability=o["probability"], exact=o["exact"]))) for o in a["survival_from_empty_board"]]' "$a" |
+    while read -r line; do emit "$line"; done
+  rm -rf "$work/rt8"
+  echo "river toad: done"
+}
+if [ "$mode" = river ]; then
+  river_toad
+  [ -z "${BENCH_DIR:-}" ] && rm -rf "$work"
+  python3 results/make_benchmarks.py
+  python3 results/make_river_toad.py
+  exit 0
+fi
 if [ "$mode" = frog ]; then
   frog_puzzle
   [ -z "${BENCH_DIR:-}" ] && rm -rf "$work"
@@ -67,6 +87,7 @@ if [ "$mode" = full ]; then
   solve len20 1 0 toads-frogs --length 20
 fi
 frog_puzzle
+river_toad
 
 # lookups on length 16: a batch of 1 million random positions, 5000 cold single lookups
 rm -rf "$work/len16" && "$bin" solve toads-frogs --length 16 --db "$work/len16" --quiet >/dev/null

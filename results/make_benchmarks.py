@@ -88,6 +88,15 @@ if any(solve(c, th) for c, _ in fp for th in (0, 1, 2)):
                        f"{rs[0]['moves']} | {len(rs)} |")
         out.append("")
 
+rt = [(c, l) for c, l in (("rt4", "T = 4"), ("rt6", "T = 6"), ("rt8", "T = 8"))]
+if any(solve(c) for c, _ in rt):
+    out += ["## Solve (River Toad, every position with 1..T turns left: exact survival counts)", "",
+            "| space | positions | threads | median time | positions/s | peak RSS | stored bits/position | repeats | digest |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for case, label in rt:
+        out += solve_rows(case, label)
+    out.append("")
+
 lk = latest.get(("lookup", "len16", 0))
 if lk:
     l = lk[0]

@@ -80,23 +80,36 @@ for r in runs:
 md += ["", "## Prefix outcomes", "",
        f"`toadbase river-toad prefixes` on 1,000,000 rolls (no counts): {prefix_seconds:.2f} s wall, "
        "process start included (median of 3).", ""]
-db = os.path.join(RT, "db.jsonl")
-if os.path.exists(db):
-    rows = [json.loads(l) for l in open(db) if l.strip()]
-    solves = [r for r in rows if r.get("kind") == "solve"]
-    if solves:
+bench = os.path.join(HERE, "bench.jsonl")
+if os.path.exists(bench):
+    rows = [json.loads(l) for l in open(bench) if l.strip()]
+    def newest(kind, case):
+        rs = [r for r in rows if r.get("kind") == kind and r.get("case") == case and r.get("threads", 0) == 0]
+        if not rs:
+            return []
+        run = max(r["run"] for r in rs)
+        return [r for r in rs if r["run"] == run]
+    solves = [(t, newest("solve", f"rt{t}")) for t in (4, 6, 8)]
+    if any(rs for _, rs in solves):
         md += ["## The position database", "",
-               "| turns | positions | time | positions/s | peak RSS | stored | bits/position |", "|---:|---:|---:|---:|---:|---:|---:|"]
-        for r in solves:
-            md.append(f"| {r['parameters']['turns']} | {r['positions']:,} | {r['seconds']:.1f} s | "
-                      f"{r['positions_per_second']/1e6:.1f} M | {r['peak_rss_kb']/1024:.0f} MiB | "
-                      f"{r['stored_bytes']/2**20:.1f} MiB | {r['bits_per_position']:.2f} |")
+               "`toadbase solve river-toad --turns T`: every position with 1..T turns left (the last four rolls,",
+               "the column, HP capped at 3t + 1), its exact survival count under optimal play and best action.",
+               "From `results/bench.jsonl` (`results/bench.sh river`; medians of the repeats).", "",
+               "| T | positions | median time | positions/s | peak RSS | stored | bits/position | repeats |",
+               "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for t, rs in solves:
+            if not rs:
+                continue
+            md.append(f"| {t} | {rs[0]['positions']:,} | {statistics.median(r['seconds'] for r in rs):.1f} s | "
+                      f"{statistics.median(r['positions_per_second'] for r in rs)/1e6:.1f} M | "
+                      f"{max(r['peak_rss_kb'] for r in rs)/1024/1024:.2f} GiB | {rs[0]['stored_bytes']/2**20:.1f} MiB | "
+                      f"{rs[0]['bits_per_position']:.2f} | {len(rs)} |")
         md.append("")
-    odds = [r for r in rows if r.get("kind") == "odds"]
+    odds = newest("odds", "rt8")
     if odds:
-        md += ["Survival odds under optimal play from the empty board, column 3, 20 HP:", "",
-               "| turns | probability | exact |", "|---:|---:|---|"]
-        for r in odds:
+        md += ["Survival odds under optimal play from the empty board (column 3, 20 HP), future rolls uniform:", "",
+               "| turns | probability | exact (surviving roll sequences / 34^t) |", "|---:|---:|---|"]
+        for r in sorted(odds, key=lambda r: r["turns"]):
             md.append(f"| {r['turns']} | {r['probability']:.6f} | {r['exact']} |")
         md.append("")
 with open(os.path.join(HERE, "river-toad.md"), "w") as f:
