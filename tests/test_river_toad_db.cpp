@@ -114,3 +114,20 @@ TEST_CASE("river toad database: exact counts equal a brute-force expectimax for 
   run_expecting({"query", "--db", db, "6_20_3_0.0.0.0", "3_20_6_0.0.0.0", "3_0_3_0.0.0.0", "3_20_3_0.0.40.0",
                  "2_5_#SS SS#/# SSS #/# S S #/#S S S#/#  X  #"}, 1);
 }
+
+TEST_CASE("river toad database: --weights changes the future rolls' odds", "[river-toad][db]") {
+  TempDir dir("rt-weights");
+  // every future roll is 31 (snakes in all five rivers): whoever must see one arrive dies
+  std::string w;
+  for (int r = 0; r < 34; ++r) w += std::string(r ? "," : "") + (r == 31 ? "1" : "0");
+  ok({"solve", "river-toad", "--turns", "5", "--weights", w, "--db", dir / "w", "--quiet"});
+  std::istringstream lines(ok({"query", "--db", dir / "w", "5_16_3_0.0.0.0", "4_13_3_0.0.0.0"}).out);
+  std::string a, b;
+  std::getline(lines, a);
+  std::getline(lines, b);
+  REQUIRE(json::parse(a)["survival"] == 0.0);       // the first future roll arrives on turn 5
+  REQUIRE(json::parse(a)["denominator"] == "1");
+  REQUIRE(json::parse(b)["survival"] == 1.0);       // four turns: no future roll arrives
+  run_expecting({"solve", "river-toad", "--turns", "5", "--weights", "1,2,3", "--db", dir / "bad", "--quiet"}, 1);
+  run_expecting({"solve", "river-toad", "--turns", "12", "--db", dir / "big", "--quiet"}, 1);  // 34^12 > 2^61
+}
