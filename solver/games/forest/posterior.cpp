@@ -1,0 +1,108 @@
+#include "solver/games/forest/posterior.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace toadbase::forest {
+
+double no_start_probability(int side) {
+  if (side > 3) throw std::invalid_argument("exact enumeration covers side 3 only");
+  const int n = side * side;
+  int pow3 = 1;
+  for (int i = 0; i < n - 1; ++i) pow3 *= 3;
+  double none = 0;
+  Forest fo;
+  fo.side = side;
+  for (int portal = 0; portal < n; ++portal)
+    for (int code = 0; code < pow3; ++code) {
+      fo.content.assign(n, kEmpty);
+      double p = 1.0 / n;
+      int c = code;
+      for (int t = 0; t < n; ++t) {
+        if (t == portal) continue;
+        fo.content[t] = static_cast<uint8_t>(c % 3);
+        c /= 3;
+        p *= fo.content[t] == kEmpty ? 18.0 / 20 : 1.0 / 20;
+      }
+      fo.portal = portal;
+      place_clues(fo);
+      if (fo.eligible_starts().empty()) none += p;
+    }
+  return none;
+}
+
+Posterior posterior(const Observations& o) {
+  if (o.side > 3) throw std::invalid_argument("posterior: exact enumeration covers 3x3 forests only (so far)");
+  const int n = o.side * o.side;
+  Posterior out;
+  out.monster.assign(n, 0);
+  out.trap.assign(n, 0);
+  out.portal.assign(n, 0);
+  std::vector<int> visited_clue(n, -1);  // -1 unknown, else bones | leaves << 1
+  visited_clue[o.start] = 0;             // the start shows no clue, by the rule that drew it
+  for (const auto& v : o.visited) visited_clue[v.tile] = (v.bones ? 1 : 0) | (v.leaves ? 2 : 0);
+  if (visited_clue[o.start] != 0) throw std::invalid_argument("the start tile shows no clue, by the generator's rule");
+  std::vector<int> death(n, -1);
+  for (auto [t, h] : o.deaths) death[t] = h;
+  std::vector<uint8_t> stoned(n, 0);
+  for (int t : o.stones) stoned[t] = 1;
+  double total = 0;
+  each_forest(o.side, [&](const Forest& f, double p) {
+    if (f.start != o.start) return;
+    for (int t = 0; t < n; ++t) {
+      if (visited_clue[t] >= 0) {
+        if (t == f.portal) return;
+        if (f.content[t] == kTrap) return;
+        if (f.content[t] == kMonster && !stoned[t]) return;
+        if (((f.bones[t] ? 1 : 0) | (f.leaves[t] ? 2 : 0)) != visited_clue[t]) return;
+      }
+      if (death[t] >= 0 && f.content[t] != death[t]) return;
+      if (death[t] >= 0 && t == f.portal) return;
+    }
+    total += p;
+    for (int t = 0; t < n; ++t) {
+      if (t == f.portal) out.portal[t] += p;
+      else if (f.content[t] == kMonster) out.monster[t] += p;
+      else if (f.content[t] == kTrap) out.trap[t] += p;
+    }
+  });
+  if (total <= 0) throw std::invalid_argument("these observations cannot happen in any forest");
+  for (int t = 0; t < n; ++t) out.monster[t] /= total, out.trap[t] /= total, out.portal[t] /= total;
+  out.evidence = total;
+  return out;
+}
+
+Observations read_observations(const std::string& text) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(std::string("observations: not JSON (") + e.what() + ")");
+  }
+  Observations o;
+  auto fail = [](const std::string& why) -> void { throw std::invalid_argument("observations: " + why); };
+  if (!j.is_object() || !j.contains("side") || !j["side"].is_number_integer()) fail("give \"side\"");
+  o.side = j["side"].get<int>();
+  if (o.side < 2 || o.side > kMaxSide) fail("side must be 2.." + std::to_string(kMaxSide));
+  auto tile = [&](const nlohmann::json& rc) {
+    if (!rc.is_array() || rc.size() != 2 || !rc[0].is_number_integer() || !rc[1].is_number_integer())
+      fail("a tile is [row, column], not " + rc.dump());
+    const int r = rc[0].get<int>(), c = rc[1].get<int>();
+    if (r < 0 || c < 0 || r >= o.side || c >= o.side) fail("tile " + rc.dump() + " is outside the forest");
+    return r * o.side + c;
+  };
+  if (!j.contains("start")) fail("give \"start\": [row, column]");
+  o.start = tile(j["start"]);
+  for (const auto& v : j.value("visited", nlohmann::json::array())) {
+    if (!v.is_object() || !v.contains("tile")) fail("each visited entry is {\"tile\": [r, c], \"bones\": .., \"leaves\": ..}");
+    o.visited.push_back({tile(v["tile"]), v.value("bones", false), v.value("leaves", false)});
+  }
+  for (const auto& d : j.value("deaths", nlohmann::json::array())) {
+    const std::string h = d.value("hazard", "");
+    if (h != "monster" && h != "trap") fail("a death's hazard is \"monster\" or \"trap\"");
+    o.deaths.push_back({tile(d.at("tile")), h == "monster" ? kMonster : kTrap});
+  }
+  for (const auto& s : j.value("stones", nlohmann::json::array())) o.stones.push_back(tile(s));
+  return o;
+}
+
+}  // namespace toadbase::forest
