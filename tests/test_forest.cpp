@@ -280,7 +280,7 @@ TEST_CASE("forest rules: moves, stones, death and respawn with the map kept, por
   REQUIRE_THROWS_AS(play(f, wrong), std::logic_error);
 }
 
-TEST_CASE("forest: the original agent reproduces the published 3x3 figures; the oracle too", "[forest]") {
+TEST_CASE("forest: the original agent reproduces the published 3x3 figures, and the oracle too", "[forest]") {
   // spec: 20 000 forests: score per forest 81.0, deaths 0.015, oracle 88.0; portal 99.00 %
   // counts the 0.889 % of draws without a start (the original loops on them) as failures
   for (const char* name : {"original", "oracle"}) {
