@@ -329,5 +329,16 @@ TEST_CASE("cli forest: play, eval (sampled and exact), posterior, and bad input"
   write_file(dir / "bad.json", R"({"side": 3, "start": [0, 0], "visited": [{"tile": [0, 9]}]})");
   REQUIRE_THAT(run_expecting({"forest", "posterior", dir / "bad.json"}, 1).err, Catch::Matchers::Contains("outside"));
   run_expecting({"forest", "eval", "--agent", "nobody"}, 1);
+  for (const char* sides : {"5-3", "3x-5", "3-2147483647", "1-3"})
+    run_expecting({"forest", "eval", "--sides", sides, "--forests", "10"}, 1);
+  run_expecting({"forest", "eval", "--side", "3", "--forests", "0"}, 1);
+  for (const char* obs : {R"({"side": 3, "start": [0, 0], "deaths": [5]})",
+                          R"({"side": 3, "start": [0, 0], "visited": [{"tile": [0, 1], "bones": 1}]})",
+                          R"({"side": 4294967299, "start": [0, 0]})",
+                          R"({"side": 3, "start": [4294967296, 0]})"}) {
+    write_file(dir / "o.json", obs);
+    INFO(obs);
+    REQUIRE_THAT(run_expecting({"forest", "posterior", dir / "o.json"}, 1).err, Catch::Matchers::Contains("observations:"));
+  }
   run_expecting({"forest", "eval", "--side", "5", "--exact"}, 1);
 }

@@ -225,7 +225,7 @@ TEST_CASE("frog puzzle position strings: canonical, GamesCrafters, the blog's li
   REQUIRE(fp::format_blog(p) == "[1, 1, 0, -1, -1]");
   REQUIRE(fp::move_text(p, {1, 2}) == "L from 1 to 2");
   REQUIRE(fp::move_text(to_pos("LLRL_RR"), {5, 4}) == "R from 5 to 4");
-  for (const char* bad : {"", "LLRR", "LL_XR", "[1, 2, 0]", "[1, 1, 0", "1_xx-oR", "[1 1 0]",
+  for (const char* bad : {"", "LLRR", "LL_XR", "[1, 2, 0]", "[1, 1, 0", "[1, 0, -1,]", "1_xx-oR", "[1 1 0]",
                           "LLLLLLLLLLLLLLLL_RRRRRRRRRRRRRRRR"}) {
     INFO(bad);
     REQUIRE_THROWS_AS(fp::parse(bad), fp::PositionError);

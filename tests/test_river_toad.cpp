@@ -264,3 +264,27 @@ TEST_CASE("cli river-toad: solve, check on good, illegal, dying and misprinted f
   REQUIRE(count == 5);
   REQUIRE(json::parse(last)["best_hp"] == 19);
 }
+
+TEST_CASE("cli river-toad: strict HP lines, extra board rows, bounded options (review findings)", "[cli][river-toad]") {
+  using namespace tbtest;
+  TempDir dir("rt-review");
+  write_file(dir / "sample.txt", "5\n21\n21\n10\n14\n27\n");
+  const std::string board = "#SS SS#\n# SSS #\n# S S #\n#S S S#\n#   T #\n";
+  for (const char* hp : {"1-2", "7-", "--5", "-"}) {
+    write_file(dir / "hp.txt", std::string("GAGAF\n") + hp + "\n" + board);
+    RunResult r = run_expecting({"river-toad", "check", dir / "sample.txt", dir / "hp.txt"}, 1);
+    INFO(hp);
+    REQUIRE_THAT(r.err, Contains("hp.txt:2"));
+  }
+  write_file(dir / "extra.txt", "GAGAF\n7\n" + board + "#     #\n");
+  json j = json::parse(run_expecting({"river-toad", "check", dir / "sample.txt", dir / "extra.txt", "--json"}, 1).out);
+  REQUIRE(j["board_matches"] == false);
+  REQUIRE(j["first_wrong_board_line"] == 8);
+  run_expecting({"river-toad", "solve", dir / "sample.txt", "--fly-hp", "1001"}, 1);
+  run_expecting({"river-toad", "solve", dir / "sample.txt", "--hp", "0"}, 1);
+  run_expecting({"river-toad", "solve", dir / "sample.txt", "--column", "6"}, 1);
+  // large but allowed values: every algorithm still finds the survivors
+  write_file(dir / "flies.txt", "12\n32\n33\n32\n33\n32\n33\n32\n33\n32\n33\n32\n33\n");
+  j = json::parse(ok({"river-toad", "solve", dir / "flies.txt", "--algorithm", "all", "--fly-hp", "1000", "--hp", "1000000", "--json"}).out);
+  for (const auto& a : j["algorithms"]) REQUIRE(a["survived"] == true);
+}

@@ -184,7 +184,9 @@ int cmd_query(const Common& c, std::vector<std::string> positions, const std::st
   for (const auto& p : all) {
     try {
       nlohmann::ordered_json j = inst->query(*d, p, turn);
-      if (text) {
+      if (text && !j.contains("positionValue")) {
+        out += dump(j) + "\n";  // a game without win/lose values (River Toad): its JSON
+      } else if (text) {
         out += j["position"].get<std::string>() + ": " + j["positionValue"].get<std::string>() +
                " in " + std::to_string(j["remoteness"].get<unsigned>()) + "\n";
         for (const auto& m : j["moves"])

@@ -102,7 +102,9 @@ class RiverToadInstance : public Instance {
       if (plan.size() != rolls.size())
         return fail("the plan so far has " + std::to_string(plan.size()) + " actions for " + std::to_string(rolls.size()) +
                     " rolls (one action a turn, each turn spawns its roll)");
-      const river_toad::Playout out = river_toad::play(rolls, plan, river_toad::Rules{});
+      river_toad::Rules rules;
+      rules.fly_hp = space_.rules().fly_hp;
+      const river_toad::Playout out = river_toad::play(rolls, plan, rules);
       if (out.illegal_turn) return fail("turn " + std::to_string(out.illegal_turn) + ": " + out.illegal_why);
       if (out.death != river_toad::Death::None)
         return fail("the toad dies on turn " + std::to_string(out.turns_played) + " (" + river_toad::death_name(out.death) + ")");
@@ -193,30 +195,25 @@ class RiverToadInstance : public Instance {
     return v;
   }
 
-  /// The count of one action from a position, from the stored tier t-1.
+  /// The count of one action from a position, from the stored tier t-1 (the weighted sum
+  /// over the next roll of the counts of the position the action leads to).
   uint64_t action_count(const db::Database& db, const Pos& p, int a) const {
-    std::vector<uint64_t> e(size_t{river_toad::kRolls} * river_toad::kRolls * river_toad::kRolls * 5 * Space::hp_cap(p.t - 1), 0);
-    // only E(r1 r2 r3, c', h') is read: fill that one entry
     if (!river_toad::legal(p.column, a)) return 0;
     const int to = p.column + river_toad::kShift[a];
     int h = std::max(p.hp - river_toad::kCost[a], 0);
-    if ((p.r[3] == river_toad::kLeftFlyRoll && to == 1) || (p.r[3] == river_toad::kRightFlyRoll && to == 5))
+    if ((river_toad::snake_columns(p.r[3]) >> to) & 1) return 0;
+    if ((p.r[3] == river_toad::kLeftFlyRoll && to == river_toad::kFirstRiver) ||
+        (p.r[3] == river_toad::kRightFlyRoll && to == river_toad::kLastRiver))
       h += space_.rules().fly_hp;
-    const int cap = Space::hp_cap(p.t - 1);
-    h = std::min(h, cap);
-    if (h >= 1) {
-      uint64_t sum = 0;
-      if (p.t == 1) {
-        sum = space_.weight_sum();
-      } else {
-        for (int r0 = 0; r0 < river_toad::kRolls; ++r0)
-          if (space_.weights()[r0])
-            sum += space_.weights()[r0] *
-                   (read_u64(db, p.t - 1, Space::index(p.t - 1, r0, p.r[0], p.r[1], p.r[2], to, h)) & river_toad::kCountMask);
-      }
-      e[((((size_t(p.r[0]) * river_toad::kRolls + p.r[1]) * river_toad::kRolls + p.r[2]) * 5) + (to - 1)) * cap + (h - 1)] = sum;
-    }
-    return space_.action_count(p.t, e, p.r[0], p.r[1], p.r[2], p.r[3], p.column, p.hp, a);
+    if (h == 0) return 0;
+    if (p.t == 1) return space_.weight_sum();
+    h = std::min(h, Space::hp_cap(p.t - 1));
+    uint64_t sum = 0;
+    for (int r0 = 0; r0 < river_toad::kRolls; ++r0)
+      if (space_.weights()[r0])
+        sum += space_.weights()[r0] *
+               (read_u64(db, p.t - 1, Space::index(p.t - 1, r0, p.r[0], p.r[1], p.r[2], to, h)) & river_toad::kCountMask);
+    return sum;
   }
 
   nlohmann::ordered_json query(const db::Database& db, const std::string& text, const std::string& turn) const override {
@@ -374,10 +371,12 @@ class RiverToadModule : public GameModule {
           throw std::invalid_argument("--weights: '" + x + "' is not a non-negative integer");
         w.push_back(std::stoull(x));
       }
+      if (w.empty()) throw std::invalid_argument("--weights: give 34 weights, one per roll 0..33");
       bool uniform = w.size() == 34 && std::all_of(w.begin(), w.end(), [&](uint64_t x) { return x == w[0]; }) && w[0] == 1;
       if (!uniform) out["weights"] = w;
     }
-    if (out["fly_hp"].get<int>() < 0) throw std::invalid_argument("--fly-hp cannot be negative");
+    if (out["fly_hp"].get<int>() < 0 || out["fly_hp"].get<int>() > 1000)
+      throw std::invalid_argument("--fly-hp must be 0..1000");
     RiverToadInstance::make(out);  // validates
     return out;
   }
@@ -434,6 +433,8 @@ class RiverToadModule : public GameModule {
         std::cout << "\nthe plan ends here\n";
         return 1;
       }
+      if (!follow && k == 0 && plan.size() > rolls.size())
+        throw BadPosition("the plan has " + std::to_string(plan.size()) + " actions for " + std::to_string(rolls.size()) + " rolls");
       const int a = river_toad::action_of(letter);
       if (a < 0 || !river_toad::legal(b.column(), a)) throw BadPosition(std::string("turn ") + std::to_string(k + 1) + ": '" + letter + "' is illegal here");
       b.turn(a, rolls[k]);

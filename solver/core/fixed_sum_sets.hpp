@@ -11,8 +11,9 @@
 //     lows(j, t)    = how many j-subsets of {0..h-1} have sum t
 //
 // Example, m = 4, k = 2, s = 3: the sets {0,3} = 1001 and {1,2} = 0110 have rank 1 and 0.
-// Tables: 2^h low entries and (sums x 2^(m-h)) prefix entries; h = m - m/3 keeps both small
-// (m = 25: 131,072 low entries, 157 x 256 prefix entries).
+// Tables: 2^h low entries and (sums x 2^(m-h)) prefix entries; h = (m + 1) / 2 balances them
+// (m = 25: 8,192 low entries, 157 x 4,096 prefix entries; a tier's scan reads a few 32 KiB rows,
+// which stay in cache: 15 % faster than h = m - m/3 on the 12 + 12 frog puzzle).
 #pragma once
 
 #include <algorithm>
@@ -28,7 +29,7 @@ class FixedSumSets {
   /// k-subsets of {0..m-1}, 0 <= k <= m <= 32.
   FixedSumSets(int m, int k) : m_(m), k_(k) {
     if (m < 0 || m > 32 || k < 0 || k > m) throw std::invalid_argument("FixedSumSets: bad m or k");
-    h_ = m - m / 3;
+    h_ = (m + 1) / 2;
     min_sum_ = k * (k - 1) / 2;
     max_sum_ = min_sum_ + k * (m - k);
     const uint32_t nlow = uint32_t{1} << h_;

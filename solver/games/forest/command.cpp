@@ -81,16 +81,22 @@ int run_eval(const Options& o) {
   std::vector<int> sides;
   if (!o.sides.empty()) {
     const size_t dash = o.sides.find('-');
-    try {
-      const int a = std::stoi(o.sides.substr(0, dash)), b = dash == std::string::npos ? a : std::stoi(o.sides.substr(dash + 1));
-      for (int s = a; s <= b; ++s) sides.push_back(s);
-    } catch (const std::exception&) {
-      throw std::invalid_argument("--sides is a range like 3-10, not '" + o.sides + "'");
-    }
+    auto side_of = [&](const std::string& x) {
+      if (x.empty() || x.size() > 2 || x.find_first_not_of("0123456789") != std::string::npos)
+        throw std::invalid_argument("--sides is a range like 3-10, not '" + o.sides + "'");
+      const int v = std::stoi(x);
+      check_side(v);
+      return v;
+    };
+    const int a = side_of(o.sides.substr(0, dash));
+    const int b = dash == std::string::npos ? a : side_of(o.sides.substr(dash + 1));
+    if (a > b) throw std::invalid_argument("--sides: the range " + o.sides + " is empty");
+    for (int s = a; s <= b; ++s) sides.push_back(s);
   } else {
     sides.push_back(o.side);
   }
   for (int s : sides) check_side(s);
+  if (o.forests == 0 && !o.exact) throw std::invalid_argument("--forests must be at least 1");
   std::vector<std::string> agents = o.agent == "all" ? agent_names() : std::vector<std::string>{o.agent};
   for (const auto& a : agents) make_agent(a);  // validates the names
   if (o.exact && (sides.size() != 1 || sides[0] != 3)) throw std::invalid_argument("--exact covers side 3 only");

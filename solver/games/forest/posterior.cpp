@@ -71,6 +71,10 @@ Posterior posterior(const Observations& o) {
   return out;
 }
 
+namespace {
+Observations read_checked(const nlohmann::json& j);
+}
+
 Observations read_observations(const std::string& text) {
   nlohmann::json j;
   try {
@@ -78,25 +82,39 @@ Observations read_observations(const std::string& text) {
   } catch (const std::exception& e) {
     throw std::invalid_argument(std::string("observations: not JSON (") + e.what() + ")");
   }
+  try {
+    return read_checked(j);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(std::string("observations: a field has the wrong type (") + e.what() + ")");
+  }
+}
+
+namespace {
+
+Observations read_checked(const nlohmann::json& j) {
   Observations o;
   auto fail = [](const std::string& why) -> void { throw std::invalid_argument("observations: " + why); };
   if (!j.is_object() || !j.contains("side") || !j["side"].is_number_integer()) fail("give \"side\"");
-  o.side = j["side"].get<int>();
-  if (o.side < 2 || o.side > kMaxSide) fail("side must be 2.." + std::to_string(kMaxSide));
+  const int64_t side = j["side"].get<int64_t>();
+  if (side < 2 || side > kMaxSide) fail("side must be 2.." + std::to_string(kMaxSide));
+  o.side = static_cast<int>(side);
   auto tile = [&](const nlohmann::json& rc) {
     if (!rc.is_array() || rc.size() != 2 || !rc[0].is_number_integer() || !rc[1].is_number_integer())
       fail("a tile is [row, column], not " + rc.dump());
-    const int r = rc[0].get<int>(), c = rc[1].get<int>();
+    const int64_t r = rc[0].get<int64_t>(), c = rc[1].get<int64_t>();
     if (r < 0 || c < 0 || r >= o.side || c >= o.side) fail("tile " + rc.dump() + " is outside the forest");
-    return r * o.side + c;
+    return static_cast<int>(r * o.side + c);
   };
   if (!j.contains("start")) fail("give \"start\": [row, column]");
   o.start = tile(j["start"]);
   for (const auto& v : j.value("visited", nlohmann::json::array())) {
-    if (!v.is_object() || !v.contains("tile")) fail("each visited entry is {\"tile\": [r, c], \"bones\": .., \"leaves\": ..}");
+    if (!v.is_object() || !v.contains("tile") || (v.contains("bones") && !v["bones"].is_boolean()) ||
+        (v.contains("leaves") && !v["leaves"].is_boolean()))
+      fail("each visited entry is {\"tile\": [r, c], \"bones\": true|false, \"leaves\": true|false}");
     o.visited.push_back({tile(v["tile"]), v.value("bones", false), v.value("leaves", false)});
   }
   for (const auto& d : j.value("deaths", nlohmann::json::array())) {
+    if (!d.is_object() || !d.contains("tile")) fail("each death is {\"tile\": [r, c], \"hazard\": \"monster\" | \"trap\"}");
     const std::string h = d.value("hazard", "");
     if (h != "monster" && h != "trap") fail("a death's hazard is \"monster\" or \"trap\"");
     o.deaths.push_back({tile(d.at("tile")), h == "monster" ? kMonster : kTrap});
@@ -104,5 +122,7 @@ Observations read_observations(const std::string& text) {
   for (const auto& s : j.value("stones", nlohmann::json::array())) o.stones.push_back(tile(s));
   return o;
 }
+
+}  // namespace
 
 }  // namespace toadbase::forest

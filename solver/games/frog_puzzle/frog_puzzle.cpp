@@ -141,6 +141,7 @@ Position parse(std::string_view text) {
       if (i < body.size()) {
         if (body[i] != ',') return fail("list entries are separated by commas");
         ++i;
+        if (body.find_first_not_of(" \t", i) == std::string_view::npos) return fail("a comma ends the list");
       }
     }
   } else {

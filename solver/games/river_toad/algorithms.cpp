@@ -189,19 +189,19 @@ PlanResult solve_dfs(const std::vector<uint8_t>& rolls, const Rules& rules, uint
   return r;
 }
 
-std::vector<int> relaxed_cost_to_go(const std::vector<uint8_t>& rolls, const Rules& rules) {
+std::vector<int64_t> relaxed_cost_to_go(const std::vector<uint8_t>& rolls, const Rules& rules) {
   const int N = static_cast<int>(rolls.size());
-  std::vector<int> h((rolls.size() + 1) * kColumns, -1);
+  std::vector<int64_t> h((rolls.size() + 1) * kColumns, -1);
   std::fill(h.end() - kColumns + kFirstRiver, h.end() - (kColumns - 1 - kLastRiver), 0);
   for (int k = N - 1; k >= 0; --k)
     for (int c = kFirstRiver; c <= kLastRiver; ++c) {
-      int best = -1;
+      int64_t best = -1;
       for (int a = 0; a < kActions; ++a) {
         if (!legal(c, a)) continue;
         const int to = c + kShift[a];
-        const int rest = h[(k + 1) * kColumns + to];
+        const int64_t rest = h[(k + 1) * kColumns + to];
         if (rest < 0) continue;
-        int cost = std::min(kCost[a], 1);
+        int64_t cost = std::min(kCost[a], 1);
         if (k + 1 > kDelay) {
           const int roll = rolls[k - kDelay];
           if ((snake_columns(roll) >> to) & 1) continue;
@@ -222,7 +222,7 @@ namespace {
 PlanResult best_first(const char* name, bool use_g, const std::vector<uint8_t>& rolls, const Rules& rules,
                       uint64_t budget) {
   const int N = static_cast<int>(rolls.size());
-  const std::vector<int> h = relaxed_cost_to_go(rolls, rules);
+  const std::vector<int64_t> h = relaxed_cost_to_go(rolls, rules);
   std::vector<int> flies_by(N + 1, 0);  // flies that reached the bottom in turns 1..k
   for (int k = 1; k <= N; ++k)
     flies_by[k] = flies_by[k - 1] + (k > kDelay && fly_column(rolls[k - 1 - kDelay]) >= 0 ? 1 : 0);

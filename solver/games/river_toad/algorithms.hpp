@@ -61,6 +61,6 @@ PlanResult solve_with(const std::string& algorithm, const std::vector<uint8_t>& 
                       uint64_t budget = kDefaultNodeBudget);
 
 /// The admissible heuristic of greedy and astar: h[turn * 7 + column], -1 = no safe way on.
-std::vector<int> relaxed_cost_to_go(const std::vector<uint8_t>& rolls, const Rules& rules);
+std::vector<int64_t> relaxed_cost_to_go(const std::vector<uint8_t>& rolls, const Rules& rules);
 
 }  // namespace toadbase::river_toad

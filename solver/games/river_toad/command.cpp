@@ -30,8 +30,9 @@ struct Options {
 void check_rules(const Rules& r) {
   if (r.start_column < kFirstRiver || r.start_column > kLastRiver)
     throw std::invalid_argument("--column must be a river column, 1..5, not " + std::to_string(r.start_column));
-  if (r.start_hp < 1) throw std::invalid_argument("--hp must be at least 1, not " + std::to_string(r.start_hp));
-  if (r.fly_hp < 0) throw std::invalid_argument("--fly-hp cannot be negative");
+  if (r.start_hp < 1 || r.start_hp > 1000000)
+    throw std::invalid_argument("--hp must be 1..1000000, not " + std::to_string(r.start_hp));
+  if (r.fly_hp < 0 || r.fly_hp > 1000) throw std::invalid_argument("--fly-hp must be 0..1000");
 }
 
 /// The assignment's output file: plan, final HP, the board.
@@ -155,7 +156,8 @@ int run_check(const Options& o) {
     std::string s = lines[1];
     const size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
     s = a == std::string::npos ? "" : s.substr(a, b - a + 1);
-    if (s.empty() || s.size() > 12 || s.find_first_not_of("-0123456789") != std::string::npos || s == "-")
+    const size_t digits = (!s.empty() && s[0] == '-') ? 1 : 0;
+    if (s.size() <= digits || s.size() > 12 || s.find_first_not_of("0123456789", digits) != std::string::npos)
       fail(2, "'" + lines[1] + "' is not an HP (an integer)");
     printed_hp = std::stoll(s);
   }
@@ -188,7 +190,9 @@ int run_check(const Options& o) {
   j["simulated_hp"] = p.final_hp;
   j["hp_matches"] = hp_ok;
   j["board_matches"] = board_ok;
-  if (legal_plan && !board_ok) j["first_wrong_board_line"] = first_bad_row ? first_bad_row + 2 : 3;
+  // the file's line of the first wrong row (rows start on line 3); extra rows: the first extra
+  const int wrong_line = first_bad_row ? first_bad_row + 2 : static_cast<int>(p.board.size()) + 3;
+  if (legal_plan && !board_ok) j["first_wrong_board_line"] = wrong_line;
   j["simulated_board"] = p.board;
   j["optimal_hp"] = dp.survived ? json(dp.final_hp) : json(nullptr);
   if (survived && dp.survived) j["hp_below_optimum"] = dp.final_hp - p.final_hp;
@@ -214,7 +218,7 @@ int run_check(const Options& o) {
     std::cout << "\n";
   }
   std::cout << "printed HP " << printed_hp << (hp_ok ? ": right" : ": wrong, the simulation gives " + std::to_string(p.final_hp)) << "\n";
-  std::cout << "printed board: " << (board_ok ? "right" : "wrong from line " + std::to_string(first_bad_row ? first_bad_row + 2 : 3) + "; the simulation gives:") << "\n";
+  std::cout << "printed board: " << (board_ok ? "right" : "wrong from line " + std::to_string(wrong_line) + "; the simulation gives:") << "\n";
   if (!board_ok)
     for (const auto& row : p.board) std::cout << "  " << row << "\n";
   std::cout << (ok ? "valid" : "not valid") << "\n";
