@@ -39,12 +39,12 @@ md = ["# Magic Forest Wanderer", "",
       "| side | agent | portal | deaths / forest | moves / forest | stones / forest | score / forest | published score | published deaths |",
       "|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
 for side in range(3, 11):
-    for agent in ("original", "oracle"):
+    for agent in ("original", "optimal", "oracle"):
         r = by.get((side, agent))
         if not r:
             continue
         pub = PUBLISHED.get(side)
-        ps = (f"{pub[2]:.1f}" if agent == "original" else f"{pub[3]:.1f}") if pub else "-"
+        ps = ({"original": f"{pub[2]:.1f}", "oracle": f"{pub[3]:.1f}"}.get(agent, "-")) if pub else "-"
         pd = f"{pub[1]:.3f}" if pub and agent == "original" else "-"
         md.append(f"| {side} | {agent} | {100*r['portal_rate']:.2f} % | {r['deaths_per_forest']:.3f} | "
                   f"{r['moves_per_forest']:.2f} | {r['stones_per_forest']:.3f} | "
@@ -55,7 +55,8 @@ md += ["", "## The exact 3x3 expectation", "",
 for r in exact:
     md.append(f"| {r['agent']} | {100*r['portal_rate']:.3f} % | {r['deaths_per_forest']:.4f} | {r['moves_per_forest']:.3f} | "
               f"{r['stones_per_forest']:.4f} | {r['score_per_forest']:.2f} |")
-md += ["", "Not yet here: the `bayes` and `optimal` agents (issue notes say what is left).", ""]
+md += ["", "`optimal` (3x3 only) is the expectimax over every belief state (`solver/games/forest/optimal.hpp`):",
+       "the exact maximum expected score. Not yet here: the `bayes` agent for larger forests.", ""]
 with open(os.path.join(HERE, "forest.md"), "w") as f:
     f.write("\n".join(md))
 print("wrote results/forest.md", file=sys.stderr)

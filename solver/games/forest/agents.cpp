@@ -1,5 +1,7 @@
 #include "solver/games/forest/agents.hpp"
 
+#include "solver/games/forest/optimal.hpp"
+
 #include <algorithm>
 #include <deque>
 #include <queue>
@@ -162,14 +164,15 @@ class Oracle : public Agent {
 }  // namespace
 
 const std::vector<std::string>& agent_names() {
-  static const std::vector<std::string> names = {"original", "oracle"};
+  static const std::vector<std::string> names = {"original", "optimal", "oracle"};
   return names;
 }
 
 std::unique_ptr<Agent> make_agent(const std::string& name) {
   if (name == "original") return std::make_unique<Original>();
   if (name == "oracle") return std::make_unique<Oracle>();
-  throw std::invalid_argument("--agent must be original, oracle or all, not '" + name + "'");
+  if (name == "optimal") return make_optimal_agent();
+  throw std::invalid_argument("--agent must be original, optimal (3x3), oracle or all, not '" + name + "'");
 }
 
 }  // namespace toadbase::forest
