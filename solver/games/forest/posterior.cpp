@@ -5,28 +5,10 @@
 namespace toadbase::forest {
 
 double no_start_probability(int side) {
-  if (side > 3) throw std::invalid_argument("exact enumeration covers side 3 only");
-  const int n = side * side;
-  int pow3 = 1;
-  for (int i = 0; i < n - 1; ++i) pow3 *= 3;
   double none = 0;
-  Forest fo;
-  fo.side = side;
-  for (int portal = 0; portal < n; ++portal)
-    for (int code = 0; code < pow3; ++code) {
-      fo.content.assign(n, kEmpty);
-      double p = 1.0 / n;
-      int c = code;
-      for (int t = 0; t < n; ++t) {
-        if (t == portal) continue;
-        fo.content[t] = static_cast<uint8_t>(c % 3);
-        c /= 3;
-        p *= fo.content[t] == kEmpty ? 18.0 / 20 : 1.0 / 20;
-      }
-      fo.portal = portal;
-      place_clues(fo);
-      if (fo.eligible_starts().empty()) none += p;
-    }
+  each_configuration(side, [&](const Forest& fo, double p) {
+    if (fo.eligible_starts().empty()) none += p;
+  });
   return none;
 }
 
