@@ -210,6 +210,124 @@ TEST_CASE("forest posterior: the spec's example, and every 3x3 observation set a
   REQUIRE_THROWS_AS(posterior(bad), std::invalid_argument);
 }
 
+namespace {
+
+/// The test's own sum over every forest that agrees with the observations, on any side:
+/// every content of the tiles not pinned down by the observations, every portal tile.
+Posterior brute_posterior(const Observations& o) {
+  const int s = o.side, n = s * s;
+  std::vector<int> clue(n, -1), death(n, -1), stoned(n, 0);
+  clue[o.start] = 0;
+  for (const auto& v : o.visited) clue[v.tile] = (v.bones ? 1 : 0) | (v.leaves ? 2 : 0);
+  for (auto [t, h] : o.deaths) death[t] = h;
+  for (int t : o.stones) stoned[t] = 1;
+  std::vector<int> free;  // tiles whose content is not known
+  for (int t = 0; t < n; ++t)
+    if (death[t] < 0 && (clue[t] < 0 || (stoned[t] && t != o.start))) free.push_back(t);
+  long combos = 1;
+  for (size_t i = 0; i < free.size(); ++i) combos *= 3;
+  Posterior out;
+  out.monster.assign(n, 0), out.trap.assign(n, 0), out.portal.assign(n, 0);
+  double z = 0;
+  std::vector<int> content(n);
+  for (int portal = 0; portal < n; ++portal) {
+    if (clue[portal] >= 0 || death[portal] >= 0) continue;
+    for (long code = 0; code < combos; ++code) {
+      long c = code;
+      double p = 1;
+      bool ok = true;
+      for (int t = 0; t < n; ++t) content[t] = death[t] >= 0 ? death[t] : 0;
+      for (int t : free) {
+        content[t] = static_cast<int>(c % 3);
+        c /= 3;
+        if (t == portal && content[t] != 0) ok = false;  // the portal's own draw is summed out
+        if (clue[t] >= 0 && content[t] == 2) ok = false;  // walked in: no trap
+      }
+      if (!ok) continue;
+      for (int t = 0; t < n; ++t)
+        if (t != portal) p *= content[t] == 0 ? 0.9 : 0.05;
+      int eligible = 0;
+      bool start_ok = false;
+      for (int t = 0; t < n && ok; ++t) {
+        bool bones = false, leaves = false;
+        for (int u : neighbours(s, t)) bones |= content[u] == 1, leaves |= content[u] == 2;
+        if (clue[t] >= 0 && ((bones ? 1 : 0) | (leaves ? 2 : 0)) != clue[t]) ok = false;
+        if (content[t] == 0 && t != portal && !bones && !leaves) {
+          ++eligible;
+          start_ok |= t == o.start;
+        }
+      }
+      if (!ok || !start_ok) continue;
+      const double w = p / eligible;
+      z += w;
+      out.portal[portal] += w;
+      for (int t = 0; t < n; ++t) {
+        if (content[t] == 1) out.monster[t] += w;
+        if (content[t] == 2) out.trap[t] += w;
+      }
+    }
+  }
+  for (int t = 0; t < n; ++t) out.monster[t] /= z, out.trap[t] /= z, out.portal[t] /= z;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("forest posterior on 4x4 and 5x5, with deaths and stones, against a brute-force sum", "[forest]") {
+  for (int side : {4, 5}) {
+    const int unknown = side == 4 ? 9 : 8;  // tiles left unknown: the brute force is 3^unknown x n
+    int checked = 0, with_deaths = 0, with_stones = 0;
+    for (uint64_t i = 0; checked < 8; ++i) {
+      const Forest f = generate(side, 1234, i);
+      const int n = side * side;
+      // observations: a random walk that throws stones at random and dies now and then
+      std::mt19937_64 rng(i);
+      Observations o;
+      o.side = side;
+      o.start = f.start;
+      std::vector<int> seen(n, 0), dead(n, 0), stoned(n, 0);
+      seen[f.start] = 1;
+      auto free_tiles = [&] {  // what the brute force enumerates
+        int c = 0;
+        for (int t = 0; t < n; ++t) c += !dead[t] && (!seen[t] || (stoned[t] && t != f.start));
+        return c;
+      };
+      int at = f.start;
+      for (int step = 0; step < 80 && free_tiles() > unknown; ++step) {
+        const auto nb = f.neighbours(at);
+        const int t = nb[rng() % nb.size()];
+        if (t == f.portal) continue;
+        if (rng() % 6 == 0 && !stoned[t]) o.stones.push_back(t), stoned[t] = 1;
+        const bool monster = f.content[t] == kMonster && !stoned[t];
+        if (monster || f.content[t] == kTrap) {
+          if (!dead[t]) o.deaths.push_back({t, f.content[t]}), dead[t] = 1;
+          at = f.start;
+          continue;
+        }
+        at = t;
+        if (!seen[t]) o.visited.push_back({t, f.bones[t] != 0, f.leaves[t] != 0}), seen[t] = 1;
+      }
+      if (free_tiles() > unknown) continue;
+      const Posterior want = brute_posterior(o), got = posterior(o);
+      for (int t = 0; t < n; ++t) {
+        REQUIRE(got.monster[t] == Approx(want.monster[t]).margin(1e-12));
+        REQUIRE(got.trap[t] == Approx(want.trap[t]).margin(1e-12));
+        REQUIRE(got.portal[t] == Approx(want.portal[t]).margin(1e-12));
+      }
+      // the window form is exact when no tile lies beyond the window
+      InferenceOptions wide;
+      wide.window = 2 * side;
+      const Posterior w = infer(o, wide);
+      for (int t = 0; t < n; ++t) REQUIRE(w.monster[t] == Approx(want.monster[t]).margin(1e-12));
+      ++checked;
+      with_deaths += !o.deaths.empty();
+      with_stones += !o.stones.empty();
+    }
+    REQUIRE(with_deaths > 0);
+    REQUIRE(with_stones > 0);
+  }
+}
+
 TEST_CASE("forest original agent: decisions the spec's rule makes on hand-made forests", "[forest]") {
   // start (0,0); (0,1) shows bones (monster on (0,2)): pM = 1/3 on (0,2) and (1,1), and (1,0)
   // has pM = pT = 0, so rule 1 sends him back through the start to (1,0)

@@ -164,15 +164,16 @@ class Oracle : public Agent {
 }  // namespace
 
 const std::vector<std::string>& agent_names() {
-  static const std::vector<std::string> names = {"original", "optimal", "oracle"};
+  static const std::vector<std::string> names = {"original", "bayes", "optimal", "oracle"};
   return names;
 }
 
 std::unique_ptr<Agent> make_agent(const std::string& name) {
   if (name == "original") return std::make_unique<Original>();
   if (name == "oracle") return std::make_unique<Oracle>();
+  if (name == "bayes") return make_bayes_agent();
   if (name == "optimal") return make_optimal_agent();
-  throw std::invalid_argument("--agent must be original, optimal (3x3), oracle or all, not '" + name + "'");
+  throw std::invalid_argument("--agent must be original, bayes, optimal (3x3), oracle or all, not '" + name + "'");
 }
 
 }  // namespace toadbase::forest

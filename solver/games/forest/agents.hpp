@@ -10,6 +10,8 @@
 //           in row-major order. Shoot before the last step when pM != 0. Walk a shortest path
 //           over visited tiles. After a death: a monster tile gets pM = 1, pT = 0; a trap tile
 //           leaves the frontier for good (our reading; the spec is silent).
+// bayes     exact beliefs (posterior.hpp), each step chosen by expected score (bayes.cpp).
+// optimal   3x3: the expectimax over every belief state (optimal.hpp).
 // oracle    knows the forest: the cheapest way to the portal, traps forbidden, a monster tile
 //           costing a stone (10) plus the step; the perfect-information upper bound.
 #pragma once
@@ -23,6 +25,8 @@
 namespace toadbase::forest {
 
 std::unique_ptr<Agent> make_agent(const std::string& name);
+/// The bayes agent (bayes.cpp).
+std::unique_ptr<Agent> make_bayes_agent();
 const std::vector<std::string>& agent_names();
 
 /// A shortest path from `from` to `to` over the tiles `ok` allows (`to` always allowed),

@@ -12,46 +12,7 @@ double no_start_probability(int side) {
   return none;
 }
 
-Posterior posterior(const Observations& o) {
-  if (o.side > 3) throw std::invalid_argument("posterior: exact enumeration covers 3x3 forests only (so far)");
-  const int n = o.side * o.side;
-  Posterior out;
-  out.monster.assign(n, 0);
-  out.trap.assign(n, 0);
-  out.portal.assign(n, 0);
-  std::vector<int> visited_clue(n, -1);  // -1 unknown, else bones | leaves << 1
-  visited_clue[o.start] = 0;             // the start shows no clue, by the rule that drew it
-  for (const auto& v : o.visited) visited_clue[v.tile] = (v.bones ? 1 : 0) | (v.leaves ? 2 : 0);
-  if (visited_clue[o.start] != 0) throw std::invalid_argument("the start tile shows no clue, by the generator's rule");
-  std::vector<int> death(n, -1);
-  for (auto [t, h] : o.deaths) death[t] = h;
-  std::vector<uint8_t> stoned(n, 0);
-  for (int t : o.stones) stoned[t] = 1;
-  double total = 0;
-  each_forest(o.side, [&](const Forest& f, double p) {
-    if (f.start != o.start) return;
-    for (int t = 0; t < n; ++t) {
-      if (visited_clue[t] >= 0) {
-        if (t == f.portal) return;
-        if (f.content[t] == kTrap) return;
-        if (f.content[t] == kMonster && !stoned[t]) return;
-        if (((f.bones[t] ? 1 : 0) | (f.leaves[t] ? 2 : 0)) != visited_clue[t]) return;
-      }
-      if (death[t] >= 0 && f.content[t] != death[t]) return;
-      if (death[t] >= 0 && t == f.portal) return;
-    }
-    total += p;
-    for (int t = 0; t < n; ++t) {
-      if (t == f.portal) out.portal[t] += p;
-      else if (f.content[t] == kMonster) out.monster[t] += p;
-      else if (f.content[t] == kTrap) out.trap[t] += p;
-    }
-  });
-  if (total <= 0) throw std::invalid_argument("these observations cannot happen in any forest");
-  for (int t = 0; t < n; ++t) out.monster[t] /= total, out.trap[t] /= total, out.portal[t] /= total;
-  out.evidence = total;
-  return out;
-}
+Posterior posterior(const Observations& o) { return infer(o, InferenceOptions{}); }
 
 namespace {
 Observations read_checked(const nlohmann::json& j);

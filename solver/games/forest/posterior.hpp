@@ -1,13 +1,14 @@
 // Exact inference: the probability that each tile holds a monster, a trap or the portal given
-// what the wanderer has seen, by enumerating every hidden forest under the generator:
+// what the wanderer has seen, summed over every hidden forest under the generator:
 //
 //     P(forest | seen) ~ prod over tiles of P(content) x 1/n (portal) x 1/|E(forest)| x [consistent]
 //
 // where 1/|E| is the chance the start tile he stands on was drawn (E: the eligible tiles); it
 // couples all tiles. Consistent: every visited tile is hazard-free (or held a monster he
 // stoned first), not the portal, and shows exactly the clues he saw; a death tile holds that
-// hazard. Enumeration: 3^(n-1) contents x n portals: 3x3 only for now (177,147 forests).
-// Also the exact generator facts: the no-start (redraw) probability.
+// hazard. `infer` (inference.cpp) sums by a transfer-matrix pass over the tiles, exactly, on
+// any side; the enumeration below (3x3: 177,147 drawings) serves the 3x3 expectimax and the
+// generator facts (the no-start, redraw, probability).
 #pragma once
 
 #include <string>
@@ -34,7 +35,18 @@ struct Posterior {
   double evidence = 0;                         // P(seen), for tests
 };
 
-/// Throws std::invalid_argument for sides above 3 or inconsistent observations.
+struct InferenceOptions {
+  /// -1: exact, every tile in the pass. r >= 1: tiles more than r steps from every observed
+  /// tile only enter through 1/|E|, as independent factors (an approximation, for agents).
+  int window = -1;
+  /// Quadrature points for the 1/|E| integral; 0: enough for exactness (n/2 + 1).
+  int points = 0;
+};
+
+/// The posterior per tile. Throws std::invalid_argument on observations no forest explains
+/// (or that contradict each other), and when the pass would need over 2^20 states per tile.
+Posterior infer(const Observations& o, const InferenceOptions& options);
+/// The exact posterior (infer with the default options).
 Posterior posterior(const Observations& o);
 
 /// Reads the JSON form: {"side": 3, "start": [r, c], "visited": [{"tile": [r, c], "bones": true,
