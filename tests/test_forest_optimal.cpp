@@ -1,11 +1,15 @@
 // The optimal 3x3 wanderer (label `slow`: it searches 2.6 million belief states): its value
 // equals what the agent scores, exactly, over every 3x3 forest, and lies between the
-// original's and the oracle's.
+// original's and the oracle's; the bayes agent's exact expectation lies within 1 point of it.
+// The database of the optimal policy: solve, play from it, query, analyze, verify.
 #include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
 
 #include "solver/games/forest/agents.hpp"
 #include "solver/games/forest/optimal.hpp"
 #include "solver/games/forest/posterior.hpp"
+#include "support.hpp"
 
 using namespace toadbase::forest;
 
@@ -25,5 +29,52 @@ TEST_CASE("forest optimal agent: its expectimax value is what it scores, between
   REQUIRE(optimal == Approx(value).epsilon(1e-9));
   REQUIRE(optimal > original + 1);  // strictly better than the original rule
   REQUIRE(optimal < oracle);        // and below the perfect-information bound
+  // the bayes agent: within 1 point of the optimum (the issue's target), above the original
+  double bayes = 0;
+  each_forest(3, [&](const Forest& f, double p) {
+    auto a = make_agent("bayes");
+    bayes += p * static_cast<double>(play(f, *a).score);
+  });
+  INFO("bayes " << bayes);
+  REQUIRE(bayes <= optimal + 1e-9);
+  REQUIRE(bayes > optimal - 1);
+  REQUIRE(bayes > original + 1);
   REQUIRE_THROWS_AS(make_agent("optimal")->begin(Knowledge{4, 0, {}, {}, {}, {}, {}, {}}, nullptr), std::invalid_argument);
+}
+
+TEST_CASE("forest database: solve stores every belief, play --db follows it move for move, query, verify",
+          "[forest][slow][db]") {
+  using tbtest::ok;
+  using tbtest::run_expecting;
+  using Catch::Matchers::Contains;
+  tbtest::TempDir dir("forest-db");
+  const std::string db = dir / "f3";
+  const auto solved = nlohmann::json::parse(ok({"solve", "forest", "--side", "3", "--db", db, "--quiet", "--json"}).out);
+  uint64_t beliefs = 0;
+  for (int s = 0; s < 9; ++s) beliefs += optimal_policy(s).size();
+  REQUIRE(solved["positions"].get<uint64_t>() == beliefs);
+  REQUIRE(beliefs > 1000000);
+  // the stored policy plays exactly as the search on many forests
+  for (int seed = 1; seed <= 8; ++seed) {
+    const std::string s = std::to_string(seed);
+    REQUIRE(ok({"forest", "play", "--agent", "optimal", "--seed", s, "--db", db}).out ==
+            ok({"forest", "play", "--agent", "optimal", "--seed", s}).out);
+  }
+  // the start beliefs' values average to the exact maximum expected score
+  const auto a = nlohmann::json::parse(ok({"analyze", "--db", db, "--json"}).out);
+  REQUIRE(a["expected_score"].get<double>() == Approx(optimal_expected_score()).epsilon(1e-12));
+  // a query: the spec's example belief; the decision is a frontier tile
+  const auto q = nlohmann::json::parse(
+      ok({"query", "--db", db, R"({"side":3,"start":[0,0],"at":[0,1],"visited":[{"tile":[0,1],"bones":true}]})"}).out);
+  REQUIRE(q["value"].get<double>() < 90);
+  const auto target = q["decision"]["target"];
+  REQUIRE((target == nlohmann::json::array({0, 2}) || target == nlohmann::json::array({1, 1}) ||
+           target == nlohmann::json::array({1, 0})));
+  REQUIRE_THAT(run_expecting({"query", "--db", db, R"({"side":3,"start":[0,0],"at":[2,2]})"}, 1).out,
+               Contains("not"));
+  REQUIRE_THAT(ok({"verify", "--db", db, "--quiet"}).out, Contains("OK"));
+  // bad requests
+  REQUIRE_THAT(run_expecting({"solve", "forest", "--side", "4", "--db", dir / "f4", "--quiet"}, 1).err, Contains("3x3"));
+  REQUIRE_THAT(run_expecting({"forest", "play", "--agent", "bayes", "--db", db}, 1).err, Contains("--agent optimal"));
+  REQUIRE_THAT(run_expecting({"forest", "play", "--agent", "optimal", "--db", dir / "missing"}, 1).err, Contains("missing"));
 }

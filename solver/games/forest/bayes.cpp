@@ -42,20 +42,9 @@ class Bayes : public Agent {
  private:
   void decide(const Knowledge& k, int at) {
     const int n = k.tiles();
-    {  // every decision follows a lesson: a new tile, or a death
-      Observations o;
-      o.side = k.side;
-      o.start = k.start;
-      for (int t = 0; t < n; ++t) {
-        if (k.visited[t] && t != k.start) o.visited.push_back({t, k.bones[t] != 0, k.leaves[t] != 0});
-        if (k.known_trap[t]) o.deaths.push_back({t, kTrap});
-        if (k.known_monster[t]) o.deaths.push_back({t, kMonster});
-        if (k.stoned[t]) o.stones.push_back(t);
-      }
-      InferenceOptions opt;
-      if (k.side > 5) opt.window = 1, opt.points = 16;
-      post_ = infer(o, opt);
-    }
+    InferenceOptions opt;  // every decision follows a lesson: a new tile, or a death
+    if (k.side > 5) opt.window = 1, opt.points = 16;
+    post_ = infer(observations(k), opt);
     // steps from `at` over visited tiles (the last step may leave them), and from the start
     const auto from_here = steps(k, at), from_start = steps(k, k.start);
     const double reward = 10.0 * n;

@@ -19,6 +19,17 @@
 
 namespace toadbase::forest {
 
+int print_play(const Forest& f, Agent& agent, uint64_t seed) {
+  const Episode e = play(f, agent, true);
+  std::cout << "forest " << f.side << "x" << f.side << ", seed " << seed << " (M monster, T trap, P portal, S start):\n";
+  for (const auto& row : f.picture()) std::cout << "  " << row << "\n";
+  int i = 0;
+  for (const auto& line : e.log) std::cout << "  " << ++i << ". " << line << "\n";
+  std::cout << agent.name() << ": " << (e.portal ? "reached the portal" : "stuck") << ", " << e.deaths
+            << " deaths, " << e.moves << " moves, " << e.stones << " stones, score " << e.score << "\n";
+  return 0;
+}
+
 namespace {
 
 using json = nlohmann::ordered_json;
@@ -36,16 +47,8 @@ void check_side(int side) {
 
 int run_play(const Options& o) {
   check_side(o.side);
-  const Forest f = generate(o.side, o.seed, 0);
   auto agent = make_agent(o.agent);
-  const Episode e = play(f, *agent, true);
-  std::cout << "forest " << o.side << "x" << o.side << ", seed " << o.seed << " (M monster, T trap, P portal, S start):\n";
-  for (const auto& row : f.picture()) std::cout << "  " << row << "\n";
-  int i = 0;
-  for (const auto& line : e.log) std::cout << "  " << ++i << ". " << line << "\n";
-  std::cout << agent->name() << ": " << (e.portal ? "reached the portal" : "stuck") << ", " << e.deaths
-            << " deaths, " << e.moves << " moves, " << e.stones << " stones, score " << e.score << "\n";
-  return 0;
+  return print_play(generate(o.side, o.seed, 0), *agent, o.seed);
 }
 
 struct Totals {
@@ -185,10 +188,10 @@ std::vector<std::pair<CLI::App*, std::function<int()>>> Game::add_commands(CLI::
   auto* playc = top->add_subcommand("play", "one forest, turn by turn");
   playc->add_option("--side", po->side, "forest side (default 3)");
   playc->add_option("--seed", po->seed, "random seed (default 1)");
-  playc->add_option("--agent", po->agent, "original | optimal (3x3) | oracle");
+  playc->add_option("--agent", po->agent, "original | bayes | optimal (3x3) | oracle");
   auto eo = std::make_shared<Options>();
   auto* eval = top->add_subcommand("eval", "agents on the same seeded forests: portal rate, deaths, score");
-  eval->add_option("--agent", eo->agent, "original | optimal (3x3) | oracle | all");
+  eval->add_option("--agent", eo->agent, "original | bayes | optimal (3x3) | oracle | all");
   eval->add_option("--side", eo->side, "forest side (default 3)");
   eval->add_option("--sides", eo->sides, "a range of sides, e.g. 3-10");
   eval->add_option("--forests", eo->forests, "forests per side (default 20000)");

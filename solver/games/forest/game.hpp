@@ -1,13 +1,19 @@
-// Magic Forest Wanderer as the tools see it: its own `forest` subcommands (command.cpp).
-// No position database yet: it registers as a commands-only game (tools/module.hpp).
+// Magic Forest Wanderer as the tools see it: its own `forest` subcommands (command.cpp); its
+// database (the optimal 3x3 policy) is tools/forest_module.hpp.
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <functional>
 #include <utility>
 #include <vector>
 
 namespace toadbase::forest {
+
+struct Forest;
+class Agent;
+/// `forest play`'s output: the forest, the wanderer's actions one per line, the result.
+int print_play(const Forest& f, Agent& agent, uint64_t seed);
 
 struct Game {
   static constexpr const char* kName = "forest";

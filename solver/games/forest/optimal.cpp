@@ -1,5 +1,6 @@
 #include "solver/games/forest/optimal.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <mutex>
 #include <stdexcept>
@@ -71,6 +72,15 @@ class Solver {
   Choice best(const Belief& b, const std::vector<int>& ws) {
     std::lock_guard<std::mutex> lock(mu_);
     return solve(b, ws);
+  }
+  /// Every belief met so far with its decision.
+  std::vector<PolicyEntry> entries(int start) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<PolicyEntry> out;
+    for (const auto& [key, c] : memo_)
+      if (static_cast<int>(key >> 54 & 15) == start) out.push_back({key, c.target, c.stone, c.value});
+    std::sort(out.begin(), out.end(), [](const PolicyEntry& a, const PolicyEntry& b) { return a.belief < b.belief; });
+    return out;
   }
   /// The worlds that agree with a belief.
   static std::vector<int> consistent(const Belief& b) {
@@ -217,6 +227,7 @@ const std::vector<int>& start_worlds(int start) {
 
 class Optimal : public Agent {
  public:
+  explicit Optimal(PolicyLookup lookup) : lookup_(std::move(lookup)) {}
   std::string name() const override { return "optimal"; }
   void begin(const Knowledge& k, const Forest*) override {
     if (k.side != kSide) throw std::invalid_argument("the optimal agent covers 3x3 forests only (so far)");
@@ -224,7 +235,7 @@ class Optimal : public Agent {
     b_.start = static_cast<int8_t>(k.start);
     b_.at = b_.start;
     b_.visited = uint16_t(1u << k.start);
-    ws_ = start_worlds(k.start);
+    if (!lookup_) ws_ = start_worlds(k.start);
     plan_.clear();
   }
   void died(const Knowledge& k, int tile) override {
@@ -232,7 +243,7 @@ class Optimal : public Agent {
     if (k.known_trap[tile]) b_.trap |= bit;
     else b_.monster |= bit;
     b_.at = b_.start;
-    filter();
+    if (!lookup_) filter();
     plan_.clear();
   }
   Action next(const Knowledge& k, int at) override {
@@ -245,8 +256,15 @@ class Optimal : public Agent {
         if (k.leaves[at]) b_.leaves |= bit;
       }
       b_.at = static_cast<int8_t>(at);
-      filter();
-      const Choice c = solver().best(b_, ws_);
+      Choice c;
+      if (lookup_) {
+        const auto e = lookup_(b_.key());
+        if (!e) throw std::runtime_error("the stored policy has no entry for belief " + std::to_string(b_.key()));
+        c = {e->value, e->target, e->stone};
+      } else {
+        filter();
+        c = solver().best(b_, ws_);
+      }
       if (c.target < 0) return {Action::GiveUp, 0};
       std::vector<uint8_t> ok(kN, 0);
       for (int t = 0; t < kN; ++t) ok[t] = b_.visited >> t & 1;
@@ -271,14 +289,58 @@ class Optimal : public Agent {
       if (Solver::agrees(all[i], b_)) keep.push_back(i);
     ws_.swap(keep);
   }
+  PolicyLookup lookup_;
   Belief b_;
-  std::vector<int> ws_;  // the worlds that agree with b_
+  std::vector<int> ws_;  // the worlds that agree with b_ (when searching)
   std::vector<Action> plan_;
 };
 
 }  // namespace
 
-std::unique_ptr<Agent> make_optimal_agent() { return std::make_unique<Optimal>(); }
+std::unique_ptr<Agent> make_optimal_agent(PolicyLookup lookup) { return std::make_unique<Optimal>(std::move(lookup)); }
+
+std::vector<PolicyEntry> optimal_policy(int start) {
+  if (start < 0 || start >= kN) throw std::invalid_argument("a 3x3 start tile is 0..8");
+  optimal_expected_score();  // solves every start belief (once)
+  return solver().entries(start);
+}
+
+uint64_t belief_key(const Observations& o, int at) {
+  if (o.side != kSide) throw std::invalid_argument("the optimal policy covers 3x3 forests only");
+  auto bad = [](const std::string& why) { throw std::invalid_argument("belief: " + why); };
+  if (o.start < 0 || o.start >= kN || at < 0 || at >= kN) bad("a tile outside the forest");
+  Belief b;
+  b.start = static_cast<int8_t>(o.start);
+  b.at = static_cast<int8_t>(at);
+  b.visited = uint16_t(1u << o.start);
+  for (const auto& v : o.visited) {
+    const uint16_t bit = uint16_t(1u << v.tile);
+    b.visited |= bit;
+    if (v.bones) b.bones |= bit;
+    if (v.leaves) b.leaves |= bit;
+  }
+  if (b.bones & (1u << o.start) || b.leaves & (1u << o.start)) bad("the start shows no clue");
+  for (auto [t, h] : o.deaths) (h == kTrap ? b.trap : b.monster) |= uint16_t(1u << t);
+  for (int t : o.stones) b.stoned |= uint16_t(1u << t);
+  if (b.trap & (b.visited | b.monster)) bad("a known trap is visited or also a monster");
+  if (!(b.visited >> at & 1)) bad("he stands on a tile he has visited, and this one is not");
+  return b.key();
+}
+
+Observations belief_observations(uint64_t key, int* at) {
+  auto mask = [&](int i) { return static_cast<uint16_t>(key >> (9 * i) & 511); };
+  Observations o;
+  o.side = kSide;
+  o.start = static_cast<int>(key >> 54 & 15);
+  if (at) *at = static_cast<int>(key >> 58 & 15);
+  for (int t = 0; t < kN; ++t) {
+    if ((mask(0) >> t & 1) && t != o.start) o.visited.push_back({t, (mask(1) >> t & 1) != 0, (mask(2) >> t & 1) != 0});
+    if (mask(3) >> t & 1) o.deaths.push_back({t, kTrap});
+    if (mask(4) >> t & 1) o.deaths.push_back({t, kMonster});
+    if (mask(5) >> t & 1) o.stones.push_back(t);
+  }
+  return o;
+}
 
 double optimal_expected_score() {
   const auto& all = worlds();

@@ -20,14 +20,40 @@
 // no stone before a stone.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 
 #include "solver/games/forest/forest.hpp"
+#include "solver/games/forest/posterior.hpp"
 
 namespace toadbase::forest {
 
+/// One belief state and the expectimax's decision there. The belief key packs masks over the
+/// 9 tiles: visited (bits 0-8), bones (9-17), leaves (18-26), known traps (27-35), known
+/// monsters (36-44), stoned (45-53), then the start tile (54-57) and where he stands (58-61).
+struct PolicyEntry {
+  uint64_t belief = 0;
+  int target = -1;  // the frontier tile he goes for; -1: nothing left to try
+  bool stone = false;
+  double value = 0;  // the maximum expected score from here
+};
+
+/// Every belief state the expectimax meets from the start tile `start` (0..8), sorted by key.
+/// Solves first when needed (about 10 s for all nine starts).
+std::vector<PolicyEntry> optimal_policy(int start);
+/// The key of a belief given as observations (side 3) and where he stands; throws
+/// std::invalid_argument when they are not a belief the wanderer can hold.
+uint64_t belief_key(const Observations& o, int at);
+/// The observations and the wanderer's tile of a belief key.
+Observations belief_observations(uint64_t key, int* at);
+
+/// Where the optimal agent takes its decisions from: the search itself (empty), or a stored
+/// policy (nullopt: no such belief stored, which the agent reports as an error).
+using PolicyLookup = std::function<std::optional<PolicyEntry>(uint64_t)>;
+
 /// The optimal agent for side 3 (throws std::invalid_argument on other sides).
-std::unique_ptr<Agent> make_optimal_agent();
+std::unique_ptr<Agent> make_optimal_agent(PolicyLookup lookup = {});
 /// The exact maximum expected score of a 3x3 forest (all forests, stuck ones included).
 double optimal_expected_score();
 

@@ -12,6 +12,19 @@ double no_start_probability(int side) {
   return none;
 }
 
+Observations observations(const Knowledge& k) {
+  Observations o;
+  o.side = k.side;
+  o.start = k.start;
+  for (int t = 0; t < k.tiles(); ++t) {
+    if (k.visited[t] && t != k.start) o.visited.push_back({t, k.bones[t] != 0, k.leaves[t] != 0});
+    if (k.known_trap[t]) o.deaths.push_back({t, kTrap});
+    if (k.known_monster[t]) o.deaths.push_back({t, kMonster});
+    if (k.stoned[t]) o.stones.push_back(t);
+  }
+  return o;
+}
+
 Posterior posterior(const Observations& o) { return infer(o, InferenceOptions{}); }
 
 namespace {

@@ -49,6 +49,9 @@ Posterior infer(const Observations& o, const InferenceOptions& options);
 /// The exact posterior (infer with the default options).
 Posterior posterior(const Observations& o);
 
+/// What a wanderer's knowledge says, as observations.
+Observations observations(const Knowledge& k);
+
 /// Reads the JSON form: {"side": 3, "start": [r, c], "visited": [{"tile": [r, c], "bones": true,
 /// "leaves": false}, ...], "deaths": [{"tile": [r, c], "hazard": "monster"}], "stones": [[r, c]]}.
 Observations read_observations(const std::string& json_text);
