@@ -94,12 +94,17 @@ class Pass {
     Layer cur;
     cur.slot(0, m_)  ;
     std::fill(cur.vals.begin(), cur.vals.end(), 1.0);
+    size_t held = 0;  // bytes of the checkpoints; the backward pass holds about as much again
     for (int k = 0; k < n_; ++k) {
-      if (k % s_ == 0) checkpoints.push_back(cur);
+      if (k % s_ == 0) {
+        checkpoints.push_back(cur);
+        held += cur.vals.size() * sizeof(double) + cur.keys.size() * 48;
+      }
       cur = forward(cur, k);
-      if (cur.keys.size() > kMaxStates)
+      if (cur.keys.size() > kMaxStates || 2 * held > kMaxBytes)
         throw std::invalid_argument("posterior: this forest needs more than " + std::to_string(kMaxStates) +
-                                    " states per tile (observe more of it, or use a smaller side)");
+                                    " states per tile or " + std::to_string(kMaxBytes >> 30) +
+                                    " GiB (observe more of it, or use a smaller side)");
     }
     // beta at the end: the last row's eligibility, the visited tiles' clues, the portal
     std::vector<double> beta(cur.keys.size() * m_, 0.0);
@@ -152,6 +157,7 @@ class Pass {
 
  private:
   static constexpr size_t kMaxStates = 1u << 20;
+  static constexpr size_t kMaxBytes = size_t{8} << 30;
 
   void build(const Observations& o, const InferenceOptions& opt) {
     if (o.side < 2 || o.side > kMaxSide) throw std::invalid_argument("posterior: side must be 2.." + std::to_string(kMaxSide));

@@ -44,7 +44,8 @@ struct InferenceOptions {
 };
 
 /// The posterior per tile. Throws std::invalid_argument on observations no forest explains
-/// (or that contradict each other), and when the pass would need over 2^20 states per tile.
+/// (or that contradict each other), and when the pass would need over 2^20 states per tile
+/// or 8 GiB.
 Posterior infer(const Observations& o, const InferenceOptions& options);
 /// The exact posterior (infer with the default options).
 Posterior posterior(const Observations& o);
