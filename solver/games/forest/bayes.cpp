@@ -10,9 +10,10 @@
 //     P(death)    = P(trap at t) + P(live monster at t) if no stone, P(trap at t) with one
 //
 // and the chance it ends the forest is P(portal at t). He tries the tile with the highest
-// P(portal at t) / c(t, stone) (never a certain death): the order that minimises the expected cost of a search for
-// one hidden object among boxes of known costs, re-evaluated after every lesson. Ties: the
-// first tile in row-major order, no stone before a stone.
+// P(portal at t) / c(t, stone), never a certain death that teaches nothing: the order that
+// minimises the expected cost of a search for one hidden object among boxes of known costs,
+// re-evaluated after every lesson. Ties: the first tile in row-major order, no stone before a
+// stone.
 #include <limits>
 #include <stdexcept>
 
@@ -57,7 +58,9 @@ class Bayes : public Agent {
       for (int s = 0; s < 2; ++s) {
         if (s && live <= 0) continue;
         const double death = post_.trap[t] + (s ? 0.0 : live);
-        if (death > 1 - 1e-9) continue;  // certain death teaches nothing new
+        // a certain death that teaches nothing new (a certain trap, a certain live monster
+        // met unarmed) is never tried; with nothing else left he gives up (stuck)
+        if (post_.trap[t] > 1 - 1e-9 || (!s && live > 1 - 1e-9)) continue;
         const double cost = from_here[t] + 10.0 * s + death * (reward + from_start[t]);
         // a tile that cannot be the portal may still open the way to it: a tiny gain keeps
         // the cheapest such step ahead of the rest when no tile can be the portal

@@ -162,6 +162,11 @@ class Solver {
           bucket[k].push_back(i);
           bp[k] += w.p;
         }
+        // a certain death that teaches nothing new (a certain trap, or a certain live monster
+        // met unarmed) only costs 10n and the walk back: never taken (with nothing else left
+        // to try the forest is over, stuck, with value 0)
+        const size_t others = bucket[2].size() + bucket[3].size() + bucket[4].size() + bucket[5].size();
+        if (portal_p == 0 && others == 0 && (bucket[0].empty() || bucket[1].empty())) continue;
         double v = -static_cast<double>(dist[t]) - 10.0 * stone + portal_p / total * kReward;
         if (!bucket[0].empty()) {
           Belief nb = b;
