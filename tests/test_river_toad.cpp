@@ -164,12 +164,21 @@ TEST_CASE("river toad: every algorithm against the enumeration of all plans", "[
       REQUIRE(before.final_hp == std::max(e.longest_hp, e.longest == 0 ? rules.start_hp : e.longest_hp));
     }
     // prefixes: best HP and exact counts
-    const Prefixes px = prefix_outcomes(rolls, rules, true);
+    const Prefixes px = prefix_outcomes(rolls, rules, kAllCounts);
     for (int k = 1; k <= n; ++k) {
       REQUIRE(px.surviving[k - 1] == toadbase::BigCount(e.surviving[k - 1]));
       REQUIRE((px.best_hp[k - 1] >= 0) == (e.surviving[k - 1] > 0));
     }
     REQUIRE(px.best_hp[n - 1] == e.best_hp);
+    REQUIRE(px.counted == static_cast<size_t>(n));
+    // a budget of one limb addition: the first turn's count, whole, and no more (when
+    // anything survives it: adding nothing costs nothing)
+    const Prefixes part = prefix_outcomes(rolls, rules, 1);
+    REQUIRE(part.counted >= 1);
+    if (e.surviving[0] > 0) REQUIRE(part.counted == 1);
+    for (size_t k = 0; k < part.counted; ++k) REQUIRE(part.surviving[k] == px.surviving[k]);
+    REQUIRE(part.best_hp == px.best_hp);
+    REQUIRE(prefix_outcomes(rolls, rules, kNoCounts).counted == 0);
   }
   REQUIRE(no_survivor > 0);  // the cases include files nobody survives
 }

@@ -37,19 +37,27 @@ class ForestInstance : public Instance {
 
   std::vector<db::TierInfo> tiers() const override {
     std::vector<db::TierInfo> out;
-    for (int s = 0; s < kSide * kSide; ++s) out.push_back({tier_name(s), forest::optimal_policy(s).size() * kBytes});
+    for (int s = 0; s < kSide * kSide; ++s) out.push_back({tier_name(s), policy(s).size() * kBytes});
     return out;
+  }
+
+  /// The expectimax's beliefs of a start tile, taken from the search once per instance.
+  const std::vector<forest::PolicyEntry>& policy(int start) const {
+    if (policy_.empty()) policy_.resize(kSide * kSide);
+    auto& p = policy_[start];
+    if (!p) p = forest::optimal_policy(start);
+    return *p;
   }
 
   static std::string tier_name(int s) { return "start-" + std::to_string(s / kSide) + "-" + std::to_string(s % kSide); }
 
   /// The records of one start tile, as byte planes.
-  static std::vector<Record> records(int start) {
-    const auto policy = forest::optimal_policy(start);
-    const size_t n = policy.size();
+  std::vector<Record> records(int start) const {
+    const auto& entries = policy(start);
+    const size_t n = entries.size();
     std::vector<Record> out(n * kBytes);
     for (size_t i = 0; i < n; ++i) {
-      const auto& e = policy[i];
+      const auto& e = entries[i];
       uint8_t bytes[kBytes];
       for (int b = 0; b < 8; ++b) bytes[b] = static_cast<uint8_t>(e.belief >> (8 * b));
       bytes[8] = e.target < 0 ? kNone : static_cast<uint8_t>(e.target | (e.stone ? 16 : 0));
@@ -236,6 +244,9 @@ class ForestInstance : public Instance {
     forest::each_forest(kSide, [&](const forest::Forest& f, double w) { p[f.start] += w; });
     return p;
   }
+
+ private:
+  mutable std::vector<std::optional<std::vector<forest::PolicyEntry>>> policy_;
 };
 
 class ForestModule : public GameModule {

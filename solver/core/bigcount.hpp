@@ -39,6 +39,8 @@ class BigCount {
   }
 
   bool is_zero() const { return limbs_.empty(); }
+  /// Its size in base-2^32 limbs.
+  size_t limbs() const { return limbs_.size(); }
   /// The value when it fits 64 bits.
   bool fits64() const { return limbs_.size() <= 2; }
   uint64_t low64() const {

@@ -232,8 +232,9 @@ int run_check(const Options& o) {
 int run_prefixes(const Options& o) {
   check_rules(o.rules);
   const auto rolls = read_rolls_file(o.rolls);
-  const bool counts = o.counts || (!o.no_counts && rolls.size() <= 5000);
-  const Prefixes px = prefix_outcomes(rolls, o.rules, counts);
+  const uint64_t budget = o.no_counts ? kNoCounts : o.counts ? kAllCounts : kDefaultCountBudget;
+  const Prefixes px = prefix_outcomes(rolls, o.rules, budget);
+  const bool counts = budget != kNoCounts;
   std::string out;
   if (!o.json_out) {
     char buf[64];
@@ -242,15 +243,16 @@ int run_prefixes(const Options& o) {
   }
   for (size_t k = 0; k < rolls.size(); ++k) {
     const bool can = px.best_hp[k] >= 0;
-    if (o.json_out) {
-      json j = {{"turns", k + 1}, {"survivable", can}, {"best_hp", can ? json(px.best_hp[k]) : json(nullptr)}};
-      if (counts) j["surviving_plans"] = px.surviving[k].str();
-      out += j.dump() + "\n";
+    if (o.json_out) {  // written by hand: a million lines through json objects take seconds
+      out += "{\"turns\":" + std::to_string(k + 1) + ",\"survivable\":" + (can ? "true" : "false") +
+             ",\"best_hp\":" + (can ? std::to_string(px.best_hp[k]) : "null");
+      if (counts) out += ",\"surviving_plans\":" + (k < px.counted ? "\"" + px.surviving[k].str() + "\"" : "null");
+      out += "}\n";
     } else {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%8zu %10s %8s  ", k + 1, can ? "yes" : "no", can ? std::to_string(px.best_hp[k]).c_str() : "-");
       out += buf;
-      out += counts ? px.surviving[k].str() : "";
+      out += counts && k < px.counted ? px.surviving[k].str() : "";
       out += "\n";
     }
     if (out.size() > (1 << 16)) {
@@ -259,6 +261,10 @@ int run_prefixes(const Options& o) {
     }
   }
   std::cout << out << std::flush;
+  if (counts && px.counted < rolls.size() && !px.surviving.empty())
+    std::cerr << "surviving plans counted for turns 1.." << px.counted << " only: past that the counts ("
+              << px.surviving.back().str().size() << " digits at turn " << px.counted
+              << ") outgrow the default budget of about a second; --counts counts them all (slow)\n";
   return 0;
 }
 
@@ -325,7 +331,7 @@ std::vector<std::pair<CLI::App*, std::function<int()>>> Game::add_commands(CLI::
   auto po = std::make_shared<Options>();
   auto* prefixes = top->add_subcommand("prefixes", "for every k: can k turns be survived, the best HP, the number of surviving plans");
   prefixes->add_option("rolls", po->rolls, "the roll file")->required();
-  prefixes->add_flag("--counts", po->counts, "count surviving plans even past 5000 rolls (slow)");
+  prefixes->add_flag("--counts", po->counts, "count surviving plans for every prefix, however long it takes");
   prefixes->add_flag("--no-counts", po->no_counts, "skip the counts");
   add_rules(prefixes, *po);
   auto pl = std::make_shared<Options>();
