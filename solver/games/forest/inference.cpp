@@ -220,7 +220,8 @@ class Pass {
       for (int u : neighbours(s_, t)) far_nb += far(u);
       info_[t].q = std::pow(kPEmpty, far_nb);
     }
-    m_ = opt.points > 0 ? opt.points : max_eligible / 2 + 1;
+    // the integrand is a polynomial of degree < (tiles that may be eligible, far ones included)
+    m_ = opt.points > 0 ? opt.points : (max_eligible + far_count_) / 2 + 1;
     gauss_legendre(m_, qx_, qw_);
     // the far tiles' own eligibility, as independent factors
     far_.assign(m_, 1.0);

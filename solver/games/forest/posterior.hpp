@@ -39,7 +39,7 @@ struct InferenceOptions {
   /// -1: exact, every tile in the pass. r >= 1: tiles more than r steps from every observed
   /// tile only enter through 1/|E|, as independent factors (an approximation, for agents).
   int window = -1;
-  /// Quadrature points for the 1/|E| integral; 0: enough for exactness (n/2 + 1).
+  /// Quadrature points for the 1/|E| integral; 0: enough to integrate it exactly.
   int points = 0;
 };
 
