@@ -262,11 +262,12 @@ void Database::commit_tier(TierId t, std::span<const Record> records, bool keep_
   TierMeta m;
   m.positions = n;
   m.blocks = nblocks;
+  m.digest = xxh64(records.data(), n);
+  std::lock_guard lock(commit_mu_);  // the tiers of one level commit from several threads
   for (uint64_t b = 0; b < nblocks; ++b) {
     m.stored_bytes += values[b].size();
     pending_.emplace_back(block_key(t, b), std::move(values[b]));
   }
-  m.digest = xxh64(records.data(), n);
   std::string meta;
   put_le64(meta, m.positions);
   put_le64(meta, m.blocks);

@@ -96,7 +96,7 @@ class Database {
   /// Compresses and commits one tier atomically. Tiers are grouped: the group's SST file is
   /// ingested once it holds kGroupBytes or is kGroupSeconds old (or at flush()/finish()), so
   /// a crash loses at most the tiers of the group in progress, never part of a tier.
-  /// A derived tier (`keep_records` false) stores its size and digest only.
+  /// A derived tier (`keep_records` false) stores its size and digest only. Thread-safe.
   void commit_tier(TierId t, std::span<const Record> records, bool keep_records = true);
   /// True for a committed tier whose records are not stored (derived by the game).
   bool tier_derived(TierId t) const { return tier_meta(t).blocks == 0 && tier_meta(t).positions > 0; }
@@ -126,6 +126,7 @@ class Database {
   int zstd_level_ = 3;
   nlohmann::json manifest_;
   std::vector<std::optional<TierMeta>> tier_meta_;
+  std::mutex commit_mu_;  // commit_tier: the group and the tier records
   std::vector<std::pair<std::string, std::string>> pending_;  // the group: keys, values
   uint64_t pending_bytes_ = 0;
   uint64_t ingested_ = 0;

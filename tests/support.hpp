@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -68,6 +69,7 @@ class MemStore : public toadbase::TierStore {
     return records.at(t);
   }
   void commit_tier(TierId t, const std::vector<Record>& r, bool keep_records) override {
+    std::lock_guard lock(mu_);  // the solver commits a level's tiers from several threads
     ++commits;
     if (committed.at(t)) throw std::logic_error("tier " + std::to_string(t) + " committed twice");
     records.at(t) = r;
@@ -84,6 +86,9 @@ class MemStore : public toadbase::TierStore {
   std::vector<std::vector<Record>> records;
   std::vector<bool> committed, kept;
   uint64_t loads = 0, commits = 0;
+
+ private:
+  std::mutex mu_;
 };
 
 /// A space solved in memory through the engine.

@@ -1,23 +1,31 @@
 // The tier solver: retrograde analysis of a loop-free game, tier after tier, children first.
 //
-//   for each tier t in solve order:
-//       skip it if the store already holds it (a resumed solve)
-//       make sure every child tier of t is in memory (computed just before, or loaded)
-//       parallel over index ranges of t (TBB):  game.scan(t, lo, hi, visit)
-//           visit(index, children, n):  records[index] = combine(child records)
-//       hand the records to the store (it commits the tier atomically)
-//       free every tier no later tier reads
+//   level(t) = 0 for a tier without child tiers, else 1 + the highest level of its children
+//   for each level, lowest first:
+//       skip the tiers the store already holds (a resumed solve)
+//       make sure every child tier of the level's tiers is in memory (loaded if need be)
+//       parallel over the level's tiers, and inside each tier over index ranges (TBB):
+//           game.scan(t, lo, hi, visit)
+//               visit(index, children, n):  records[index] = combine(child records)
+//           hand the records to the store (it compresses and commits the tier atomically)
+//       free every tier no later level reads
 //
-// Memory is the tiers in flight, not the space. The pass reads finished tiers only, so it
-// needs no counters, atomics or locks, and its result does not depend on the thread count.
+// The tiers of one level never read each other, so they run side by side: many small
+// tiers keep both cores busy where one of them alone would not fill a task, and the
+// store's compression runs beside the next tier's scan. Memory is the tiers in flight
+// (the current level and the levels it reads), not the space. The pass reads finished
+// tiers only, so it needs no counters, atomics or locks in the hot loop, and its result
+// does not depend on the thread count or the order in which a level's tiers finish.
 #pragma once
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -37,7 +45,8 @@ class TierStore {
   /// The records of a committed tier.
   virtual std::vector<Record> load_tier(TierId tier) = 0;
   /// Commit a freshly solved tier (atomically: all of it or none of it). For a derived
-  /// tier (`keep_records` false) only its size and digest are kept.
+  /// tier (`keep_records` false) only its size and digest are kept. Called from several
+  /// threads at once (the tiers of one level), so it must be thread-safe.
   virtual void commit_tier(TierId tier, const std::vector<Record>& records, bool keep_records) = 0;
 };
 
@@ -59,7 +68,7 @@ auto with_threads(int threads, F&& f) {
   return arena.execute(std::forward<F>(f));
 }
 
-/// For each tier, the last tier (in solve order) that reads it as a child.
+/// For each tier, the last tier (in id order) that reads it as a child.
 template <TierGame G>
 std::vector<TierId> last_readers(const G& game) {
   TierId n = game.tier_count();
@@ -72,6 +81,20 @@ std::vector<TierId> last_readers(const G& game) {
     }
   }
   return last;
+}
+
+/// Each tier's level: 0 without child tiers, else 1 + the highest level of its children.
+template <TierGame G>
+std::vector<uint32_t> tier_levels(const G& game) {
+  const TierId n = game.tier_count();
+  std::vector<uint32_t> level(n, 0);
+  for (TierId t = 0; t < n; ++t) {
+    for (TierId c : game.child_tiers(t)) {
+      if (c >= t) throw std::logic_error("tier order: a child tier is not solved before its parent");
+      level[t] = std::max(level[t], level[c] + 1);
+    }
+  }
+  return level;
 }
 
 /// Solve one tier into `out` given its child tiers' records.
@@ -120,44 +143,63 @@ std::vector<Record> recover_tier(const G& game, TierStore& store, TierId t) {
 template <TierGame G, class Rec = ParityRecord>
 SolveStats solve_tiers(const G& game, TierStore& store, Progress* progress) {
   const TierId n = game.tier_count();
-  const std::vector<TierId> last = last_readers(game);
-  std::vector<std::vector<Record>> held(n);
+  const std::vector<uint32_t> level = tier_levels(game);
+  const uint32_t levels = n ? *std::max_element(level.begin(), level.end()) + 1 : 0;
+  std::vector<std::vector<TierId>> by_level(levels);
+  for (TierId t = 0; t < n; ++t) by_level[level[t]].push_back(t);
+  std::vector<uint32_t> last_level(n, 0);  // the last level that reads tier t (0: none)
+  for (TierId t = 0; t < n; ++t)
+    for (TierId c : game.child_tiers(t)) last_level[c] = std::max(last_level[c], level[t]);
+
+  std::vector<std::vector<Record>> held(n);  // index t written only by the task solving t
   uint64_t bytes_held = 0;
   SolveStats stats;
-  std::vector<const Record*> kids;
-  for (TierId t = 0; t < n; ++t) {
-    const uint64_t size = game.tier_size(t);
-    if (store.has_tier(t)) {
-      ++stats.tiers_skipped;
-      if (progress) progress->tier_done(game.tier_name(t), size, true);
-      continue;
-    }
-    const std::vector<TierId> child_tiers = game.child_tiers(t);
-    kids.clear();
-    for (TierId c : child_tiers) {
-      if (held[c].size() != game.tier_size(c)) {
-        held[c] = recover_tier<G, Rec>(game, store, c);  // committed by an earlier run
-        bytes_held += held[c].size();
-      }
-      kids.push_back(held[c].data());
-    }
-    std::vector<Record> records;
-    solve_tier<G, Rec>(game, t, kids, records);
-    store.commit_tier(t, records, tier_stored(game, t));
-    stats.positions_solved += size;
-    ++stats.tiers_solved;
-    if (last[t] > t) {
-      bytes_held += records.size();
-      held[t] = std::move(records);
-    }
-    if (bytes_held > stats.peak_bytes_in_flight) stats.peak_bytes_in_flight = bytes_held;
-    for (TierId c : child_tiers) {
-      if (last[c] <= t && !held[c].empty()) {
-        bytes_held -= held[c].size();
-        std::vector<Record>().swap(held[c]);
+  std::mutex report_mu;  // progress and stats, from the level's tasks
+  std::vector<TierId> todo;
+  for (uint32_t L = 0; L < levels; ++L) {
+    todo.clear();
+    for (TierId t : by_level[L]) {
+      if (store.has_tier(t)) {
+        ++stats.tiers_skipped;
+        if (progress) progress->tier_done(game.tier_name(t), game.tier_size(t), true);
+      } else {
+        todo.push_back(t);
       }
     }
-    if (progress) progress->tier_done(game.tier_name(t), size, false);
+    // children committed by an earlier run, before the parallel part (which only reads them)
+    for (TierId t : todo) {
+      for (TierId c : game.child_tiers(t)) {
+        if (held[c].size() != game.tier_size(c)) {
+          held[c] = recover_tier<G, Rec>(game, store, c);
+          bytes_held += held[c].size();
+        }
+      }
+    }
+    uint64_t level_bytes = 0;
+    tbb::parallel_for(size_t{0}, todo.size(), [&](size_t k) {
+      const TierId t = todo[k];
+      std::vector<const Record*> kids;
+      for (TierId c : game.child_tiers(t)) kids.push_back(held[c].data());
+      std::vector<Record> records;
+      solve_tier<G, Rec>(game, t, kids, records);
+      store.commit_tier(t, records, tier_stored(game, t));
+      const uint64_t size = records.size();
+      if (last_level[t] > L) held[t] = std::move(records);
+      std::lock_guard lock(report_mu);
+      stats.positions_solved += size;
+      ++stats.tiers_solved;
+      level_bytes += size;  // in flight at the level's peak, kept or not
+      if (progress) progress->tier_done(game.tier_name(t), size, false);
+    });
+    stats.peak_bytes_in_flight = std::max(stats.peak_bytes_in_flight, bytes_held + level_bytes);
+    for (TierId t : todo) bytes_held += held[t].size();
+    // free every tier no later level reads
+    for (TierId t : todo)
+      for (TierId c : game.child_tiers(t))
+        if (last_level[c] <= L && !held[c].empty()) {
+          bytes_held -= held[c].size();
+          std::vector<Record>().swap(held[c]);
+        }
   }
   return stats;
 }
