@@ -83,6 +83,21 @@ template <class V>
 inline constexpr bool kIsChildLambda =
     std::is_invocable_v<V&, uint64_t, const Child*, unsigned>;
 
+/// Runs `f(v)` on a local copy `v` of a scan visitor and copies it back (when it can be
+/// copied back). A hot loop's accumulator that lives in the caller's memory must be stored
+/// and reloaded around every record it writes (a byte store may alias anything); a local
+/// copy whose address never escapes stays in registers.
+template <class V, class F>
+void with_local_visitor(V& visit, F&& f) {
+  if constexpr (std::is_copy_assignable_v<V>) {
+    V local = visit;
+    f(local);
+    visit = local;
+  } else {
+    f(visit);
+  }
+}
+
 template <class G>
 concept TierGame = requires(const G& g, TierId t, uint64_t i, const typename G::Position& p,
                             ScanProbe visit) {

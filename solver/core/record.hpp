@@ -11,6 +11,7 @@
 // (odd) remoteness of its winning children, so even. Hence: odd = win, even = lose.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -65,32 +66,35 @@ struct ParityRecord {
     return (min_even != 1024 ? min_even : max_odd) + 1;
   }
 
-  /// The hot loop's form of combine(): children fold in as they come, in registers.
+  /// The hot loop's form of combine(): one table load and one minimum a child. A child's
+  /// key orders the children from best to worst for the player to move:
+  ///     losing child (even r):   key r            the quickest win first
+  ///     winning child (odd r):   key 1024 - r     above every losing key; the longest first
+  /// so the parent is key + 1 (a win) below 512, 1025 - key (a loss) above, 0 without children.
   struct Accumulator {
+    static constexpr unsigned kNone = 0xffff;
     const Record* const* child_records;  // [slot] -> that child tier's records
     Record* out;
-    unsigned min_even = 1024, max_odd = 0, count = 0;
+    unsigned best = kNone;
     bool overflow = false;
     void child(uint32_t slot, uint64_t index, bool real) {
-      // masks, not branches: whether a candidate is real is data the predictor cannot learn
-      const unsigned r = child_records[slot][index];
-      const unsigned live = static_cast<unsigned>(real);
-      const unsigned losing = live & ~r & 1u, winning = live & r;  // for the child's mover
-      const unsigned lose_mask = 0u - losing, win_mask = 0u - (winning & 1u);
-      const unsigned as_even = (r & lose_mask) | (1024u & ~lose_mask), as_odd = r & win_mask;
-      min_even = as_even < min_even ? as_even : min_even;
-      max_odd = as_odd > max_odd ? as_odd : max_odd;
-      count += live;
+      const unsigned k = real ? kKey[child_records[slot][index]] : kNone;
+      best = k < best ? k : best;
     }
     void position(uint64_t index) {
-      const unsigned v = count ? (min_even != 1024 ? min_even : max_odd) + 1 : 0;
+      const unsigned v = best < 512 ? best + 1 : best == kNone ? 0 : 1025 - best;
       overflow |= v > kMaxRemoteness;
       out[index] = static_cast<Record>(v);
-      min_even = 1024;
-      max_odd = 0;
-      count = 0;
+      best = kNone;
     }
   };
+
+ private:
+  static constexpr auto kKey = [] {
+    std::array<uint16_t, 256> k{};
+    for (unsigned r = 0; r < 256; ++r) k[r] = static_cast<uint16_t>((r & 1) ? 1024 - r : r);
+    return k;
+  }();
 };
 
 /// The one-player (puzzle) record, GamesCrafters' puzzle convention: a position is a win

@@ -135,6 +135,8 @@ class Space {
   void scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const;
 
  private:
+  template <class Visit>
+  void scan_tier(TierId t, uint64_t lo, uint64_t hi, Visit& visit) const;  // scan's body
   struct Tier {
     int sa, sb;
     uint64_t size, nb;     // nb = countB(sb): positions per L set
@@ -168,69 +170,76 @@ void Space::scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
     CollectChildren<std::remove_reference_t<Visit>> collect{visit, {}, 0};
     scan(t, lo, hi, collect);
   } else {
-    const Tier& tier = tiers_[t];
-    const uint64_t nb = tier.nb;
-    const uint64_t nb_jump = B_.count(tier.sb + 1), nb_r = B_.count(tier.sb - 1);
-    uint64_t ia = lo / nb, index = lo;
-    const uint64_t first_b = lo % nb;
-    const uint32_t full = full_;
-    const int sa = tier.sa, sb = tier.sb;
-    const FixedSumSets::Ranker rank_slide = A_.ranker(sa + 1), rank_jump = A_.ranker(sa + 2),
-                               rank_b_up = B_.ranker(sb + 1), rank_b_down = B_.ranker(sb - 1);
-    // the tier's R ordinal sets, once, when they are few (one empty cell: a single one)
-    constexpr uint64_t kCached = 512;
-    uint64_t bsets[kCached];
-    if (nb <= kCached) {
-      uint64_t* out = bsets;
-      B_.walk(sb, 0, nb, [&](uint64_t b) { *out++ = b; });
-    }
-    A_.walk(sa, ia, (hi - 1) / nb - ia + 1, [&](uint64_t a64) {
-      const uint32_t A = static_cast<uint32_t>(a64);
-      const uint32_t nonL = ~A & full;
-      const uint64_t rb0 = index == lo ? first_b : 0;
-      const uint64_t count = std::min<uint64_t>(nb - rb0, hi - index);
-      auto each_b = [&](uint64_t b) {
-        const uint32_t R = static_cast<uint32_t>(deposit_bits(b, nonL));
-        const uint32_t E = nonL & ~R;
-        if (A == goal_.left && R == goal_.right) {
-          visit.goal(index);
-          ++index;
-          return;
-        }
-        const uint64_t rb = index - ia * nb;
-        // L slides: an L with an empty cell right of it
-        for (uint32_t m = A & (E >> 1); m; m &= m - 1) {
-          const uint32_t i = std::countr_zero(m);
-          const uint32_t A2 = A ^ (3u << i);
-          visit.child(static_cast<uint32_t>(tier.slot[0]), rank_slide(A2) * nb + rb, true);
-        }
-        // L jumps: L, R, empty
-        for (uint32_t m = A & (R >> 1) & (E >> 2); m; m &= m - 1) {
-          const uint32_t i = std::countr_zero(m);
-          const uint32_t A2 = A ^ (5u << i);
-          const uint64_t B2 = extract_bits(R, ~A2 & full);
-          visit.child(static_cast<uint32_t>(tier.slot[1]),
-                      rank_jump(A2) * nb_jump + rank_b_up(B2), true);
-        }
-        // R slides (empty left of it) and jumps (L then empty left of it)
-        for (uint32_t m = R & ((E << 1) | ((A << 1) & (E << 2))); m; m &= m - 1) {
-          const uint32_t c = std::countr_zero(m);
-          const uint32_t to = (E >> (c - 1) & 1) ? c - 1 : c - 2;
-          const uint32_t R2 = R ^ (1u << c) ^ (1u << to);
-          const uint64_t B2 = extract_bits(R2, nonL);
-          visit.child(static_cast<uint32_t>(tier.slot[2]), ia * nb_r + rank_b_down(B2), true);
-        }
-        visit.position(index);
-        ++index;
-      };
-      if (nb <= kCached) {
-        for (uint64_t r = rb0; r < rb0 + count; ++r) each_b(bsets[r]);
-      } else {
-        B_.walk(sb, rb0, count, each_b);
-      }
-      ++ia;
-    });
+    with_local_visitor(
+        visit, [&](auto& v) __attribute__((always_inline)) { scan_tier(t, lo, hi, v); });
   }
+}
+
+template <class Visit>
+[[gnu::always_inline]] inline void Space::scan_tier(TierId t, uint64_t lo, uint64_t hi,
+                                                    Visit& visit) const {
+  const Tier& tier = tiers_[t];
+  const uint64_t nb = tier.nb;
+  const uint64_t nb_jump = B_.count(tier.sb + 1), nb_r = B_.count(tier.sb - 1);
+  uint64_t ia = lo / nb, index = lo;
+  const uint64_t first_b = lo % nb;
+  const uint32_t full = full_;
+  const int sa = tier.sa, sb = tier.sb;
+  const FixedSumSets::Ranker rank_slide = A_.ranker(sa + 1), rank_jump = A_.ranker(sa + 2),
+                             rank_b_up = B_.ranker(sb + 1), rank_b_down = B_.ranker(sb - 1);
+  // the tier's R ordinal sets, once, when they are few (one empty cell: a single one)
+  constexpr uint64_t kCached = 512;
+  uint64_t bsets[kCached];
+  if (nb <= kCached) {
+    uint64_t* out = bsets;
+    B_.walk(sb, 0, nb, [&](uint64_t b) { *out++ = b; });
+  }
+  A_.walk(sa, ia, (hi - 1) / nb - ia + 1, [&](uint64_t a64) {
+    const uint32_t A = static_cast<uint32_t>(a64);
+    const uint32_t nonL = ~A & full;
+    const uint64_t rb0 = index == lo ? first_b : 0;
+    const uint64_t count = std::min<uint64_t>(nb - rb0, hi - index);
+    auto each_b = [&](uint64_t b) {
+      const uint32_t R = static_cast<uint32_t>(deposit_bits(b, nonL));
+      const uint32_t E = nonL & ~R;
+      if (A == goal_.left && R == goal_.right) {
+        visit.goal(index);
+        ++index;
+        return;
+      }
+      const uint64_t rb = index - ia * nb;
+      // L slides: an L with an empty cell right of it
+      for (uint32_t m = A & (E >> 1); m; m &= m - 1) {
+        const uint32_t i = std::countr_zero(m);
+        const uint32_t A2 = A ^ (3u << i);
+        visit.child(static_cast<uint32_t>(tier.slot[0]), rank_slide(A2) * nb + rb, true);
+      }
+      // L jumps: L, R, empty
+      for (uint32_t m = A & (R >> 1) & (E >> 2); m; m &= m - 1) {
+        const uint32_t i = std::countr_zero(m);
+        const uint32_t A2 = A ^ (5u << i);
+        const uint64_t B2 = extract_bits(R, ~A2 & full);
+        visit.child(static_cast<uint32_t>(tier.slot[1]),
+                    rank_jump(A2) * nb_jump + rank_b_up(B2), true);
+      }
+      // R slides (empty left of it) and jumps (L then empty left of it)
+      for (uint32_t m = R & ((E << 1) | ((A << 1) & (E << 2))); m; m &= m - 1) {
+        const uint32_t c = std::countr_zero(m);
+        const uint32_t to = (E >> (c - 1) & 1) ? c - 1 : c - 2;
+        const uint32_t R2 = R ^ (1u << c) ^ (1u << to);
+        const uint64_t B2 = extract_bits(R2, nonL);
+        visit.child(static_cast<uint32_t>(tier.slot[2]), ia * nb_r + rank_b_down(B2), true);
+      }
+      visit.position(index);
+      ++index;
+    };
+    if (nb <= kCached) {
+      for (uint64_t r = rb0; r < rb0 + count; ++r) each_b(bsets[r]);
+    } else {
+      B_.walk(sb, rb0, count, each_b);
+    }
+    ++ia;
+  });
 }
 
 }  // namespace toadbase::frog_puzzle

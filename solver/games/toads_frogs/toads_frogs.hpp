@@ -165,6 +165,7 @@ class Space {
 
   template <class Block, class Each>
   void walk(const Tier& tier, uint64_t lo, uint64_t hi, Block&& block, Each&& each) const;
+  // inlined into scan(), so that its local copy of the visitor stays in registers
   template <class Visit>
   void scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const;
   template <class Visit>
@@ -195,11 +196,14 @@ void Space::scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
     scan(t, lo, hi, collect);
   } else {
     const Tier& tier = tiers_[t];
-    if (tier.toads_turn) {
-      scan_toads(tier, lo, hi, visit);
-    } else {
-      scan_frogs(tier, lo, hi, visit);
-    }
+    with_local_visitor(
+        visit, [&](auto& v) __attribute__((always_inline)) {
+          if (tier.toads_turn) {
+            scan_toads(tier, lo, hi, v);
+          } else {
+            scan_frogs(tier, lo, hi, v);
+          }
+        });
   }
 }
 
@@ -233,7 +237,7 @@ void Space::walk(const Tier& tier, uint64_t lo, uint64_t hi, Block&& block, Each
 // and the child indices are the precomputed toad-set ranks plus rankB (a jump moves one frog
 // from ordinal o to o + 1, adding C(o, j) to rankB, j = the frogs below it).
 template <class Visit>
-void Space::scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const {
+[[gnu::always_inline]] inline void Space::scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const {
   const int n = n_;
   const uint64_t nb = tier.frog_sets;
   const uint32_t full = (1u << n) - 1;
@@ -274,7 +278,7 @@ void Space::scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit)
 // the ordinals whose cell sits that close to the previous ordinal's cell. Either way the frog
 // becomes ordinal o - 1 and rankB drops by C(o - 1, j) (j = frogs below ordinal o).
 template <class Visit>
-void Space::scan_frogs(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const {
+[[gnu::always_inline]] inline void Space::scan_frogs(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const {
   const uint32_t full = (1u << n_) - 1;
   uint64_t ok = 0;
   auto block = [&](uint32_t toads) {
