@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <deque>
-#include <random>
 #include <map>
+#include <random>
 #include <set>
 
 #include "solver/core/bigcount.hpp"
@@ -143,6 +143,26 @@ const std::vector<fp::Counts> kSmallSpaces = {
     {1, 1, 1}, {2, 2, 1}, {3, 3, 1}, {3, 2, 1}, {1, 4, 1}, {4, 1, 2}, {2, 2, 2}, {3, 2, 3},
     {0, 3, 1}, {2, 0, 2}, {0, 0, 3}, {4, 4, 1}, {3, 3, 2}, {2, 3, 4}, {1, 1, 5}};
 
+/// The hot loop over positions lo..hi-1 of tier t visits each position once, in order, with
+/// the children the rules give (the generic path: unrank, children, rank).
+void check_scan(const fp::Space& space, TierId t, uint64_t lo, uint64_t hi) {
+  const auto kids = space.child_tiers(t);
+  uint64_t expect = lo;
+  space.scan(t, lo, hi, [&](uint64_t index, const Child* ch, unsigned n) {
+    REQUIRE(index == expect++);
+    const fp::Position p = space.unrank(t, index);
+    std::multiset<std::pair<TierId, uint64_t>> got, want;
+    for (unsigned j = 0; j < n; ++j) got.insert({kids.at(ch[j].slot), ch[j].index});
+    for (const auto& q : space.children(p)) {
+      TierIndex ti = space.rank(q);
+      want.insert({ti.tier, ti.index});
+    }
+    INFO(to_str(p));
+    REQUIRE(got == want);
+  });
+  REQUIRE(expect == hi);
+}
+
 }  // namespace
 
 TEST_CASE("fixed-sum sets: counts, mask order, rank/unrank and walk", "[frog-puzzle][ranking]") {
@@ -247,8 +267,7 @@ TEST_CASE("frog puzzle space: rank and unrank are inverse, scan's children are t
     uint64_t total = 0;
     std::set<std::pair<TierId, uint64_t>> seen;
     for (TierId t = 0; t < space.tier_count(); ++t) {
-      const auto kids = space.child_tiers(t);
-      for (TierId k : kids) REQUIRE(k < t);  // children first
+      for (TierId k : space.child_tiers(t)) REQUIRE(k < t);  // children first
       for (uint64_t i = 0; i < space.tier_size(t); ++i) {
         const fp::Position p = space.unrank(t, i);
         REQUIRE(space.rank(p) == TierIndex{t, i});
@@ -259,25 +278,31 @@ TEST_CASE("frog puzzle space: rank and unrank are inverse, scan's children are t
       // the hot loop, at every start index, against the generic children
       for (uint64_t lo = 0; lo < space.tier_size(t); lo += 1 + lo % 3) {
         const uint64_t hi = std::min<uint64_t>(space.tier_size(t), lo + 4);
-        uint64_t expect = lo;
-        space.scan(t, lo, hi, [&](uint64_t index, const Child* ch, unsigned n) {
-          REQUIRE(index == expect++);
-          const fp::Position p = space.unrank(t, index);
-          std::multiset<std::pair<TierId, uint64_t>> got, want;
-          for (unsigned j = 0; j < n; ++j) got.insert({kids.at(ch[j].slot), ch[j].index});
-          for (const auto& q : space.children(p)) {
-            TierIndex ti = space.rank(q);
-            want.insert({ti.tier, ti.index});
-          }
-          INFO(to_str(p));
-          REQUIRE(got == want);
-        });
-        REQUIRE(expect == hi);
+        check_scan(space, t, lo, hi);
       }
     }
     REQUIRE(total == o_boards(c.n, c.m, c.k).size());
     REQUIRE(seen.size() == total);
   }
+}
+
+TEST_CASE("frog puzzle space: the hot loop's block paths (one R set, a few, more than it caches)",
+          "[frog-puzzle][ranking]") {
+  // 2 + 9 frogs and 9 empty cells: tiers of one R ordinal set, of a cached few, and of more
+  // than the 512 the hot loop caches (then it walks them); windows at seeded random starts,
+  // crossing block ends, against the generic children
+  fp::Space space(fp::Counts{2, 9, 9});
+  std::mt19937_64 rng(7);
+  uint64_t checked = 0;
+  for (TierId t = 0; t < space.tier_count(); ++t) {
+    const uint64_t size = space.tier_size(t);
+    for (int w = 0; w < 3; ++w) {
+      const uint64_t lo = rng() % size, hi = std::min<uint64_t>(size, lo + 1 + rng() % 700);
+      check_scan(space, t, lo, hi);
+      checked += hi - lo;
+    }
+  }
+  CHECK(checked > 10000);
 }
 
 TEST_CASE("frog puzzle values from the engine equal breadth-first search distances", "[frog-puzzle][solver]") {

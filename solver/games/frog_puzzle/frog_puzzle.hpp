@@ -194,49 +194,59 @@ template <class Visit>
     uint64_t* out = bsets;
     B_.walk(sb, 0, nb, [&](uint64_t b) { *out++ = b; });
   }
+  // one position: L set A (non-L cells nonL), R ordinal set b of rank rb in its block
+  auto each = [&](uint32_t A, uint32_t nonL, uint64_t b, uint64_t rb) {
+    const uint32_t R = static_cast<uint32_t>(deposit_bits(b, nonL));
+    const uint32_t E = nonL & ~R;
+    if (A == goal_.left && R == goal_.right) {
+      visit.goal(index);
+      ++index;
+      return;
+    }
+    // L slides: an L with an empty cell right of it
+    for (uint32_t m = A & (E >> 1); m; m &= m - 1) {
+      const uint32_t i = std::countr_zero(m);
+      const uint32_t A2 = A ^ (3u << i);
+      visit.child(static_cast<uint32_t>(tier.slot[0]), rank_slide(A2) * nb + rb, true);
+    }
+    // L jumps: L, R, empty
+    for (uint32_t m = A & (R >> 1) & (E >> 2); m; m &= m - 1) {
+      const uint32_t i = std::countr_zero(m);
+      const uint32_t A2 = A ^ (5u << i);
+      const uint64_t B2 = extract_bits(R, ~A2 & full);
+      visit.child(static_cast<uint32_t>(tier.slot[1]),
+                  rank_jump(A2) * nb_jump + rank_b_up(B2), true);
+    }
+    // R slides (empty left of it) and jumps (L then empty left of it)
+    for (uint32_t m = R & ((E << 1) | ((A << 1) & (E << 2))); m; m &= m - 1) {
+      const uint32_t c = std::countr_zero(m);
+      const uint32_t to = (E >> (c - 1) & 1) ? c - 1 : c - 2;
+      const uint32_t R2 = R ^ (1u << c) ^ (1u << to);
+      const uint64_t B2 = extract_bits(R2, nonL);
+      visit.child(static_cast<uint32_t>(tier.slot[2]), ia * nb_r + rank_b_down(B2), true);
+    }
+    visit.position(index);
+    ++index;
+  };
+  if (nb == 1) {  // one empty cell: the tier's one R ordinal set, a position per L set
+    const uint64_t b = bsets[0];
+    A_.walk(sa, ia, hi - lo, [&](uint64_t a64) {
+      const uint32_t A = static_cast<uint32_t>(a64);
+      each(A, ~A & full, b, 0);
+      ++ia;
+    });
+    return;
+  }
   A_.walk(sa, ia, (hi - 1) / nb - ia + 1, [&](uint64_t a64) {
     const uint32_t A = static_cast<uint32_t>(a64);
     const uint32_t nonL = ~A & full;
     const uint64_t rb0 = index == lo ? first_b : 0;
     const uint64_t count = std::min<uint64_t>(nb - rb0, hi - index);
-    auto each_b = [&](uint64_t b) {
-      const uint32_t R = static_cast<uint32_t>(deposit_bits(b, nonL));
-      const uint32_t E = nonL & ~R;
-      if (A == goal_.left && R == goal_.right) {
-        visit.goal(index);
-        ++index;
-        return;
-      }
-      const uint64_t rb = index - ia * nb;
-      // L slides: an L with an empty cell right of it
-      for (uint32_t m = A & (E >> 1); m; m &= m - 1) {
-        const uint32_t i = std::countr_zero(m);
-        const uint32_t A2 = A ^ (3u << i);
-        visit.child(static_cast<uint32_t>(tier.slot[0]), rank_slide(A2) * nb + rb, true);
-      }
-      // L jumps: L, R, empty
-      for (uint32_t m = A & (R >> 1) & (E >> 2); m; m &= m - 1) {
-        const uint32_t i = std::countr_zero(m);
-        const uint32_t A2 = A ^ (5u << i);
-        const uint64_t B2 = extract_bits(R, ~A2 & full);
-        visit.child(static_cast<uint32_t>(tier.slot[1]),
-                    rank_jump(A2) * nb_jump + rank_b_up(B2), true);
-      }
-      // R slides (empty left of it) and jumps (L then empty left of it)
-      for (uint32_t m = R & ((E << 1) | ((A << 1) & (E << 2))); m; m &= m - 1) {
-        const uint32_t c = std::countr_zero(m);
-        const uint32_t to = (E >> (c - 1) & 1) ? c - 1 : c - 2;
-        const uint32_t R2 = R ^ (1u << c) ^ (1u << to);
-        const uint64_t B2 = extract_bits(R2, nonL);
-        visit.child(static_cast<uint32_t>(tier.slot[2]), ia * nb_r + rank_b_down(B2), true);
-      }
-      visit.position(index);
-      ++index;
-    };
     if (nb <= kCached) {
-      for (uint64_t r = rb0; r < rb0 + count; ++r) each_b(bsets[r]);
+      for (uint64_t r = rb0; r < rb0 + count; ++r) each(A, nonL, bsets[r], r);
     } else {
-      B_.walk(sb, rb0, count, each_b);
+      uint64_t r = rb0;
+      B_.walk(sb, rb0, count, [&](uint64_t b) { each(A, nonL, b, r++); });
     }
     ++ia;
   });
