@@ -1,4 +1,4 @@
-// The tier solver: retrograde analysis of a loop-free game, tier after tier, children first.
+// The tier solver: retrograde analysis of a loop-free game, level by level, children first.
 //
 //   level(t) = 0 for a tier without child tiers, else 1 + the highest level of its children
 //   for each level, lowest first:
