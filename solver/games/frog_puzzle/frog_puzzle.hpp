@@ -228,7 +228,36 @@ template <class Visit>
     visit.position(index);
     ++index;
   };
-  if (nb == 1) {  // one empty cell: the tier's one R ordinal set, a position per L set
+  if (c_.k == 1) {
+    // One empty cell: every tier holds one R ordinal set per L set (the missing ordinal is
+    // fixed by the sum), so a position's index is its L set's rank, and so is a child's:
+    // an R move keeps A (index ia in its tier), an L move lands on A2's rank.
+    const uint64_t b = bsets[0];
+    const uint32_t slide_slot = static_cast<uint32_t>(tier.slot[0]),
+                   jump_slot = static_cast<uint32_t>(tier.slot[1]),
+                   r_slot = static_cast<uint32_t>(tier.slot[2]);
+    A_.walk(sa, ia, hi - lo, [&](uint64_t a64) {
+      const uint32_t A = static_cast<uint32_t>(a64);
+      const uint32_t nonL = ~A & full;
+      const uint32_t R = static_cast<uint32_t>(deposit_bits(b, nonL));
+      const uint32_t E = nonL & ~R;
+      if (A == goal_.left && R == goal_.right) {
+        visit.goal(index++);
+        ++ia;
+        return;
+      }
+      if (const uint32_t m = A & (E >> 1))
+        visit.child(slide_slot, rank_slide(A ^ (3u << std::countr_zero(m))), true);
+      if (const uint32_t m = A & (R >> 1) & (E >> 2))
+        visit.child(jump_slot, rank_jump(A ^ (5u << std::countr_zero(m))), true);
+      for (uint32_t m = R & ((E << 1) | ((A << 1) & (E << 2))); m; m &= m - 1)
+        visit.child(r_slot, ia, true);
+      visit.position(index++);
+      ++ia;
+    });
+    return;
+  }
+  if (nb == 1) {  // the tier's one R ordinal set, a position per L set
     const uint64_t b = bsets[0];
     A_.walk(sa, ia, hi - lo, [&](uint64_t a64) {
       const uint32_t A = static_cast<uint32_t>(a64);
