@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Benchmarks: runs real solves and lookups and appends one JSON object a measurement to
 # results/bench.jsonl; results/make_benchmarks.py turns the newest run of each measurement
-# into results/BENCHMARKS.md. Usage: results/bench.sh [quick|full|frog]
+# into results/BENCHMARKS.md. Usage: results/bench.sh [quick|full|frog|river|scaling]
 #   quick: Toads and Frogs lengths 12, 14, 16, the 20 / 6+6 space, scaling, lookups, the
 #          GamesCrafters size; then the frog puzzle
 #   full:  also length 18 and length 20 (all counts: 7.0 billion positions, ~1 GiB on disk)
 #   frog:  the frog puzzle only (12 + 12, 8 + 8 with two empty cells, the 8 + 8 challenge)
 #   river: the River Toad position database only (T = 4, 6, 8; survival odds)
+#   scaling: 1 against 2 threads only (length 16, frog puzzle 12 + 12), run alternately
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-quick}
@@ -20,9 +21,11 @@ machine="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'mo
 emit() { python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d.update(run=sys.argv[2], machine=sys.argv[3]); print(json.dumps(d))' "$1" "$run_id" "$machine" >> "$out"; }
 
 # solve CASE REPEATS THREADS GAME ARGS...: median wall time over repeats, peak RSS of each run
+# (FIRST_REPEAT numbers the repeats from another start: scaling() runs one at a time)
 solve() {
   local name=$1 reps=$2 threads=$3 game=$4; shift 4
-  for r in $(seq 1 "$reps"); do
+  local first=${FIRST_REPEAT:-1}
+  for r in $(seq "$first" $((first + reps - 1))); do
     rm -rf "$work/$name"
     local json rss
     json=$(/usr/bin/time -f "%M" -o "$work/rss" "$bin" solve "$game" "$@" --db "$work/$name" --threads "$threads" --quiet --json)
@@ -32,10 +35,19 @@ solve() {
   done
 }
 
+# scaling CASE REPEATS GAME ARGS...: 1 and 2 threads alternately, so that the machine's
+# load (shared, noisy) falls on both alike and their ratio of medians is fair
+scaling() {
+  local name=$1 reps=$2; shift 2
+  for r in $(seq 1 "$reps"); do
+    FIRST_REPEAT=$r solve "$name" 1 1 "$@"
+    FIRST_REPEAT=$r solve "$name" 1 2 "$@"
+  done
+}
+
 frog_puzzle() {
   solve fp12 5 0 frog-puzzle --left 12 --right 12
-  solve fp12 3 1 frog-puzzle --left 12 --right 12
-  solve fp12 3 2 frog-puzzle --left 12 --right 12
+  scaling fp12 3 frog-puzzle --left 12 --right 12
   solve fp8e2 5 0 frog-puzzle --left 8 --right 8 --empty 2
   # the blog's challenge from a cold start: a fresh process each time, in memory and from a database
   rm -rf "$work/fp8" && "$bin" solve frog-puzzle --left 8 --right 8 --db "$work/fp8" --quiet >/dev/null
@@ -69,6 +81,13 @@ if [ "$mode" = river ]; then
   python3 results/make_river_toad.py
   exit 0
 fi
+if [ "$mode" = scaling ]; then
+  scaling len16 5 toads-frogs --length 16
+  scaling fp12 3 frog-puzzle --left 12 --right 12
+  [ -z "${BENCH_DIR:-}" ] && rm -rf "$work"
+  python3 results/make_benchmarks.py
+  exit 0
+fi
 if [ "$mode" = frog ]; then
   frog_puzzle
   [ -z "${BENCH_DIR:-}" ] && rm -rf "$work"
@@ -79,8 +98,7 @@ fi
 solve len12 5 0 toads-frogs --length 12
 solve len14 5 0 toads-frogs --length 14
 solve len16 5 0 toads-frogs --length 16
-solve len16 5 1 toads-frogs --length 16
-solve len16 5 2 toads-frogs --length 16
+scaling len16 5 toads-frogs --length 16
 solve len20-6-6 3 0 toads-frogs --length 20 --toads 6 --frogs 6
 if [ "$mode" = full ]; then
   solve len18 1 0 toads-frogs --length 18

@@ -54,7 +54,8 @@ def solve_rows(case, label):
 out = ["# Benchmarks", "",
        "Made by `results/make_benchmarks.py` from `results/bench.jsonl`, which `results/bench.sh`",
        "writes from real runs of `toadbase`. Solve times are end to end (`solve` wall time with",
-       "the database written), medians over the repeats; the machine is shared and noisy.", ""]
+       "the database written), medians over the repeats; the machine is shared and noisy. The",
+       "1-thread and 2-thread runs are made alternately, so that the load falls on both alike.", ""]
 machines = sorted({r["machine"] for rs in latest.values() for r in rs})
 out += ["Machine: " + "; ".join(machines), ""]
 
