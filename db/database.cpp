@@ -263,7 +263,7 @@ void Database::commit_tier(TierId t, std::span<const Record> records, bool keep_
   m.positions = n;
   m.blocks = nblocks;
   m.digest = xxh64(records.data(), n);
-  std::lock_guard lock(commit_mu_);  // the tiers of one level commit from several threads
+  std::unique_lock lock(commit_mu_);  // the tiers of one level commit from several threads
   for (uint64_t b = 0; b < nblocks; ++b) {
     m.stored_bytes += values[b].size();
     pending_.emplace_back(block_key(t, b), std::move(values[b]));
@@ -277,25 +277,39 @@ void Database::commit_tier(TierId t, std::span<const Record> records, bool keep_
   tier_meta_.at(t) = m;
   pending_bytes_ += m.stored_bytes + 64;
   if (pending_bytes_ >= kGroupBytes ||
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - last_flush_).count() >= kGroupSeconds)
-    flush();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - last_flush_).count() >= kGroupSeconds) {
+    // the group leaves the lock and is written outside it: the other tiers of the level go on
+    // committing meanwhile (nobody reads committed tiers while a level is being solved)
+    auto [group, number] = take_group();
+    lock.unlock();
+    ingest_group(group, number);
+  }
 }
 
-void Database::flush() {
+std::pair<std::vector<std::pair<std::string, std::string>>, uint64_t> Database::take_group() {
   last_flush_ = std::chrono::steady_clock::now();
-  if (pending_.empty()) return;
-  std::sort(pending_.begin(), pending_.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  const std::string file = (fs::path(path_) / ("ingest-" + std::to_string(ingested_++) + ".sst.tmp")).string();
+  std::vector<std::pair<std::string, std::string>> group;
+  group.swap(pending_);
+  pending_bytes_ = 0;
+  return {std::move(group), ingested_++};
+}
+
+void Database::ingest_group(std::vector<std::pair<std::string, std::string>>& group, uint64_t number) {
+  if (group.empty()) return;
+  std::sort(group.begin(), group.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  const std::string file = (fs::path(path_) / ("ingest-" + std::to_string(number) + ".sst.tmp")).string();
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), base_options());
   check(writer.Open(file), "creating " + file);
-  for (const auto& [k, v] : pending_) check(writer.Put(k, v), "writing " + file);
+  for (const auto& [k, v] : group) check(writer.Put(k, v), "writing " + file);
   check(writer.Finish(), "finishing " + file);
   rocksdb::IngestExternalFileOptions ingest;
   ingest.move_files = true;
   check(db_->IngestExternalFile({file}, ingest), "committing tiers to " + path_);
-  pending_.clear();
-  pending_bytes_ = 0;
+}
+
+void Database::flush() {
+  auto [group, number] = take_group();
+  ingest_group(group, number);
 }
 
 std::vector<Record> Database::decode_block(TierId t, uint64_t b, const std::string& value) const {

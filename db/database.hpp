@@ -33,6 +33,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "solver/core/record.hpp"
@@ -117,6 +118,10 @@ class Database {
   Database() = default;
   void load_tier_meta();
   void parse_manifest(const std::string& value);  // checks format, version and fields
+  /// The pending group and its file number, leaving pending_ empty (under commit_mu_).
+  std::pair<std::vector<std::pair<std::string, std::string>>, uint64_t> take_group();
+  /// Writes a group into one SST file and ingests it (atomically).
+  void ingest_group(std::vector<std::pair<std::string, std::string>>& group, uint64_t number);
   std::vector<Record> decode_block(TierId t, uint64_t b, const std::string& value) const;
   rocksdb::Status get(const std::string& key, std::string* value) const;
 
