@@ -13,7 +13,7 @@
 //
 // A tier's blocks and its commit record go into the same ingested SST file (a group of
 // tiers: SstFileWriter, then IngestExternalFile, which is atomic), so a tier is committed
-// whole or not at all; `solve` resumes after the last committed tier. The manifest is written
+// whole or not at all; `solve` resumes with the tiers not yet committed. The manifest is written
 // when the database is created and rewritten last, when every tier is in.
 //
 // Digests: a tier's digest is the XXH64 of its raw records; the database digest is the
@@ -96,8 +96,11 @@ class Database {
 
   /// Compresses and commits one tier atomically. Tiers are grouped: the group's SST file is
   /// ingested once it holds kGroupBytes or is kGroupSeconds old (or at flush()/finish()), so
-  /// a crash loses at most the tiers of the group in progress, never part of a tier.
-  /// A derived tier (`keep_records` false) stores its size and digest only. Thread-safe.
+  /// a crash loses at most the tiers of the groups in progress (one a committing thread),
+  /// never part of a tier. A derived tier (`keep_records` false) stores its size and digest
+  /// only. Thread-safe against other commit_tier() calls; the reading calls (read_tier,
+  /// read_record, ...) and flush() must not run while a commit does (the solver reads
+  /// between levels). Committing a tier twice is an error of the caller.
   void commit_tier(TierId t, std::span<const Record> records, bool keep_records = true);
   /// True for a committed tier whose records are not stored (derived by the game).
   bool tier_derived(TierId t) const { return tier_meta(t).blocks == 0 && tier_meta(t).positions > 0; }
@@ -120,8 +123,10 @@ class Database {
   void parse_manifest(const std::string& value);  // checks format, version and fields
   /// The pending group and its file number, leaving pending_ empty (under commit_mu_).
   std::pair<std::vector<std::pair<std::string, std::string>>, uint64_t> take_group();
-  /// Writes a group into one SST file and ingests it (atomically).
+  /// Writes a group into one SST file and ingests it (atomically); on failure the group goes
+  /// back to pending_ and the error is rethrown. Called without commit_mu_ held.
   void ingest_group(std::vector<std::pair<std::string, std::string>>& group, uint64_t number);
+  void write_group(std::vector<std::pair<std::string, std::string>>& group, uint64_t number);
   std::vector<Record> decode_block(TierId t, uint64_t b, const std::string& value) const;
   rocksdb::Status get(const std::string& key, std::string* value) const;
 

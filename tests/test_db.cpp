@@ -194,6 +194,29 @@ TEST_CASE("commit tiers, read them back, digest, reopen read-only", "[db]") {
   }
 }
 
+TEST_CASE("a group that cannot be written stays pending: its tiers stay readable and a later flush writes them",
+          "[db]") {
+  TempDir dir("db-unwritable");
+  const auto recs = sample_records(6);
+  const fs::path path = dir / "db";
+  {
+    auto d = Database::open_for_solve(path, kId, kTiers, 3);
+    d->commit_tier(0, recs[0]);
+    d->commit_tier(2, recs[2]);
+    // directories where the group's SST file would go: creating the file fails (even as root)
+    for (int i = 0; i < 8; ++i) fs::create_directory(path / ("ingest-" + std::to_string(i) + ".sst.tmp"));
+    CHECK_THROWS_AS(d->flush(), DbError);
+    REQUIRE(d->tier_committed(0));
+    CHECK(d->read_tier(0) == recs[0]);
+    CHECK(d->read_tier(2) == recs[2]);
+    for (int i = 0; i < 8; ++i) fs::remove(path / ("ingest-" + std::to_string(i) + ".sst.tmp"));
+    d->flush();
+  }
+  auto d = Database::open_read_only(path);
+  CHECK(d->read_tier(0) == recs[0]);
+  CHECK(d->read_tier(2) == recs[2]);
+}
+
 TEST_CASE("a committed tier reads back before its group is written", "[db]") {
   // tier_committed() says yes as soon as commit_tier returns, so read_tier must work too
   TempDir dir("db-pending");

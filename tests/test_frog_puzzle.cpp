@@ -297,12 +297,12 @@ TEST_CASE("frog puzzle space: the hot loop's block paths (one R set, a few, more
   for (TierId t = 0; t < space.tier_count(); ++t) {
     const uint64_t size = space.tier_size(t);
     for (int w = 0; w < 3; ++w) {
-      const uint64_t lo = rng() % size, hi = std::min<uint64_t>(size, lo + 1 + rng() % 700);
+      const uint64_t lo = rng() % size, hi = std::min<uint64_t>(size, lo + 1 + rng() % 40);
       check_scan(space, t, lo, hi);
       checked += hi - lo;
     }
   }
-  CHECK(checked > 10000);
+  CHECK(checked > 2000);
 }
 
 TEST_CASE("frog puzzle values from the engine equal breadth-first search distances", "[frog-puzzle][solver]") {

@@ -1,5 +1,5 @@
 // Progress of a long pass over tiers: a bar on a terminal, plain lines otherwise.
-// Thread-compatible: the solver reports from one thread, between tiers.
+// Thread-compatible: the solver reports under a lock, one tier at a time.
 #pragma once
 
 #include <chrono>

@@ -150,6 +150,9 @@ SolveStats solve_tiers(const G& game, TierStore& store, Progress* progress) {
   std::vector<uint32_t> last_level(n, 0);  // the last level that reads tier t (0: none)
   for (TierId t = 0; t < n; ++t)
     for (TierId c : game.child_tiers(t)) last_level[c] = std::max(last_level[c], level[t]);
+  std::vector<std::vector<TierId>> free_after(levels);  // [L]: tiers no level after L reads
+  for (TierId t = 0; t < n; ++t)
+    if (last_level[t] > 0) free_after[last_level[t]].push_back(t);
 
   std::vector<std::vector<Record>> held(n);  // index t written only by the task solving t
   uint64_t bytes_held = 0;
@@ -193,13 +196,12 @@ SolveStats solve_tiers(const G& game, TierStore& store, Progress* progress) {
     });
     stats.peak_bytes_in_flight = std::max(stats.peak_bytes_in_flight, bytes_held + level_bytes);
     for (TierId t : todo) bytes_held += held[t].size();
-    // free every tier no later level reads
-    for (TierId t : todo)
-      for (TierId c : game.child_tiers(t))
-        if (last_level[c] <= L && !held[c].empty()) {
-          bytes_held -= held[c].size();
-          std::vector<Record>().swap(held[c]);
-        }
+    // free every tier no later level reads (also those whose readers an earlier run committed)
+    for (TierId c : free_after[L])
+      if (!held[c].empty()) {
+        bytes_held -= held[c].size();
+        std::vector<Record>().swap(held[c]);
+      }
   }
   return stats;
 }
