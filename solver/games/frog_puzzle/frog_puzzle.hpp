@@ -257,15 +257,6 @@ template <class Visit>
     });
     return;
   }
-  if (nb == 1) {  // the tier's one R ordinal set, a position per L set
-    const uint64_t b = bsets[0];
-    A_.walk(sa, ia, hi - lo, [&](uint64_t a64) {
-      const uint32_t A = static_cast<uint32_t>(a64);
-      each(A, ~A & full, b, 0);
-      ++ia;
-    });
-    return;
-  }
   A_.walk(sa, ia, (hi - 1) / nb - ia + 1, [&](uint64_t a64) {
     const uint32_t A = static_cast<uint32_t>(a64);
     const uint32_t nonL = ~A & full;
