@@ -100,9 +100,11 @@ void Database::parse_manifest(const std::string& value) {
   }
   if (!manifest_.is_object() || manifest_.value("format", "") != kFormatName)
     throw DbError(path_ + " is not a toadbase database");
-  if (manifest_.value("format_version", 0u) != kFormatVersion)
+  const unsigned version = manifest_.value("format_version", 0u);
+  if (version < kOldestReadableVersion || version > kFormatVersion)
     throw DbError(path_ + " has format version " + manifest_["format_version"].dump() +
-                  "; this toadbase reads version " + std::to_string(kFormatVersion));
+                  "; this toadbase reads versions " + std::to_string(kOldestReadableVersion) +
+                  " to " + std::to_string(kFormatVersion));
   const bool typed = manifest_.contains("game") && manifest_["game"].is_string() &&
                      manifest_.contains("parameters") && manifest_["parameters"].is_object() &&
                      manifest_.contains("record") && manifest_["record"].is_string() &&
@@ -133,12 +135,16 @@ void Database::load_tier_meta() {
   for (it->Seek("T"); it->Valid() && it->key().starts_with("T"); it->Next()) {
     auto k = it->key();
     auto v = it->value();
-    if (k.size() != 5 || v.size() != 32) throw DbError(path_ + ": damaged tier record");
+    const size_t want = manifest_.value("format_version", 0u) >= 2 ? 40 : 32;
+    if (k.size() != 5 || v.size() != want) throw DbError(path_ + ": damaged tier record");
     uint32_t t = 0;
     for (int i = 1; i <= 4; ++i) t = (t << 8) | static_cast<uint8_t>(k[i]);
     if (t >= tier_meta_.size()) throw DbError(path_ + ": tier record beyond the tier count");
     TierMeta m{get_le64(v.data()), get_le64(v.data() + 8), get_le64(v.data() + 16),
                get_le64(v.data() + 24)};
+    m.kept = want == 40 ? get_le64(v.data() + 32) : (m.blocks ? m.positions : 0);
+    if (m.kept > m.positions || blocks_of(m.kept) != m.blocks)
+      throw DbError(path_ + ": damaged tier record (tier " + std::to_string(t) + ")");
     tier_meta_[t] = m;
   }
   check(it->status(), path_ + ": reading tier records");
@@ -195,6 +201,10 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
       throw DbError(path + " holds " + have.game + " " + have.parameters.dump() +
                     ", not " + id.game + " " + id.parameters.dump() +
                     ": give another --db or remove it");
+    if (d->manifest_.value("format_version", 0u) != kFormatVersion)
+      throw DbError(path + " was written in format version " +
+                    d->manifest_["format_version"].dump() + " (an older toadbase); it can be read " +
+                    "but not resumed: remove it and solve again");
     if (d->manifest_.value("tiers_digest", "") != hex64(tiers_digest(tiers)))
       throw DbError(path + " was made with another tier layout of " + id.game +
                     " (an older toadbase?); remove it and solve again");
@@ -237,16 +247,16 @@ std::unique_ptr<Database> Database::open_read_only(const std::string& path, size
   return d;
 }
 
-void Database::commit_tier(TierId t, std::span<const Record> records, bool keep_records) {
+void Database::commit_tier(TierId t, std::span<const Record> records, uint64_t keep) {
   if (read_only_) throw DbError("database opened read-only");
   if (t >= tier_meta_.size())
     throw DbError(path_ + ": tier " + std::to_string(t) + " is beyond the " +
                   std::to_string(tier_meta_.size()) + " tiers of this database");
-  const uint64_t n = records.size(), nblocks = keep_records ? blocks_of(n) : 0;
+  const uint64_t n = records.size(), kept = std::min(keep, n), nblocks = blocks_of(kept);
   std::vector<std::string> values(nblocks);
   const int level = zstd_level_;
   tbb::parallel_for(uint64_t{0}, nblocks, [&](uint64_t b) {
-    const uint64_t lo = b * kBlockRecords, len = std::min(kBlockRecords, n - lo);
+    const uint64_t lo = b * kBlockRecords, len = std::min(kBlockRecords, kept - lo);
     const Record* src = records.data() + lo;
     std::string& v = values[b];
     const size_t bound = ZSTD_compressBound(len);
@@ -263,6 +273,7 @@ void Database::commit_tier(TierId t, std::span<const Record> records, bool keep_
   m.positions = n;
   m.blocks = nblocks;
   m.digest = xxh64(records.data(), n);
+  m.kept = kept;
   std::unique_lock lock(commit_mu_);  // the tiers of one level commit from several threads
   for (uint64_t b = 0; b < nblocks; ++b) {
     m.stored_bytes += values[b].size();
@@ -273,6 +284,7 @@ void Database::commit_tier(TierId t, std::span<const Record> records, bool keep_
   put_le64(meta, m.blocks);
   put_le64(meta, m.stored_bytes);
   put_le64(meta, m.digest);
+  put_le64(meta, m.kept);
   pending_.emplace_back(tier_key(t), std::move(meta));
   tier_meta_.at(t) = m;
   pending_bytes_ += m.stored_bytes + 64;
@@ -311,7 +323,15 @@ std::pair<std::vector<std::pair<std::string, std::string>>, uint64_t> Database::
 
 void Database::write_group(std::vector<std::pair<std::string, std::string>>& group, uint64_t number) {
   if (group.empty()) return;
-  std::sort(group.begin(), group.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(group.begin(), group.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  // a tier committed again in the same group: its later records win
+  std::vector<std::pair<std::string, std::string>> unique;
+  unique.reserve(group.size());
+  for (auto& kv : group) {
+    if (!unique.empty() && unique.back().first == kv.first) unique.back() = std::move(kv);
+    else unique.push_back(std::move(kv));
+  }
+  group.swap(unique);
   const std::string file = (fs::path(path_) / ("ingest-" + std::to_string(number) + ".sst.tmp")).string();
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), base_options());
   check(writer.Open(file), "creating " + file);
@@ -346,10 +366,8 @@ std::vector<Record> Database::decode_block(TierId t, uint64_t b, const std::stri
 
 std::vector<Record> Database::read_tier(TierId t) const {
   const TierMeta& m = tier_meta(t);
-  if (tier_derived(t))
-    throw DbError(path_ + ": tier " + std::to_string(t) + " is derived: its records are not stored");
   std::vector<Record> out;
-  out.reserve(m.positions);
+  out.reserve(m.kept);
   std::string value;
   for (uint64_t b = 0; b < m.blocks; ++b) {
     auto s = get(block_key(t, b), &value);
@@ -360,10 +378,10 @@ std::vector<Record> Database::read_tier(TierId t) const {
     auto recs = decode_block(t, b, value);
     out.insert(out.end(), recs.begin(), recs.end());
   }
-  if (out.size() != m.positions)
+  if (out.size() != m.kept)
     throw DbError(path_ + ": tier " + std::to_string(t) + " holds " + std::to_string(out.size()) +
-                  " records, its commit record says " + std::to_string(m.positions));
-  if (xxh64(out.data(), out.size()) != m.digest)
+                  " records, its commit record says " + std::to_string(m.kept));
+  if (m.kept == m.positions && xxh64(out.data(), out.size()) != m.digest)
     throw DbError(path_ + ": tier " + std::to_string(t) + " does not match its digest");
   return out;
 }
@@ -371,9 +389,11 @@ std::vector<Record> Database::read_tier(TierId t) const {
 Record Database::read_record(TierId t, uint64_t index) const {
   const TierMeta& m = tier_meta(t);
   if (tier_derived(t))
-    throw DbError(path_ + ": tier " + std::to_string(t) + " is derived: its records are not stored");
-  if (index >= m.positions)
-    throw DbError("index " + std::to_string(index) + " is beyond tier " + std::to_string(t));
+    throw DbError(path_ + ": tier " + std::to_string(t) + " keeps no records (derived, or all of "
+                  "it a tail copied from another tier)");
+  if (index >= m.kept)
+    throw DbError("index " + std::to_string(index) + " is beyond the records tier " +
+                  std::to_string(t) + " keeps");
   const uint64_t b = index / kBlockRecords;
   const bool cached = !first_block_.empty();  // a database opened for solving has no cache
   const uint64_t g = cached ? first_block_[t] + b : 0;
@@ -407,9 +427,9 @@ Record Database::read_record(TierId t, uint64_t index) const {
 
 rocksdb::Status Database::get(const std::string& key, std::string* value) const {
   // a tier of the group not yet ingested is committed for this process: read it from the group
-  for (const auto& [k, v] : pending_) {
-    if (k == key) {
-      *value = v;
+  for (auto it = pending_.rbegin(); it != pending_.rend(); ++it) {  // the latest commit wins
+    if (it->first == key) {
+      *value = it->second;
       return rocksdb::Status::OK();
     }
   }
@@ -439,6 +459,7 @@ void Database::finish(const std::vector<TierInfo>& tiers) {
                   {"positions", m.positions / width},
                   {"stored_bytes", m.stored_bytes},
                   {"stored", !tier_derived(t)},
+                  {"kept", m.kept / width},
                   {"digest", hex64(m.digest)}};
   });
   nlohmann::json list = nlohmann::json::array();

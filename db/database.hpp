@@ -7,9 +7,14 @@
 //                                     count, positions, complete flag, digest; on a complete
 //                                     database also every tier's name, count, size, digest
 //   'T' u32be(tier)                   the tier's commit record: positions, blocks, stored
-//                                     bytes, XXH64 digest of the tier (32 bytes)
+//                                     bytes, XXH64 digest of the tier, records kept (40
+//                                     bytes; format 1 had 32, keeping all or none)
 //   'B' u32be(tier) u32be(block)      a block of up to kBlockRecords consecutive records:
 //                                     u64le XXH64 of the raw records, then a zstd frame
+//
+// A tier keeps all its records, none (a derived tier: the game recomputes it one ply from
+// its children), or a prefix (the rest is a tail the game copies from another tier); the
+// digest always covers the whole tier.
 //
 // A tier's blocks and its commit record go into the same ingested SST file (a group of
 // tiers: SstFileWriter, then IngestExternalFile, which is atomic), so a tier is committed
@@ -41,7 +46,9 @@
 
 namespace toadbase::db {
 
-inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint32_t kFormatVersion = 2;
+/// The oldest format this toadbase reads (format 1: a tier kept all its records or none).
+inline constexpr uint32_t kOldestReadableVersion = 1;
 inline constexpr uint64_t kBlockRecords = 1 << 16;
 inline constexpr uint64_t kGroupBytes = 4 << 20;
 inline constexpr double kGroupSeconds = 1.0;
@@ -60,6 +67,7 @@ struct TierInfo {
 /// A committed tier.
 struct TierMeta {
   uint64_t positions = 0, blocks = 0, stored_bytes = 0, digest = 0;
+  uint64_t kept = 0;  // records kept: the first `kept` of the tier
 };
 
 /// What identifies a solved instance: the game, its parameters and its record type.
@@ -94,21 +102,26 @@ class Database {
   const TierMeta& tier_meta(TierId t) const;
   uint32_t committed_tiers() const;
 
-  /// Compresses and commits one tier atomically. Tiers are grouped: the group's SST file is
-  /// ingested once it holds kGroupBytes or is kGroupSeconds old (or at flush()/finish()), so
-  /// a crash loses at most the tiers of the groups in progress (one a committing thread),
-  /// never part of a tier. A derived tier (`keep_records` false) stores its size and digest
-  /// only. Thread-safe against other commit_tier() calls; the reading calls (read_tier,
-  /// read_record, ...) and flush() must not run while a commit does (the solver reads
-  /// between levels). Committing a tier twice is an error of the caller.
-  void commit_tier(TierId t, std::span<const Record> records, bool keep_records = true);
+  /// Compresses and commits one tier atomically, keeping its first `keep` records (all by
+  /// default; 0 for a derived tier: its size and digest only). Tiers are grouped: the
+  /// group's SST file is ingested once it holds kGroupBytes or is kGroupSeconds old (or at
+  /// flush()/finish()), so a crash loses at most the tiers of the groups in progress (one a
+  /// committing thread), never part of a tier. Thread-safe against other commit_tier()
+  /// calls; the reading calls (read_tier, read_record, ...) and flush() must not run while a
+  /// commit does (the solver reads between levels). Committing a tier again replaces it.
+  void commit_tier(TierId t, std::span<const Record> records, uint64_t keep = kAllRecords);
+  template <class B>
+    requires std::same_as<B, bool>
+  void commit_tier(TierId, std::span<const Record>, B) = delete;  // keep counts records
   /// True for a committed tier whose records are not stored (derived by the game).
-  bool tier_derived(TierId t) const { return tier_meta(t).blocks == 0 && tier_meta(t).positions > 0; }
+  bool tier_derived(TierId t) const { return tier_meta(t).kept == 0 && tier_meta(t).positions > 0; }
   /// Writes the pending group of tiers.
   void flush();
-  /// All records of a committed tier; checks every block's digest and the tier's.
+  /// The records a committed tier keeps (all of it, or its prefix); checks every block's
+  /// digest, and the tier's when it keeps every record.
   std::vector<Record> read_tier(TierId t) const;
-  /// One record, through the decompressed-block cache. Thread-safe.
+  /// One kept record (index below tier_meta(t).kept), through the decompressed-block cache.
+  /// Thread-safe.
   Record read_record(TierId t, uint64_t index) const;
   /// Writes the final manifest once every tier is committed.
   void finish(const std::vector<TierInfo>& tiers);
@@ -158,7 +171,7 @@ class DatabaseStore : public TierStore {
   explicit DatabaseStore(Database& db) : db_(db) {}
   bool has_tier(TierId t) const override { return db_.tier_committed(t); }
   std::vector<Record> load_tier(TierId t) override { return db_.read_tier(t); }
-  void commit_tier(TierId t, const std::vector<Record>& r, bool keep) override {
+  void commit_tier(TierId t, const std::vector<Record>& r, uint64_t keep) override {
     db_.commit_tier(t, r, keep);
   }
 

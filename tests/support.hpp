@@ -55,37 +55,45 @@ std::string to_string(const tf::Position& p);
 
 // ---- an in-memory tier store --------------------------------------------------------------
 
-/// Keeps every committed tier's records (also of derived tiers, for the tests' lookups), but
-/// refuses to load a tier the solver committed as derived (`keep_records` false): the solver
-/// must recompute those from their children.
+/// Keeps every committed tier's records whole (also of derived tiers, for the tests'
+/// lookups), but loads only what the solver asked it to keep: nothing of a derived tier
+/// (`keep` 0: the solver must recompute it from its children), the prefix of a tier with a
+/// tail (the solver must copy the tail from its source).
 class MemStore : public toadbase::TierStore {
  public:
-  explicit MemStore(size_t tiers) : records(tiers), committed(tiers, false), kept(tiers, false) {}
+  explicit MemStore(size_t tiers) : records(tiers), committed(tiers, false), kept(tiers, 0) {}
   bool has_tier(TierId t) const override { return committed.at(t); }
   std::vector<Record> load_tier(TierId t) override {
     ++loads;
     if (!committed.at(t)) throw std::logic_error("load of uncommitted tier " + std::to_string(t));
     if (!kept.at(t)) throw std::logic_error("load of derived tier " + std::to_string(t));
-    return records.at(t);
+    const auto& r = records.at(t);
+    return std::vector<Record>(r.begin(), r.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(kept.at(t), r.size())));
   }
-  void commit_tier(TierId t, const std::vector<Record>& r, bool keep_records) override {
+  void commit_tier(TierId t, const std::vector<Record>& r, uint64_t keep) override {
     std::lock_guard lock(mu_);  // the solver commits a level's tiers from several threads
     ++commits;
-    if (committed.at(t)) throw std::logic_error("tier " + std::to_string(t) + " committed twice");
+    if (committed.at(t) && !allow_recommit)
+      throw std::logic_error("tier " + std::to_string(t) + " committed twice");
     records.at(t) = r;
     committed.at(t) = true;
-    kept.at(t) = keep_records;
+    kept.at(t) = keep;
   }
   /// A tier an earlier run committed.
-  void preload(TierId t, std::vector<Record> r, bool keep_records) {
+  template <class B>
+    requires std::same_as<B, bool>
+  void preload(TierId, std::vector<Record>, B) = delete;  // keep counts records
+  void preload(TierId t, std::vector<Record> r, uint64_t keep) {
     records.at(t) = std::move(r);
     committed.at(t) = true;
-    kept.at(t) = keep_records;
+    kept.at(t) = keep;
   }
 
   std::vector<std::vector<Record>> records;
-  std::vector<bool> committed, kept;
+  std::vector<bool> committed;
+  std::vector<uint64_t> kept;
   uint64_t loads = 0, commits = 0;
+  bool allow_recommit = false;  // a resumed solve may commit a tier again (its tail's source was lost)
 
  private:
   std::mutex mu_;

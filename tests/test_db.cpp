@@ -66,7 +66,7 @@ std::string tier_key(uint32_t tier) { return "T" + be32(tier); }
 void make_db(const std::string& path, const std::vector<std::vector<Record>>& recs,
              std::vector<TierId> order, int level = 3) {
   auto d = Database::open_for_solve(path, kId, kTiers, level);
-  for (TierId t : order) d->commit_tier(t, recs[t], t != kDerived);
+  for (TierId t : order) d->commit_tier(t, recs[t], t != kDerived ? toadbase::kAllRecords : 0);
   d->finish(kTiers);
 }
 
@@ -116,6 +116,75 @@ TEST_CASE("xxh64 matches the reference implementation's test vectors", "[db][dig
   CHECK(toadbase::db::hex64(1) == "0000000000000001");
 }
 
+TEST_CASE("a tier may keep a prefix of its records: the digest still covers all of them",
+          "[db][tail]") {
+  TempDir dir("db-prefix");
+  const auto recs = sample_records(7);
+  const std::string path = dir / "db";
+  {
+    auto d = Database::open_for_solve(path, kId, kTiers, 3);
+    d->commit_tier(1, recs[1], 70000);  // two blocks, the second one short
+    d->commit_tier(3, recs[3], 0);      // all of it a tail: nothing kept, not derived by the DB
+    for (TierId t : {0u, 2u, 4u}) d->commit_tier(t, recs[t]);
+    d->commit_tier(kDerived, recs[kDerived], uint64_t{0});
+    // committing a tier again replaces it (a resumed solve whose tail source was lost)
+    d->commit_tier(1, recs[1], 70000);
+    d->finish(kTiers);
+  }
+  auto d = Database::open_read_only(path);
+  CHECK(d->tier_meta(1).kept == 70000);
+  CHECK(d->tier_meta(1).blocks == 2);
+  CHECK(d->tier_meta(1).positions == 150000);
+  CHECK(d->tier_meta(1).digest == toadbase::xxh64(recs[1].data(), recs[1].size()));
+  CHECK(d->digest() == expected_digest(recs));
+  const auto kept = d->read_tier(1);
+  CHECK(kept == std::vector<Record>(recs[1].begin(), recs[1].begin() + 70000));
+  CHECK(d->read_record(1, 69999) == recs[1][69999]);
+  CHECK_THAT(db_error([&] { d->read_record(1, 70000); }), Contains("keeps"));
+  CHECK(d->read_tier(3).empty());
+  CHECK(d->tier_meta(0).kept == 10);
+  const auto& tiers = d->manifest().at("tiers");
+  CHECK(tiers.at(1).at("kept") == 70000);
+  CHECK(tiers.at(1).at("positions") == 150000);
+}
+
+TEST_CASE("a database of format 1 (every tier kept whole or not at all) is read, not resumed",
+          "[db][tail]") {
+  TempDir dir("db-format1");
+  const auto recs = sample_records(8);
+  const std::string path = dir / "db";
+  make_db(path, recs, {0, 1, 2, 3, 4, 5});
+  {
+    // what the previous format wrote: 32-byte commit records, "format_version": 1
+    RawDb raw(path);
+    for (TierId t = 0; t < kTiers.size(); ++t) {
+      std::string v = raw.get(tier_key(t));
+      REQUIRE(v.size() == 40);
+      raw.put(tier_key(t), v.substr(0, 32));
+    }
+    auto m = nlohmann::json::parse(raw.get("manifest"));
+    m["format_version"] = 1;
+    raw.put("manifest", m.dump());
+  }
+  {
+    auto d = Database::open_read_only(path);
+    CHECK(d->read_tier(1) == recs[1]);
+    CHECK(d->tier_meta(1).kept == 150000);
+    CHECK(d->tier_derived(kDerived));
+    CHECK(d->tier_meta(kDerived).kept == 0);
+    CHECK(d->digest() == expected_digest(recs));
+  }
+  CHECK_THAT(db_error([&] { Database::open_for_solve(path, kId, kTiers, 3); }),
+             Contains("format version 1") && Contains("solve again"));
+  {
+    RawDb raw(path);
+    auto m = nlohmann::json::parse(raw.get("manifest"));
+    m["format_version"] = 3;  // a newer toadbase
+    raw.put("manifest", m.dump());
+  }
+  CHECK_THAT(db_error([&] { Database::open_read_only(path); }), Contains("format version 3"));
+}
+
 TEST_CASE("commit tiers, read them back, digest, reopen read-only", "[db]") {
   TempDir dir("db-roundtrip");
   const auto recs = sample_records(1);
@@ -126,7 +195,7 @@ TEST_CASE("commit tiers, read them back, digest, reopen read-only", "[db]") {
     CHECK(d->tier_count() == kTiers.size());
     CHECK(d->committed_tiers() == 0);
     for (TierId t : {3u, 0u, 1u}) d->commit_tier(t, recs[t]);
-    d->commit_tier(kDerived, recs[kDerived], false);
+    d->commit_tier(kDerived, recs[kDerived], uint64_t{0});
     CHECK(d->committed_tiers() == 4);
     CHECK(d->tier_committed(1));
     CHECK_FALSE(d->tier_committed(2));
@@ -141,7 +210,8 @@ TEST_CASE("commit tiers, read them back, digest, reopen read-only", "[db]") {
     CHECK_FALSE(d->tier_derived(1));
     CHECK(d->tier_meta(kDerived).positions == 1000);
     CHECK(d->tier_meta(kDerived).digest == toadbase::xxh64(recs[kDerived].data(), 1000));
-    CHECK_THAT(db_error([&] { d->read_tier(kDerived); }), Contains("derived"));
+    CHECK(d->read_tier(kDerived).empty());
+    CHECK(d->tier_meta(kDerived).kept == 0);
     d->commit_tier(2, recs[2]);
     d->commit_tier(4, recs[4]);
     d->finish(kTiers);
@@ -366,7 +436,7 @@ TEST_CASE("damaged tiers are reported, naming the tier and block", "[db]") {
     {
       RawDb raw(path);
       std::string v = raw.get(tier_key(0));
-      REQUIRE(v.size() == 32);
+      REQUIRE(v.size() == 40);
       v[24] = static_cast<char>(v[24] ^ 1);
       raw.put(tier_key(0), v);
     }
@@ -427,6 +497,13 @@ TEST_CASE("verify recomputes every record and names the first wrong one", "[db][
     uint64_t bad = 0;
     for (TierId t = 0; t < space.tier_count(); ++t) bad += inst->tier_records(*d, t) != mem.store.records[t];
     CHECK(bad == 0);
+    // the database keeps the Toads' tiers up to their tails (boards ending in a toad)
+    uint64_t kept = 0;
+    for (TierId t = 0; t < space.tier_count(); ++t) {
+      CHECK(d->tier_meta(t).kept == toadbase::records_kept(space, t));
+      kept += d->tier_meta(t).kept;
+    }
+    CHECK(kept == 2187 - 729);
   }
   SECTION("a wrong value with consistent digests") {
     // rewrite tier 1 of the toads-frogs space with one record changed, digests and all
@@ -466,7 +543,7 @@ TEST_CASE("verify recomputes every record and names the first wrong one", "[db][
     {
       RawDb raw(path);
       std::string v = raw.get(tier_key(victim));
-      REQUIRE(v.size() == 32);
+      REQUIRE(v.size() == 40);
       v[24] = static_cast<char>(v[24] ^ 1);
       raw.put(tier_key(victim), v);
     }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <map>
 #include <memory>
+#include <functional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -151,13 +152,66 @@ TEST_CASE("Toads-to-move tiers are stored, Frogs-to-move tiers derived from stor
   for (TierId t = 0; t < s.space.tier_count(); ++t) {
     const bool stored = toadbase::tier_stored(s.space, t);
     if (stored != s.space.toads_to_move(t)) ++bad;
-    if (s.store.kept[t] != stored) ++bad;  // the solver told the store what to keep
+    // the solver told the store what to keep: nothing, or the tier up to its tail
+    if (s.store.kept[t] != (stored ? s.space.tier_prefix(t) : 0)) ++bad;
     if (!stored)
       for (TierId c : s.space.child_tiers(t))
         if (!toadbase::tier_stored(s.space, c)) ++bad;  // one ply from stored tiers
   }
   CHECK(bad == 0);
   CHECK(s.store.loads == 0);  // a fresh solve reads nothing back
+}
+
+TEST_CASE("frozen ends: a tier's tail is its boards with a toad on the last cell, copied from F + X",
+          "[solver][tail]") {
+  for (int n = 1; n <= 12; ++n) {
+    INFO("length " << n);
+    const SolvedSpace s(tf::SpaceParams{n, std::nullopt, std::nullopt});
+    const tf::Space& space = s.space;
+    const std::vector<uint32_t> level = toadbase::tier_levels(space);
+    const uint32_t last = 1u << (n - 1);
+    uint64_t tail_positions = 0, bad = 0;
+    for (TierId t = 0; t < space.tier_count(); ++t) {
+      const uint64_t prefix = space.tier_prefix(t), size = space.tier_size(t);
+      // the tail is exactly the boards with a toad on the last cell
+      for (uint64_t i = 0; i < size; ++i) {
+        const tf::Position p = space.unrank(t, i);
+        if (((p.toads & last) != 0) != (i >= prefix)) ++bad;
+        // canonical(): a board of some prefix that plays the same (the oracle says so too)
+        const tf::Position q = space.canonical(p);
+        const auto qi = space.rank(q);
+        if (qi.index >= space.tier_prefix(qi.tier) || q.toads & last) ++bad;
+        if (n <= 8 && !(oracle(to_string(p)) == oracle(to_string(q)))) ++bad;
+      }
+      if (prefix == size) continue;
+      tail_positions += size - prefix;
+      const TierId src = space.tail_source(t);
+      if (level[src] >= level[t]) ++bad;  // the source is solved first
+      // the copied tail equals a scan of the tail with the tier's own children
+      std::vector<const Record*> kids;
+      for (TierId c : space.child_tiers(t)) kids.push_back(s.store.records[c].data());
+      std::vector<Record> scanned(size, 0);
+      ParityRecord::Accumulator acc{kids.data(), scanned.data()};
+      space.scan(t, prefix, size, acc);
+      std::vector<Record> copied(size, 0);
+      space.fill_tail(t, s.store.records[src].data(), copied.data());
+      if (!std::equal(scanned.begin() + static_cast<ptrdiff_t>(prefix), scanned.end(),
+                      copied.begin() + static_cast<ptrdiff_t>(prefix)))
+        ++bad;
+      if (!std::equal(copied.begin() + static_cast<ptrdiff_t>(prefix), copied.end(),
+                      s.store.records[t].begin() + static_cast<ptrdiff_t>(prefix)))
+        ++bad;
+    }
+    CHECK(bad == 0);
+    // a third of the boards (3^(n-1) of 3^n) end in a toad: for both players to move
+    uint64_t boards_ending_in_toad = 1;
+    for (int k = 1; k < n; ++k) boards_ending_in_toad *= 3;
+    CHECK(tail_positions == 2 * boards_ending_in_toad);
+  }
+  // one piece-count space: the source (t - 1, f + 1) lies outside it, so no tails
+  const tf::Space one(tf::SpaceParams{10, 3, 3});
+  for (TierId t = 0; t < one.tier_count(); ++t) CHECK(one.tier_prefix(t) == one.tier_size(t));
+  CHECK(to_string(one.canonical(to_position("1_TT-F-F-F-T"))) == "1_TT-F-F-F-T");
 }
 
 TEST_CASE("a shorter board embeds in a space as the same game, padded with frozen pieces",
@@ -225,33 +279,42 @@ TEST_CASE("the result does not depend on the thread count", "[solver]") {
 TEST_CASE("a resumed solve skips committed tiers and finishes the same", "[solver]") {
   const tf::SpaceParams params{10, std::nullopt, std::nullopt};
   const SolvedSpace full(params);
+  const tf::Space& space = full.space;
   std::mt19937_64 rng(42);
+  uint64_t resolved_kept = 0;  // committed tiers solved again: their tail's source was lost
   for (int round = 0; round < 3; ++round) {
-    MemStore partial(full.space.tier_count());
-    uint64_t kept = 0, rest_positions = 0;
+    MemStore partial(space.tier_count());
+    partial.allow_recommit = true;
+    std::vector<char> kept(space.tier_count(), 0);
     // round 0: a prefix (an interrupted run), cut where the next tier reads committed tiers;
     // later rounds: arbitrary subsets
-    TierId cut = full.space.tier_count() / 3;
-    while (full.space.child_tiers(cut).empty()) ++cut;
-    for (TierId t = 0; t < full.space.tier_count(); ++t) {
-      const bool keep = round == 0 ? t < cut : rng() % 3 == 0;
-      if (keep) {
-        // a derived tier's records are not in the store: the solver must recompute them
-        partial.preload(t, full.store.records[t], full.space.tier_stored(t));
-        ++kept;
-      } else {
-        rest_positions += full.space.tier_size(t);
-      }
+    TierId cut = space.tier_count() / 3;
+    while (space.child_tiers(cut).empty()) ++cut;
+    for (TierId t = 0; t < space.tier_count(); ++t) {
+      kept[t] = round == 0 ? t < cut : rng() % 3 == 0;
+      // a derived tier's records are not in the store: the solver must recompute them
+      if (kept[t]) partial.preload(t, full.store.records[t], toadbase::records_kept(space, t));
     }
-    const auto stats = toadbase::solve_tiers(full.space, partial, nullptr);
+    // a committed tier counts as done when the tiers its tail is copied from are done too
+    std::function<bool(TierId)> done = [&](TierId t) -> bool {
+      return kept[t] && (!toadbase::has_tail(space, t) || done(space.tail_source(t)));
+    };
+    uint64_t done_tiers = 0, rest_positions = 0;
+    for (TierId t = 0; t < space.tier_count(); ++t) {
+      if (done(t)) ++done_tiers;
+      else rest_positions += space.tier_size(t);
+      if (kept[t] && !done(t)) ++resolved_kept;
+    }
+    const auto stats = toadbase::solve_tiers(space, partial, nullptr);
     INFO("round " << round);
-    CHECK(stats.tiers_skipped == kept);
-    CHECK(stats.tiers_solved == full.space.tier_count() - kept);
+    CHECK(stats.tiers_skipped == done_tiers);
+    CHECK(stats.tiers_solved == space.tier_count() - done_tiers);
     CHECK(stats.positions_solved == rest_positions);
-    CHECK(partial.commits == full.space.tier_count() - kept);
+    CHECK(partial.commits == space.tier_count() - done_tiers);
     CHECK(partial.loads > 0);
     CHECK(partial.records == full.store.records);
   }
+  CHECK(resolved_kept > 0);  // the case above happened
 }
 
 TEST_CASE("the longest games stay within the P-potential bound e(t+f) + 2tf", "[solver][remoteness]") {
@@ -440,7 +503,7 @@ TEST_CASE("progress lines name every tier, and the last line the totals", "[solv
   MemStore half(s.tier_count());
   uint64_t skipped = 0;
   for (TierId t = 0; t < s.tier_count() / 2; ++t) {
-    half.preload(t, full.store.records[t], s.tier_stored(t));
+    half.preload(t, full.store.records[t], toadbase::records_kept(s, t));
     skipped += s.tier_size(t);
   }
   std::ostringstream out2;
@@ -458,7 +521,7 @@ TEST_CASE("a resumed solve frees a tier whose readers an earlier run committed",
   MemStore full(g.links);
   const auto whole = toadbase::solve_tiers(g, full, nullptr);
   MemStore partial(g.links);
-  partial.preload(1, full.records[1], true);  // link 1 on disk, link 0 (its child) not
+  partial.preload(1, full.records[1], toadbase::kAllRecords);  // link 1 on disk, link 0 (its child) not
   const auto stats = toadbase::solve_tiers(g, partial, nullptr);
   CHECK(stats.tiers_skipped == 1);
   CHECK(partial.records == full.records);
@@ -480,7 +543,7 @@ TEST_CASE("derived tiers: recomputed on resume from stored children, never loade
   for (TierId cut : {8u, 9u, 21u}) {
     INFO("resumed after link " << cut - 1);
     MemStore partial(g.links);
-    for (TierId t = 0; t < cut; ++t) partial.preload(t, full.records[t], !g.derived[t]);
+    for (TierId t = 0; t < cut; ++t) partial.preload(t, full.records[t], g.derived[t] ? 0 : toadbase::kAllRecords);
     const auto stats = toadbase::solve_tiers(g, partial, nullptr);
     CHECK(stats.tiers_skipped == cut);
     CHECK(partial.records == full.records);
@@ -491,6 +554,6 @@ TEST_CASE("derived tiers: recomputed on resume from stored children, never loade
   MemStore all(bad.links);
   toadbase::solve_tiers(bad, all, nullptr);  // a fresh solve holds them in memory: fine
   MemStore partial(bad.links);
-  for (TierId t = 0; t < 7; ++t) partial.preload(t, all.records[t], !bad.derived[t]);
+  for (TierId t = 0; t < 7; ++t) partial.preload(t, all.records[t], bad.derived[t] ? 0 : toadbase::kAllRecords);
   CHECK_THROWS_AS(toadbase::solve_tiers(bad, partial, nullptr), std::logic_error);
 }

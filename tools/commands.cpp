@@ -88,7 +88,7 @@ class DelayedStore : public TierStore {
   DelayedStore(TierStore& inner, int ms) : inner_(inner), ms_(ms) {}
   bool has_tier(TierId t) const override { return inner_.has_tier(t); }
   std::vector<Record> load_tier(TierId t) override { return inner_.load_tier(t); }
-  void commit_tier(TierId t, const std::vector<Record>& r, bool keep) override {
+  void commit_tier(TierId t, const std::vector<Record>& r, uint64_t keep) override {
     inner_.commit_tier(t, r, keep);
     std::this_thread::sleep_for(std::chrono::milliseconds(ms_));
   }

@@ -78,7 +78,7 @@ class ForestInstance : public Instance {
         continue;
       }
       const auto recs = records(s);
-      store.commit_tier(t, recs, true);
+      store.commit_tier(t, recs, kAllRecords);
       ++st.tiers_solved;
       st.positions_solved += recs.size() / kBytes;
       if (progress) progress->tier_done(tier_name(s), recs.size() / kBytes, false);

@@ -6,7 +6,10 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <deque>
+#include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include "solver/core/hash.hpp"
@@ -62,33 +65,54 @@ class TierInstance : public Instance {
     }
   }
 
-  Outcome outcome_of(const db::Database& db, const Position& given) const {
-    const std::optional<Position> inside = embedded(given);
-    if (!inside) throw BadPosition("position " + G::format(given) + " lies outside the space");
-    const Position& p = *inside;
-    TierIndex ti = space_.rank(p);
-    if (tier_stored(space_, ti.tier)) return Rec::decode(db.read_record(ti.tier, ti.index));
+  /// The record of a position of the space, through the database.
+  unsigned record_of(const db::Database& db, const Position& given) const {
+    const Position p = canonical(space_, given);  // a tail position: its stored equivalent
+    const TierIndex ti = space_.rank(p);
+    if (tier_stored(space_, ti.tier)) return db.read_record(ti.tier, ti.index);
     // a derived tier: one ply from its children, which are stored
     const auto children = space_.children(p);
     std::vector<unsigned> recs;
     for (const auto& c : children) {
-      TierIndex ci = space_.rank(c);
+      const TierIndex ci = space_.rank(canonical(space_, c));
       recs.push_back(db.read_record(ci.tier, ci.index));
     }
-    unsigned r = record_from_children<Rec>(space_, p, static_cast<unsigned>(recs.size()),
-                                           [&](unsigned k) { return recs[k]; });
-    return Rec::decode(static_cast<Record>(r));
+    return record_from_children<Rec>(space_, p, static_cast<unsigned>(recs.size()),
+                                     [&](unsigned k) { return recs[k]; });
+  }
+
+  Outcome outcome_of(const db::Database& db, const Position& given) const {
+    const std::optional<Position> inside = embedded(given);
+    if (!inside) throw BadPosition("position " + G::format(given) + " lies outside the space");
+    return Rec::decode(static_cast<Record>(record_of(db, *inside)));
   }
 
   std::vector<Record> tier_records(const db::Database& db, TierId t) const override {
-    if (tier_stored(space_, t)) return db.read_tier(t);
-    std::vector<std::vector<Record>> data;
-    std::vector<const Record*> kids;
-    for (TierId c : space_.child_tiers(t)) data.push_back(db.read_tier(c));
-    for (const auto& k : data) kids.push_back(k.data());
-    std::vector<Record> out;
-    solve_tier<Space, Rec>(space_, t, kids, out);
-    return out;
+    ReadStore store(db);
+    // other tiers this one reads (a tail's source, a derived tier's children): from a small
+    // memo, since a pass over every tier reads each source again; pinned for this call
+    std::vector<std::shared_ptr<const std::vector<Record>>> pinned;
+    std::function<const Record*(TierId)> fetch = [&](TierId c) -> const Record* {
+      std::shared_ptr<const std::vector<Record>> recs;
+      {
+        std::lock_guard lock(memo_mu_);
+        for (const auto& [id, r] : memo_)
+          if (id == c) recs = r;
+      }
+      if (!recs) {
+        recs = std::make_shared<const std::vector<Record>>(recover_tier<Space, Rec>(space_, store, c, fetch));
+        std::lock_guard lock(memo_mu_);
+        memo_.push_back({c, recs});
+        memo_bytes_ += recs->size();
+        while (memo_bytes_ > kMemoBytes && memo_.size() > 1) {
+          memo_bytes_ -= memo_.front().second->size();
+          memo_.pop_front();
+        }
+      }
+      pinned.push_back(recs);
+      return recs->data();
+    };
+    return recover_tier<Space, Rec>(space_, store, t, fetch);
   }
 
   std::pair<std::string, Outcome> lookup(const db::Database& db, const std::string& text,
@@ -163,7 +187,8 @@ class TierInstance : public Instance {
       const uint64_t size = space_.tier_size(t);
       std::vector<Record> stored;
       try {
-        // checks block digests and the tier digest; a derived tier has its digest only
+        // checks block digests (and the tier digest when it keeps every record); a derived
+        // tier has its digest only, a tier with a tail its prefix
         if (is_stored) stored = db.read_tier(t);
         if (db.tier_meta(t).positions != size)
           throw db::DbError("holds " + std::to_string(db.tier_meta(t).positions) +
@@ -213,7 +238,7 @@ class TierInstance : public Instance {
             return;
           }
           mine[i] = static_cast<Record>(want);
-          if (is_stored && mine[i] != stored[i]) {
+          if (i < stored.size() && mine[i] != stored[i]) {
             Outcome have = Rec::decode(stored[i]), should = Rec::decode(mine[i]);
             fail(i, "tier " + space_.tier_name(t) + " index " + std::to_string(i) + " (" +
                         G::format(p) + "): stored " + std::string(value_name(have.value)) + " in " +
@@ -224,10 +249,12 @@ class TierInstance : public Instance {
           }
         }
       });
-      if (first_bad == UINT64_MAX && !is_stored && xxh64(mine.data(), mine.size()) != db.tier_meta(t).digest) {
+      if (first_bad == UINT64_MAX && xxh64(mine.data(), mine.size()) != db.tier_meta(t).digest) {
         first_bad = 0;
         problem = "tier " + space_.tier_name(t) +
-                  " (derived, not stored): its recomputed records do not match the digest the solve recorded";
+                  (is_stored ? std::string(" (its tail, copied from another tier)")
+                             : std::string(" (derived, not stored)")) +
+                  ": its recomputed records do not match the digest the solve recorded";
       }
       if (first_bad != UINT64_MAX) {
         rep.ok = false;
@@ -307,8 +334,26 @@ class TierInstance : public Instance {
   }
 
  private:
+  /// The solver's view of a database opened to read.
+  class ReadStore : public TierStore {
+   public:
+    explicit ReadStore(const db::Database& db) : db_(db) {}
+    bool has_tier(TierId t) const override { return db_.tier_committed(t); }
+    std::vector<Record> load_tier(TierId t) override { return db_.read_tier(t); }
+    void commit_tier(TierId, const std::vector<Record>&, uint64_t) override {
+      throw std::logic_error("a database opened to read takes no tiers");
+    }
+
+   private:
+    const db::Database& db_;
+  };
+
+  static constexpr uint64_t kMemoBytes = uint64_t{256} << 20;
   nlohmann::json params_;
   Space space_;
+  mutable std::mutex memo_mu_;
+  mutable std::deque<std::pair<TierId, std::shared_ptr<const std::vector<Record>>>> memo_;
+  mutable uint64_t memo_bytes_ = 0;
 };
 
 template <class G>

@@ -22,6 +22,20 @@
 // returns false is *derived*: the database keeps only its digest, and its records are
 // recomputed on demand, one ply, from its children, which must all lie in stored tiers.
 // (Syzygy's DTZ tables do the same for one side to move.)
+//
+// Optionally a game may also declare that a tier ends in a *tail* of positions equivalent to
+// positions of another tier (the same game tree, so the same record):
+//     uint64_t tier_prefix(TierId t) const    positions [0, prefix) are scanned, the rest
+//                                             are the tail (prefix == tier_size: no tail)
+//     TierId tail_source(TierId t) const       the one tier holding every tail position's
+//                                             equivalent
+//     void fill_tail(TierId t, const Record* source, Record* out) const
+//                                             out[prefix .. size) from the source's records
+//     Position canonical(const Position&) const
+//                                             an equivalent position that lies in a prefix
+// The solver scans the prefix and copies the tail; the database stores the prefix only (and
+// nothing of a derived tier); a lookup ranks canonical(p). Toads and Frogs: a toad on the
+// last cell never moves again, so X + "T" plays as "F" + X (see toads_frogs.hpp).
 #pragma once
 
 #include <concepts>
@@ -119,6 +133,33 @@ bool tier_stored(const G& game, TierId t) {
     return game.tier_stored(t);
   } else {
     return true;
+  }
+}
+
+/// The positions of tier t the solver scans (and a stored tier stores): a prefix 0 .. k-1;
+/// the rest of the tier, if any, is a tail filled from tail_source(t).
+template <class G>
+uint64_t tier_prefix(const G& game, TierId t) {
+  if constexpr (requires { game.tier_prefix(t); }) {
+    return game.tier_prefix(t);
+  } else {
+    return game.tier_size(t);
+  }
+}
+
+/// True when tier t ends in a tail of positions copied from another tier.
+template <class G>
+bool has_tail(const G& game, TierId t) {
+  return tier_prefix(game, t) < game.tier_size(t);
+}
+
+/// The position itself, or the game's equivalent of it that lies in a tier's prefix.
+template <class G>
+typename G::Position canonical(const G& game, const typename G::Position& p) {
+  if constexpr (requires { game.canonical(p); }) {
+    return game.canonical(p);
+  } else {
+    return p;
   }
 }
 

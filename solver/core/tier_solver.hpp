@@ -1,12 +1,14 @@
 // The tier solver: retrograde analysis of a loop-free game, level by level, children first.
 //
 //   level(t) = 0 for a tier without child tiers, else 1 + the highest level of its children
+//              (and of its tail's source tier, when the game copies a tail: see game.hpp)
 //   for each level, lowest first:
 //       skip the tiers the store already holds (a resumed solve)
 //       make sure every child tier of the level's tiers is in memory (loaded if need be)
 //       parallel over the level's tiers, and inside each tier over index ranges (TBB):
-//           game.scan(t, lo, hi, visit)
+//           game.scan(t, lo, hi, visit)            over the tier's prefix
 //               visit(index, children, n):  records[index] = combine(child records)
+//           game.fill_tail(t, source, records)     the tail, copied from its source tier
 //           hand the records to the store (it compresses and commits the tier atomically)
 //       free every tier no later level reads
 //
@@ -25,6 +27,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -42,13 +45,47 @@ class TierStore {
   virtual ~TierStore() = default;
   /// True when an earlier run committed this tier.
   virtual bool has_tier(TierId tier) const = 0;
-  /// The records of a committed tier.
+  /// The records a committed tier keeps: its first `keep` records (see commit_tier).
   virtual std::vector<Record> load_tier(TierId tier) = 0;
-  /// Commit a freshly solved tier (atomically: all of it or none of it). For a derived
-  /// tier (`keep_records` false) only its size and digest are kept. Called from several
-  /// threads at once (the tiers of one level), so it must be thread-safe.
-  virtual void commit_tier(TierId tier, const std::vector<Record>& records, bool keep_records) = 0;
+  /// Commit a freshly solved tier (atomically: all of it or none of it), keeping its first
+  /// `keep` records: all of them (kAllRecords), the prefix the game scans (the rest is a
+  /// tail the game copies from another tier), or none (a derived tier: its size and digest
+  /// only). Called from several threads at once (the tiers of one level), so it must be
+  /// thread-safe. A resumed solve may commit a tier again (its tail's source was lost).
+  virtual void commit_tier(TierId tier, const std::vector<Record>& records, uint64_t keep) = 0;
+  template <class B>
+    requires std::same_as<B, bool>
+  void commit_tier(TierId, const std::vector<Record>&, B) = delete;  // keep counts records
 };
+
+/// commit_tier's `keep` for "every record".
+inline constexpr uint64_t kAllRecords = UINT64_MAX;
+
+/// How many leading records of tier t the store keeps.
+template <TierGame G>
+uint64_t records_kept(const G& game, TierId t) {
+  return tier_stored(game, t) ? tier_prefix(game, t) : 0;
+}
+
+/// The tier a tail is copied from.
+template <TierGame G>
+TierId tail_source(const G& game, TierId t) {
+  if constexpr (requires { game.tail_source(t); }) {
+    return game.tail_source(t);
+  } else {
+    throw std::logic_error("tier " + game.tier_name(t) + " has a tail but the game names no source");
+  }
+}
+
+/// Fills the tail of `out` (a whole tier, prefix solved) from its source tier's records.
+template <TierGame G>
+void fill_tail(const G& game, TierId t, const Record* source, Record* out) {
+  if constexpr (requires { game.fill_tail(t, source, out); }) {
+    game.fill_tail(t, source, out);
+  } else {
+    throw std::logic_error("tier " + game.tier_name(t) + " has a tail but the game cannot fill it");
+  }
+}
 
 struct SolveStats {
   uint64_t positions_solved = 0;
@@ -83,28 +120,53 @@ std::vector<TierId> last_readers(const G& game) {
   return last;
 }
 
-/// Each tier's level: 0 without child tiers, else 1 + the highest level of its children.
+/// Each tier's level: 0 without child tiers, else 1 + the highest level of its children and
+/// of its tail's source (which may come later in id order, so levels are found by a
+/// depth-first walk).
 template <TierGame G>
 std::vector<uint32_t> tier_levels(const G& game) {
   const TierId n = game.tier_count();
-  std::vector<uint32_t> level(n, 0);
-  for (TierId t = 0; t < n; ++t) {
-    for (TierId c : game.child_tiers(t)) {
-      if (c >= t) throw std::logic_error("tier order: a child tier is not solved before its parent");
-      level[t] = std::max(level[t], level[c] + 1);
+  constexpr uint32_t kUnknown = UINT32_MAX, kOpen = UINT32_MAX - 1;
+  std::vector<uint32_t> level(n, kUnknown);
+  std::vector<std::pair<TierId, bool>> stack;  // (tier, its dependencies pushed)
+  for (TierId root = 0; root < n; ++root) {
+    if (level[root] != kUnknown) continue;
+    stack.push_back({root, false});
+    while (!stack.empty()) {
+      auto [t, expanded] = stack.back();
+      stack.pop_back();
+      std::vector<TierId> deps = game.child_tiers(t);
+      for (TierId c : deps)
+        if (c >= t) throw std::logic_error("tier order: a child tier is not solved before its parent");
+      if (has_tail(game, t)) deps.push_back(tail_source(game, t));
+      if (!expanded) {
+        if (level[t] != kUnknown) continue;
+        level[t] = kOpen;
+        stack.push_back({t, true});
+        for (TierId d : deps) {
+          if (d >= n) throw std::logic_error("tier " + game.tier_name(t) + " names a tier beyond the space");
+          if (level[d] == kOpen) throw std::logic_error("tier order: tier " + game.tier_name(t) + " depends on itself");
+          if (level[d] == kUnknown) stack.push_back({d, false});
+        }
+      } else {
+        uint32_t l = 0;
+        for (TierId d : deps) l = std::max(l, level[d] + 1);
+        level[t] = l;
+      }
     }
   }
   return level;
 }
 
-/// Solve one tier into `out` given its child tiers' records.
+/// Solve one tier into `out` given its child tiers' records (and, for a tier with a tail,
+/// its tail source's records).
 template <TierGame G, class Rec = ParityRecord>
 void solve_tier(const G& game, TierId tier, const std::vector<const Record*>& child_records,
-                std::vector<Record>& out) {
-  uint64_t size = game.tier_size(tier);
+                std::vector<Record>& out, const Record* tail_records = nullptr) {
+  const uint64_t size = game.tier_size(tier), prefix = tier_prefix(game, tier);
   out.assign(size, 0);
   std::atomic<bool> overflow{false};
-  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, size, kScanGrain),
+  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, prefix, kScanGrain),
                     [&](const tbb::blocked_range<uint64_t>& r) {
                       typename Rec::Accumulator acc{child_records.data(), out.data()};
                       game.scan(tier, r.begin(), r.end(), acc);
@@ -114,28 +176,45 @@ void solve_tier(const G& game, TierId tier, const std::vector<const Record*>& ch
     throw std::overflow_error("remoteness above " + std::to_string(kMaxRemoteness) +
                               " in tier " + game.tier_name(tier));
   }
+  if (prefix < size) {
+    if (!tail_records) throw std::logic_error("tier " + game.tier_name(tier) + ": its tail's source is not in memory");
+    fill_tail(game, tier, tail_records, out.data());
+  }
 }
 
 /// The records of a tier an earlier run committed: loaded, or for a derived tier recomputed
-/// from its (stored) children.
+/// from its (stored) children; a tail is copied from its source. `fetch(id)` gives the whole
+/// records of another committed tier (a child of a derived tier, a tail's source); without
+/// it they are recovered here, the same way.
 template <TierGame G, class Rec = ParityRecord>
-std::vector<Record> recover_tier(const G& game, TierStore& store, TierId t) {
+std::vector<Record> recover_tier(const G& game, TierStore& store, TierId t,
+                                 const std::function<const Record*(TierId)>& fetch = {}) {
+  std::vector<std::vector<Record>> own;  // tiers recovered here (fetch not given)
+  own.reserve(8);
+  auto get = [&](TierId c) -> const Record* {
+    if (fetch) return fetch(c);
+    own.push_back(recover_tier<G, Rec>(game, store, c));
+    return own.back().data();
+  };
+  const uint64_t size = game.tier_size(t), prefix = tier_prefix(game, t);
+  const Record* tail = prefix < size ? get(tail_source(game, t)) : nullptr;
   std::vector<Record> out;
   if (tier_stored(game, t)) {
-    out = store.load_tier(t);
+    if (prefix > 0) out = store.load_tier(t);  // else all of it is tail: nothing kept
+    if (out.size() == size) return out;  // kept whole (an older database)
+    if (out.size() != prefix)
+      throw std::runtime_error("stored tier " + game.tier_name(t) + " has the wrong size");
+    out.resize(size);
+    fill_tail(game, t, tail, out.data());
   } else {
-    std::vector<std::vector<Record>> kids_data;
     std::vector<const Record*> kids;
     for (TierId c : game.child_tiers(t)) {
       if (!tier_stored(game, c))
         throw std::logic_error("derived tier " + game.tier_name(t) + " has a derived child tier");
-      kids_data.push_back(store.load_tier(c));
+      kids.push_back(get(c));
     }
-    for (const auto& k : kids_data) kids.push_back(k.data());
-    solve_tier<G, Rec>(game, t, kids, out);
+    solve_tier<G, Rec>(game, t, kids, out, tail);
   }
-  if (out.size() != game.tier_size(t))
-    throw std::runtime_error("stored tier " + game.tier_name(t) + " has the wrong size");
   return out;
 }
 
@@ -147,45 +226,62 @@ SolveStats solve_tiers(const G& game, TierStore& store, Progress* progress) {
   const uint32_t levels = n ? *std::max_element(level.begin(), level.end()) + 1 : 0;
   std::vector<std::vector<TierId>> by_level(levels);
   for (TierId t = 0; t < n; ++t) by_level[level[t]].push_back(t);
+  // what each tier reads: its child tiers, and the source of its tail
+  std::vector<std::vector<TierId>> reads(n);
+  for (TierId t = 0; t < n; ++t) {
+    reads[t] = game.child_tiers(t);
+    if (has_tail(game, t)) reads[t].push_back(tail_source(game, t));
+  }
   std::vector<uint32_t> last_level(n, 0);  // the last level that reads tier t (0: none)
   for (TierId t = 0; t < n; ++t)
-    for (TierId c : game.child_tiers(t)) last_level[c] = std::max(last_level[c], level[t]);
+    for (TierId c : reads[t]) last_level[c] = std::max(last_level[c], level[t]);
   std::vector<std::vector<TierId>> free_after(levels);  // [L]: tiers no level after L reads
   for (TierId t = 0; t < n; ++t)
     if (last_level[t] > 0) free_after[last_level[t]].push_back(t);
+  // a tier counts as done when the store holds it and, for a tail, its source is done (a
+  // crash may keep a tier's group and lose its source's): levels put sources first
+  std::vector<char> done(n, 0);
+  for (uint32_t L = 0; L < levels; ++L)
+    for (TierId t : by_level[L])
+      done[t] = store.has_tier(t) && (!has_tail(game, t) || done[tail_source(game, t)]);
 
   std::vector<std::vector<Record>> held(n);  // index t written only by the task solving t
   uint64_t bytes_held = 0;
   SolveStats stats;
   std::mutex report_mu;  // progress and stats, from the level's tasks
-  std::vector<TierId> todo;
+  std::vector<TierId> todo, loaded;
+  // a tier an earlier run committed, into held[] (with the source of its tail, first)
+  std::function<const Record*(TierId)> hold = [&](TierId c) -> const Record* {
+    if (held[c].size() != game.tier_size(c)) {
+      held[c] = recover_tier<G, Rec>(game, store, c, hold);
+      bytes_held += held[c].size();
+      loaded.push_back(c);
+    }
+    return held[c].data();
+  };
   for (uint32_t L = 0; L < levels; ++L) {
     todo.clear();
     for (TierId t : by_level[L]) {
-      if (store.has_tier(t)) {
+      if (done[t]) {
         ++stats.tiers_skipped;
         if (progress) progress->tier_done(game.tier_name(t), game.tier_size(t), true);
       } else {
         todo.push_back(t);
       }
     }
-    // children committed by an earlier run, before the parallel part (which only reads them)
-    for (TierId t : todo) {
-      for (TierId c : game.child_tiers(t)) {
-        if (held[c].size() != game.tier_size(c)) {
-          held[c] = recover_tier<G, Rec>(game, store, c);
-          bytes_held += held[c].size();
-        }
-      }
-    }
+    // tiers committed by an earlier run, before the parallel part (which only reads them)
+    loaded.clear();
+    for (TierId t : todo)
+      for (TierId c : reads[t]) hold(c);
     uint64_t level_bytes = 0;
     tbb::parallel_for(size_t{0}, todo.size(), [&](size_t k) {
       const TierId t = todo[k];
       std::vector<const Record*> kids;
       for (TierId c : game.child_tiers(t)) kids.push_back(held[c].data());
+      const Record* tail = has_tail(game, t) ? held[tail_source(game, t)].data() : nullptr;
       std::vector<Record> records;
-      solve_tier<G, Rec>(game, t, kids, records);
-      store.commit_tier(t, records, tier_stored(game, t));
+      solve_tier<G, Rec>(game, t, kids, records, tail);
+      store.commit_tier(t, records, records_kept(game, t));
       const uint64_t size = records.size();
       if (last_level[t] > L) held[t] = std::move(records);
       std::lock_guard lock(report_mu);
@@ -196,12 +292,17 @@ SolveStats solve_tiers(const G& game, TierStore& store, Progress* progress) {
     });
     stats.peak_bytes_in_flight = std::max(stats.peak_bytes_in_flight, bytes_held + level_bytes);
     for (TierId t : todo) bytes_held += held[t].size();
-    // free every tier no later level reads (also those whose readers an earlier run committed)
-    for (TierId c : free_after[L])
+    // free every tier no later level reads (also those whose readers an earlier run
+    // committed, and sources loaded only to rebuild a tail)
+    auto release = [&](TierId c) {
       if (!held[c].empty()) {
         bytes_held -= held[c].size();
         std::vector<Record>().swap(held[c]);
       }
+    };
+    for (TierId c : free_after[L]) release(c);
+    for (TierId c : loaded)
+      if (last_level[c] <= L) release(c);
   }
   return stats;
 }

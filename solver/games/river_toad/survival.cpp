@@ -114,7 +114,7 @@ SolveStats SurvivalSpace::solve(TierStore& store, Progress* progress) const {
       if (progress) progress->tier_done("t" + std::to_string(t), tier_positions(t), true);
     } else {
       solve_tier(t, e, planes);
-      store.commit_tier(id, planes, true);
+      store.commit_tier(id, planes, kAllRecords);
       stats.positions_solved += tier_positions(t);
       ++stats.tiers_solved;
       if (progress) progress->tier_done("t" + std::to_string(t), tier_positions(t), false);

@@ -1,5 +1,8 @@
 #include "solver/games/toads_frogs/toads_frogs.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -180,9 +183,11 @@ Space::Space(SpaceParams params) : params_(params), n_(params.length) {
       const uint64_t nb = binomial(n_ - t, f);
       for (int sum = hi; sum >= lo; --sum) {
         const uint64_t size = count_sets(t, n_, sum) * nb;
+        // the tail (a toad on the last cell) needs its source, (t-1, f+1): every count
+        const uint64_t prefix = params_.toads || t == 0 ? size : count_sets(t, n_ - 1, sum) * nb;
         for (bool toads_turn : {true, false}) {
           tiers_.push_back(Tier{static_cast<uint8_t>(t), static_cast<uint8_t>(f),
-                                static_cast<uint16_t>(sum), toads_turn, size, nb});
+                                static_cast<uint16_t>(sum), toads_turn, size, nb, prefix});
           total_ += size;
         }
       }
@@ -250,6 +255,49 @@ std::vector<TierId> Space::child_tiers(TierId id) const {
   for (int d = 1; d <= 2; ++d)
     if (x.sum + d <= hi) out.push_back(tier_of(x.t, x.f, x.sum + d, false));
   return out;
+}
+
+TierId Space::tail_source(TierId id) const {
+  const Tier& x = tiers_[id];
+  if (x.prefix == x.size) throw std::logic_error("tier " + tier_name(id) + " has no tail");
+  return tier_of(x.t - 1, x.f + 1, x.sum - (n_ - 1) + (x.t - 1), x.toads_turn);
+}
+
+void Space::fill_tail(TierId id, const Record* source, Record* out) const {
+  const Tier& x = tiers_[id];
+  if (x.prefix == x.size) return;
+  const Tier& src = tiers_[tail_source(id)];
+  const uint32_t last = 1u << (n_ - 1);
+  const uint64_t nb = x.frog_sets;
+  // X + T -> F + X: the toads move one cell right without the last one; a frog takes cell
+  // 0, which becomes frog ordinal 0, and every other ordinal moves up by one: B -> 2B + 1.
+  // rankB of 2B + 1 in the source, for every rankB of the tier (the same for every row)
+  std::vector<uint32_t> rank_in_source(nb);
+  uint64_t B = x.f ? (uint64_t{1} << x.f) - 1 : 0;
+  for (uint64_t rb = 0; rb < nb; ++rb) {
+    rank_in_source[rb] = static_cast<uint32_t>(colex_rank((B << 1) | 1));
+    if (x.f) B = next_subset(B);
+  }
+  tbb::parallel_for(tbb::blocked_range<uint64_t>(x.prefix / nb, x.size / nb, std::max<uint64_t>(1, 65536 / nb)),
+                    [&](const tbb::blocked_range<uint64_t>& rows) {
+    for (uint64_t ia = rows.begin(); ia != rows.end(); ++ia) {
+      const uint32_t toads = toads_at(x.t, x.sum, ia);
+      const Record* from = source + toads_rank((toads & ~last) << 1) * src.frog_sets;
+      Record* row = out + ia * nb;
+      for (uint64_t rb = 0; rb < nb; ++rb) row[rb] = from[rank_in_source[rb]];
+    }
+  });
+}
+
+Position Space::canonical(const Position& p) const {
+  if (params_.toads) return p;
+  Position q = p;
+  const uint32_t last = 1u << (n_ - 1);
+  while (q.toads & last) {
+    q.toads = (q.toads & ~last) << 1;
+    q.frogs = (q.frogs << 1) | 1;
+  }
+  return q;
 }
 
 std::string Space::why_not_contained(const Position& p) const {

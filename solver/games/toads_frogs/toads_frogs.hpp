@@ -19,6 +19,18 @@
 // Every move leaves its tier. Tier names read "t3f3_s12_toads". The database stores the
 // toads' tiers; a frogs' tier is derived (one ply from the toads' tier of the same SA).
 //
+// FROZEN ENDS (every piece count in the space). A toad on the last cell never moves and
+// enables no move; neither does a frog on cell 0. So a board X + "T" plays exactly as
+// "F" + X, with the same player to move:
+//
+//     X + T   = T - F - T     tier (t, f, SA)                   toads on 0 and 4 (the last)
+//     F + X   = F T - F -     tier (t-1, f+1, SA - (n-1) + (t-1))
+//
+// A tier's toad sets that hold the last cell rank last (colex: largest cell first), so they
+// are the tier's *tail*: the solver copies it from that one source tier instead of scanning
+// it, the database keeps only the prefix (a third of the boards), and a lookup first turns
+// X + T into F + X (canonical()). One piece-count space has no source tier: no tail.
+//
 // RANK INSIDE A TIER. index = rankA * C(n - t, f) + rankB, where
 //   rankA = the rank of the toad set A among the t-subsets of {0..n-1} with sum SA
 //           (colex order: largest cell first; counted with a table of subset sums), and
@@ -43,6 +55,7 @@
 
 #include "solver/core/combinatorics.hpp"
 #include "solver/core/game.hpp"
+#include "solver/core/record.hpp"
 
 namespace toadbase::toads_frogs {
 
@@ -133,6 +146,16 @@ class Space {
   /// the Toads' tier of the same sum, so its value is one ply away.
   bool tier_stored(TierId t) const { return tiers_[t].toads_turn; }
 
+  /// Positions [0, prefix) of a tier: the boards without a toad on the last cell.
+  uint64_t tier_prefix(TierId t) const { return tiers_[t].prefix; }
+  /// The tier of the boards "F" + X that the tail's boards X + "T" play as.
+  TierId tail_source(TierId t) const;
+  /// out[prefix .. size) of tier t from the source tier's records.
+  void fill_tail(TierId t, const Record* source, Record* out) const;
+  /// The board with every toad frozen at the right end turned into a frog frozen at the left
+  /// end (same game tree): a board of some tier's prefix.
+  Position canonical(const Position& p) const;
+
   /// The tier of the same board with the other player to move (same layout, same index).
   TierId other_turn_tier(TierId t) const { return tiers_[t].toads_turn ? t + 1 : t - 1; }
   bool toads_to_move(TierId t) const { return tiers_[t].toads_turn; }
@@ -150,6 +173,7 @@ class Space {
     bool toads_turn;  // Toads to move
     uint64_t size;
     uint64_t frog_sets;  // C(n - t, f)
+    uint64_t prefix;     // positions without a toad on the last cell (or size: no tail)
   };
 
   uint64_t count_sets(int k, int m, int s) const;                // k-subsets of {0..m-1}, sum s
