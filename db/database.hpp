@@ -94,7 +94,8 @@ class Database {
   ~Database();
 
   const std::string& path() const { return path_; }
-  const nlohmann::json& manifest() const { return manifest_; }
+  /// The manifest (after finish(), the per-tier list is read back from its text on first use).
+  const nlohmann::json& manifest() const;
   Identity identity() const;
   bool complete() const { return manifest_.value("complete", false); }
   uint32_t tier_count() const { return static_cast<uint32_t>(tier_meta_.size()); }
@@ -147,7 +148,8 @@ class Database {
   std::unique_ptr<rocksdb::DB> db_;
   bool read_only_ = true;
   int zstd_level_ = 3;
-  nlohmann::json manifest_;
+  mutable nlohmann::json manifest_;
+  mutable std::string tiers_text_;  // finish()'s per-tier list, until manifest() parses it
   std::vector<std::optional<TierMeta>> tier_meta_;
   std::mutex commit_mu_;  // commit_tier: the group and the tier records
   std::vector<std::pair<std::string, std::string>> pending_;  // the group: keys, values
