@@ -496,7 +496,8 @@ void Database::finish(const std::vector<TierInfo>& tiers) {
   text += list;
   text += "}";
   tiers_text_ = std::move(list);
-  check(db_->Flush(rocksdb::FlushOptions()), "flushing " + path_);
+  // the manifest last, synced; then flushed into a table, so that a read-only open need not
+  // replay the log for it
   rocksdb::WriteOptions w;
   w.sync = true;
   check(db_->Put(w, kManifestKey, text), "writing the manifest of " + path_);
