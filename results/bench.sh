@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Benchmarks: runs real solves and lookups and appends one JSON object a measurement to
 # results/bench.jsonl; results/make_benchmarks.py turns the newest run of each measurement
-# into results/BENCHMARKS.md. Usage: results/bench.sh [quick|full|frog|river|scaling]
-#   quick: Toads and Frogs lengths 12, 14, 16, the 20 / 6+6 space, scaling, lookups, the
-#          GamesCrafters size; then the frog puzzle
+# into results/BENCHMARKS.md. Usage: results/bench.sh [quick|full|toads|frog|river|scaling]
+#   quick: Toads and Frogs lengths 12, 14, 16 (also at zstd level 6), the 20 / 6+6 space,
+#          scaling, lookups, the GamesCrafters size; then the frog puzzle and River Toad
 #   full:  also length 18 and length 20 (all counts: 7.0 billion positions, ~1 GiB on disk)
+#   toads: Toads and Frogs only, as full does it
 #   frog:  the frog puzzle only (12 + 12, 8 + 8 with two empty cells, the 8 + 8 challenge)
 #   river: the River Toad position database only (T = 4, 6, 8; survival odds)
 #   scaling: 1 against 2 threads only (length 16, frog puzzle 12 + 12), run alternately
@@ -95,35 +96,46 @@ if [ "$mode" = frog ]; then
   exit 0
 fi
 
-solve len12 5 0 toads-frogs --length 12
-solve len14 5 0 toads-frogs --length 14
-solve len16 5 0 toads-frogs --length 16
-scaling len16 5 toads-frogs --length 16
-solve len20-6-6 3 0 toads-frogs --length 20 --toads 6 --frogs 6
-if [ "$mode" = full ]; then
-  solve len18 1 0 toads-frogs --length 18
-  solve len20 1 0 toads-frogs --length 20
+toads_frogs() {
+  solve len12 5 0 toads-frogs --length 12
+  solve len14 5 0 toads-frogs --length 14
+  solve len16 5 0 toads-frogs --length 16
+  # the size a slower zstd setting buys (every other row: the default, level 3)
+  solve len16-z6 3 0 toads-frogs --length 16 --zstd-level 6
+  scaling len16 5 toads-frogs --length 16
+  solve len20-6-6 3 0 toads-frogs --length 20 --toads 6 --frogs 6
+  if [ "$mode" = full ] || [ "$mode" = toads ]; then
+    solve len18 1 0 toads-frogs --length 18
+    solve len20 1 0 toads-frogs --length 20
+  fi
+}
+
+toads_frogs_reads() {
+  # lookups on length 16: a batch of 1 million random positions, 5000 cold single lookups
+  rm -rf "$work/len16" && "$bin" solve toads-frogs --length 16 --db "$work/len16" --quiet >/dev/null
+  json=$("$bin" bench lookup --db "$work/len16" --count 1000000 --singles 5000 --json)
+  emit "$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d.update(kind="lookup", case="len16"); print(json.dumps(d))' "$json")"
+  echo "lookup: $json"
+
+  # size against the GamesCrafters format: 16-bit records, xz -6 in 1 MiB blocks
+  for c in len16:--length=16 len20-6-6:"--length=20 --toads=6 --frogs=6"; do
+    name=${c%%:*}; args=${c#*:}
+    rm -rf "$work/$name" && "$bin" solve toads-frogs $args --db "$work/$name" --quiet >/dev/null
+    "$bin" export --db "$work/$name" --format gamescrafters16 "$work/$name.gc16"
+    rm -rf "$work/blk" && mkdir "$work/blk" && split -b 1048576 -d -a 5 "$work/$name.gc16" "$work/blk/b."
+    xz_bytes=$(ls "$work"/blk/b.* | xargs -P "$(nproc)" -I{} sh -c 'xz -6 -c "$1" | wc -c' _ {} | awk '{s+=$1} END {print s}')
+    info=$("$bin" info --db "$work/$name" --json)
+    emit "$(python3 -c 'import json,sys; i=json.loads(sys.argv[1]); print(json.dumps(dict(kind="size", case=sys.argv[2], positions=i["positions"], stored_bytes=i["stored_bytes"], disk_bytes=i["disk_bytes"], gamescrafters16_xz_bytes=int(sys.argv[3]))))' "$info" "$name" "$xz_bytes")"
+    echo "size $name: ours $(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["stored_bytes"])' "$info") bytes, GamesCrafters format $xz_bytes bytes"
+    rm -rf "$work/blk" "$work/$name.gc16"
+  done
+}
+
+toads_frogs
+if [ "$mode" != toads ]; then
+  frog_puzzle
+  river_toad
 fi
-frog_puzzle
-river_toad
-
-# lookups on length 16: a batch of 1 million random positions, 5000 cold single lookups
-rm -rf "$work/len16" && "$bin" solve toads-frogs --length 16 --db "$work/len16" --quiet >/dev/null
-json=$("$bin" bench lookup --db "$work/len16" --count 1000000 --singles 5000 --json)
-emit "$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d.update(kind="lookup", case="len16"); print(json.dumps(d))' "$json")"
-echo "lookup: $json"
-
-# size against the GamesCrafters format: 16-bit records, xz -6 in 1 MiB blocks
-for c in len16:--length=16 len20-6-6:"--length=20 --toads=6 --frogs=6"; do
-  name=${c%%:*}; args=${c#*:}
-  rm -rf "$work/$name" && "$bin" solve toads-frogs $args --db "$work/$name" --quiet >/dev/null
-  "$bin" export --db "$work/$name" --format gamescrafters16 "$work/$name.gc16"
-  rm -rf "$work/blk" && mkdir "$work/blk" && split -b 1048576 -d -a 5 "$work/$name.gc16" "$work/blk/b."
-  xz_bytes=$(ls "$work"/blk/b.* | xargs -P "$(nproc)" -I{} sh -c 'xz -6 -c "$1" | wc -c' _ {} | awk '{s+=$1} END {print s}')
-  info=$("$bin" info --db "$work/$name" --json)
-  emit "$(python3 -c 'import json,sys; i=json.loads(sys.argv[1]); print(json.dumps(dict(kind="size", case=sys.argv[2], positions=i["positions"], stored_bytes=i["stored_bytes"], disk_bytes=i["disk_bytes"], gamescrafters16_xz_bytes=int(sys.argv[3]))))' "$info" "$name" "$xz_bytes")"
-  echo "size $name: ours $(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["stored_bytes"])' "$info") bytes, GamesCrafters format $xz_bytes bytes"
-  rm -rf "$work/blk" "$work/$name.gc16"
-done
+toads_frogs_reads
 [ -z "${BENCH_DIR:-}" ] && rm -rf "$work"
 python3 results/make_benchmarks.py

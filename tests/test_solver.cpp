@@ -145,21 +145,52 @@ TEST_CASE("mirror symmetry: Toads to move on b equals Frogs to move on mirror(b)
   CHECK(bad == 0);
 }
 
-TEST_CASE("Toads-to-move tiers are stored, Frogs-to-move tiers derived from stored children",
+TEST_CASE("stored: Toads-to-move tiers with no more toads than frogs, and canonical() reaches them or a position a ply from them",
           "[solver][derived]") {
   const SolvedSpace s(tf::SpaceParams{9, std::nullopt, std::nullopt});
+  const tf::Space& space = s.space;
   uint64_t bad = 0;
-  for (TierId t = 0; t < s.space.tier_count(); ++t) {
-    const bool stored = toadbase::tier_stored(s.space, t);
-    if (stored != s.space.toads_to_move(t)) ++bad;
+  for (TierId t = 0; t < space.tier_count(); ++t) {
+    const bool stored = toadbase::tier_stored(space, t);
+    if (stored != (space.toads_to_move(t) && space.tier_toads(t) <= space.tier_frogs(t))) ++bad;
     // the solver told the store what to keep: nothing, or the tier up to its tail
-    if (s.store.kept[t] != (stored ? s.space.tier_prefix(t) : 0)) ++bad;
-    if (!stored)
-      for (TierId c : s.space.child_tiers(t))
-        if (!toadbase::tier_stored(s.space, c)) ++bad;  // one ply from stored tiers
+    if (s.store.kept[t] != (stored ? space.tier_prefix(t) : 0)) ++bad;
   }
   CHECK(bad == 0);
   CHECK(s.store.loads == 0);  // a fresh solve reads nothing back
+  // what a lookup does: canonical(p) is a stored record, or one ply from stored records, and
+  // either way gives p's value
+  auto stored_record = [&](const tf::Position& p) -> int {
+    const auto ti = space.rank(p);
+    if (!toadbase::tier_stored(space, ti.tier) || ti.index >= space.tier_prefix(ti.tier)) return -1;
+    return s.store.records[ti.tier][ti.index];
+  };
+  uint64_t checked = 0;
+  for (const std::string& board : all_boards(9)) {
+    for (const char* turn : {"1_", "2_"}) {
+      const tf::Position p = to_position(turn + board), q = space.canonical(p);
+      int r = stored_record(q);
+      if (r < 0) {
+        std::vector<unsigned> kids;
+        for (const auto& c : space.children(q)) {
+          const int k = stored_record(space.canonical(c));
+          if (k < 0) ++bad;
+          kids.push_back(static_cast<unsigned>(std::max(k, 0)));
+        }
+        r = static_cast<int>(ParityRecord::combine(static_cast<unsigned>(kids.size()),
+                                                   [&](unsigned k) { return kids[k]; }));
+      }
+      const Outcome o = ParityRecord::decode(static_cast<Record>(r));
+      const Truth want = oracle(turn + board);
+      if ((o.value == Value::Win) != want.win || o.remoteness != want.remoteness) ++bad;
+      ++checked;
+    }
+  }
+  CHECK(checked == 2 * 19683);
+  CHECK(bad == 0);
+  // one piece-count space stores its Toads' tiers whatever the counts (no mirror inside it)
+  const tf::Space one(tf::SpaceParams{9, 4, 2});
+  for (TierId t = 0; t < one.tier_count(); ++t) CHECK(toadbase::tier_stored(one, t) == one.toads_to_move(t));
 }
 
 TEST_CASE("frozen ends: a tier's tail is its boards with a toad on the last cell, copied from F + X",
@@ -538,7 +569,7 @@ TEST_CASE("derived tiers: recomputed on resume from stored children, never loade
   for (TierId t = 0; t < g.links; ++t) {
     INFO("link " << t);
     CHECK(full.records[t] == std::vector<Record>{static_cast<Record>(t)});
-    CHECK(full.kept[t] == !g.derived[t]);
+    CHECK(full.kept[t] == (g.derived[t] ? 0u : 1u));
   }
   for (TierId cut : {8u, 9u, 21u}) {
     INFO("resumed after link " << cut - 1);
@@ -548,12 +579,16 @@ TEST_CASE("derived tiers: recomputed on resume from stored children, never loade
     CHECK(stats.tiers_skipped == cut);
     CHECK(partial.records == full.records);
   }
-  // a derived tier must have stored children: resuming after two derived links is refused
-  ChainGame bad{12};
-  bad.derived = {false, false, false, false, false, true, true};
-  MemStore all(bad.links);
-  toadbase::solve_tiers(bad, all, nullptr);  // a fresh solve holds them in memory: fine
-  MemStore partial(bad.links);
-  for (TierId t = 0; t < 7; ++t) partial.preload(t, all.records[t], bad.derived[t] ? 0 : toadbase::kAllRecords);
-  CHECK_THROWS_AS(toadbase::solve_tiers(bad, partial, nullptr), std::logic_error);
+  // a derived tier whose child is derived too: recovered through the chain, down to a
+  // stored link
+  ChainGame deep{12};
+  deep.derived = {false, false, false, false, false, true, true, true};
+  MemStore all(deep.links);
+  toadbase::solve_tiers(deep, all, nullptr);
+  MemStore partial(deep.links);
+  for (TierId t = 0; t < 8; ++t) partial.preload(t, all.records[t], deep.derived[t] ? 0 : toadbase::kAllRecords);
+  const auto stats = toadbase::solve_tiers(deep, partial, nullptr);
+  CHECK(stats.tiers_skipped == 8);
+  CHECK(partial.records == all.records);
+  CHECK(partial.loads == 1);  // link 4, the stored one under the derived chain 5, 6, 7
 }

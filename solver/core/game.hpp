@@ -20,8 +20,9 @@
 //
 // Optionally a game may declare `bool tier_stored(TierId) const`: a tier for which it
 // returns false is *derived*: the database keeps only its digest, and its records are
-// recomputed on demand, one ply, from its children, which must all lie in stored tiers.
-// (Syzygy's DTZ tables do the same for one side to move.)
+// recomputed on demand from its children (recovered the same way when derived too). A
+// lookup goes through canonical() (below): the game must take every position to a stored
+// one or to one whose children are (Syzygy's DTZ tables keep one side to move likewise).
 //
 // Optionally a game may also declare that a tier ends in a *tail* of positions equivalent to
 // positions of another tier (the same game tree, so the same record):
@@ -32,7 +33,8 @@
 //     void fill_tail(TierId t, const Record* source, Record* out) const
 //                                             out[prefix .. size) from the source's records
 //     Position canonical(const Position&) const
-//                                             an equivalent position that lies in a prefix
+//                                             a position of the same value that is stored
+//                                             (in a prefix), or one ply from stored ones
 // The solver scans the prefix and copies the tail; the database stores the prefix only (and
 // nothing of a derived tier); a lookup ranks canonical(p). Toads and Frogs: a toad on the
 // last cell never moves again, so X + "T" plays as "F" + X (see toads_frogs.hpp).

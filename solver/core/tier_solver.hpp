@@ -28,6 +28,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -183,21 +184,23 @@ void solve_tier(const G& game, TierId tier, const std::vector<const Record*>& ch
 }
 
 /// The records of a tier an earlier run committed: loaded, or for a derived tier recomputed
-/// from its (stored) children; a tail is copied from its source. `fetch(id)` gives the whole
-/// records of another committed tier (a child of a derived tier, a tail's source); without
-/// it they are recovered here, the same way.
+/// from its children; a tail is copied from its source. `fetch(id)` gives the whole records
+/// of another committed tier (a child of a derived tier, a tail's source); without it they
+/// are recovered the same way, each once.
 template <TierGame G, class Rec = ParityRecord>
 std::vector<Record> recover_tier(const G& game, TierStore& store, TierId t,
                                  const std::function<const Record*(TierId)>& fetch = {}) {
-  std::vector<std::vector<Record>> own;  // tiers recovered here (fetch not given)
-  own.reserve(8);
-  auto get = [&](TierId c) -> const Record* {
-    if (fetch) return fetch(c);
-    own.push_back(recover_tier<G, Rec>(game, store, c));
-    return own.back().data();
-  };
+  if (!fetch) {
+    std::map<TierId, std::vector<Record>> memo;  // a derived tier's chain reads tiers twice
+    std::function<const Record*(TierId)> own = [&](TierId c) -> const Record* {
+      auto it = memo.find(c);
+      if (it == memo.end()) it = memo.emplace(c, recover_tier<G, Rec>(game, store, c, own)).first;
+      return it->second.data();
+    };
+    return recover_tier<G, Rec>(game, store, t, own);
+  }
   const uint64_t size = game.tier_size(t), prefix = tier_prefix(game, t);
-  const Record* tail = prefix < size ? get(tail_source(game, t)) : nullptr;
+  const Record* tail = prefix < size ? fetch(tail_source(game, t)) : nullptr;
   std::vector<Record> out;
   if (tier_stored(game, t)) {
     if (prefix > 0) out = store.load_tier(t);  // else all of it is tail: nothing kept
@@ -208,11 +211,7 @@ std::vector<Record> recover_tier(const G& game, TierStore& store, TierId t,
     fill_tail(game, t, tail, out.data());
   } else {
     std::vector<const Record*> kids;
-    for (TierId c : game.child_tiers(t)) {
-      if (!tier_stored(game, c))
-        throw std::logic_error("derived tier " + game.tier_name(t) + " has a derived child tier");
-      kids.push_back(get(c));
-    }
+    for (TierId c : game.child_tiers(t)) kids.push_back(fetch(c));
     solve_tier<G, Rec>(game, t, kids, out, tail);
   }
   return out;

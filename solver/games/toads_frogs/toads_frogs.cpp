@@ -291,7 +291,7 @@ void Space::fill_tail(TierId id, const Record* source, Record* out) const {
 
 Position Space::canonical(const Position& p) const {
   if (params_.toads) return p;
-  Position q = p;
+  Position q = std::popcount(p.toads) > std::popcount(p.frogs) ? mirror(p) : p;
   const uint32_t last = 1u << (n_ - 1);
   while (q.toads & last) {
     q.toads = (q.toads & ~last) << 1;

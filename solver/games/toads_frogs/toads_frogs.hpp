@@ -16,8 +16,17 @@
 //                            children of (t,f,SA,frogs) lie in (t,f,SA,toads)
 //
 // and the solve order, per (t, f), is SA from high to low, the toads' tier before the frogs'.
-// Every move leaves its tier. Tier names read "t3f3_s12_toads". The database stores the
-// toads' tiers; a frogs' tier is derived (one ply from the toads' tier of the same SA).
+// Every move leaves its tier. Tier names read "t3f3_s12_toads".
+//
+// WHAT IS STORED. A frogs' tier is derived: one ply from the toads' tier of the same SA.
+// Mirroring (reverse the strip, swap toads with frogs and the player to move) keeps the
+// value, so in a space of every piece count a toads' tier with more toads than frogs is
+// derived too: its board b is, mirrored, a Frogs-to-move board with t' = f < f' = t, one ply
+// from stored boards. The database stores the toads' tiers with t <= f, up to their tails
+// (below), and canonical() takes any position to a stored one or to one a ply from them:
+//
+//     1_TTT-F-   t = 3 > f = 1   mirror ->  2_-T-FFF   t = 1 <= 3: a frogs' tier, one ply
+//     2_TTT-F-                   mirror ->  1_-T-FFF   stored
 //
 // FROZEN ENDS (every piece count in the space). A toad on the last cell never moves and
 // enables no move; neither does a frog on cell 0. So a board X + "T" plays exactly as
@@ -142,9 +151,13 @@ class Space {
   std::vector<Position> children(const Position& p) const;
   uint64_t total_positions() const { return total_; }
 
-  /// Only the Toads-to-move tiers are stored: a Frogs-to-move position's children all lie in
-  /// the Toads' tier of the same sum, so its value is one ply away.
-  bool tier_stored(TierId t) const { return tiers_[t].toads_turn; }
+  /// Only Toads-to-move tiers are stored: a Frogs-to-move position's children all lie in
+  /// the Toads' tier of the same sum, so its value is one ply away; with every piece count,
+  /// only those with no more toads than frogs (the others are mirrors of Frogs-to-move
+  /// positions).
+  bool tier_stored(TierId t) const {
+    return tiers_[t].toads_turn && (params_.toads || tiers_[t].t <= tiers_[t].f);
+  }
 
   /// Positions [0, prefix) of a tier: the boards without a toad on the last cell.
   uint64_t tier_prefix(TierId t) const { return tiers_[t].prefix; }
@@ -152,8 +165,9 @@ class Space {
   TierId tail_source(TierId t) const;
   /// out[prefix .. size) of tier t from the source tier's records.
   void fill_tail(TierId t, const Record* source, Record* out) const;
-  /// The board with every toad frozen at the right end turned into a frog frozen at the left
-  /// end (same game tree): a board of some tier's prefix.
+  /// A position with the same value that is stored or one ply from stored ones: mirrored
+  /// when it has more toads than frogs (every piece count), then with every toad frozen at
+  /// the right end turned into a frog frozen at the left end (a board of a tier's prefix).
   Position canonical(const Position& p) const;
 
   /// The tier of the same board with the other player to move (same layout, same index).
