@@ -94,7 +94,8 @@ class Database {
   ~Database();
 
   const std::string& path() const { return path_; }
-  /// The manifest (after finish(), the per-tier list is read back from its text on first use).
+  /// The manifest (after finish(), the per-tier list is read back from its text on first
+  /// use: not thread-safe then).
   const nlohmann::json& manifest() const;
   Identity identity() const;
   bool complete() const { return manifest_.value("complete", false); }
@@ -114,7 +115,8 @@ class Database {
   template <class B>
     requires std::same_as<B, bool>
   void commit_tier(TierId, std::span<const Record>, B) = delete;  // keep counts records
-  /// True for a committed tier whose records are not stored (derived by the game).
+  /// True for a committed tier that keeps no records (the game derives it, or all of it is
+  /// a tail the game copies from another tier).
   bool tier_derived(TierId t) const { return tier_meta(t).kept == 0 && tier_meta(t).positions > 0; }
   /// Writes the pending group of tiers.
   void flush();

@@ -468,6 +468,41 @@ void solve_into(const std::string& path, const toadbase::tools::Instance& inst) 
 
 }  // namespace
 
+TEST_CASE("a Toads and Frogs database of format 1 (every Toads tier whole) answers as before",
+          "[db][tail]") {
+  TempDir dir("db-format1-tf");
+  const auto inst = toads_frogs_instance({{"length", 7}});
+  const std::string path = dir / "db";
+  const SolvedSpace mem(tf::SpaceParams{7, std::nullopt, std::nullopt});
+  const tf::Space& space = mem.space;
+  {
+    // what format 1 kept: every Toads-to-move tier whole, no Frogs-to-move tier
+    auto d = Database::open_for_solve(path, inst->identity(), inst->tiers(), 3);
+    for (TierId t = 0; t < space.tier_count(); ++t)
+      d->commit_tier(t, mem.store.records[t], space.toads_to_move(t) ? toadbase::kAllRecords : 0);
+    d->finish(inst->tiers());
+  }
+  {
+    RawDb raw(path);
+    for (TierId t = 0; t < space.tier_count(); ++t) raw.put(tier_key(t), raw.get(tier_key(t)).substr(0, 32));
+    auto m = nlohmann::json::parse(raw.get("manifest"));
+    m["format_version"] = 1;
+    raw.put("manifest", m.dump());
+  }
+  auto d = Database::open_read_only(path);
+  uint64_t bad = 0;
+  for (TierId t = 0; t < space.tier_count(); ++t) bad += inst->tier_records(*d, t) != mem.store.records[t];
+  CHECK(bad == 0);
+  for (const std::string& board : all_boards(7))
+    for (const char* turn : {"1", "2"}) {
+      const Truth want = oracle(std::string(turn) + "_" + board);
+      const auto o = inst->lookup(*d, board, turn).second;
+      bad += (o.value == toadbase::Value::Win) != want.win || o.remoteness != want.remoteness;
+    }
+  CHECK(bad == 0);
+  CHECK(inst->verify(*d, nullptr).ok);
+}
+
 TEST_CASE("verify recomputes every record and names the first wrong one", "[db][verify]") {
   TempDir dir("db-verify");
   const auto inst = toads_frogs_instance({{"length", 7}});
@@ -509,6 +544,24 @@ TEST_CASE("verify recomputes every record and names the first wrong one", "[db][
       want += toads <= frogs && board.back() != 'T';
     }
     CHECK(kept == want);
+  }
+  SECTION("a stored tier that keeps fewer records than lookups read, digests consistent") {
+    const toadbase::toads_frogs::Space space(tf::SpaceParams{7, std::nullopt, std::nullopt});
+    TierId victim = 0;
+    while (!space.tier_stored(victim) || space.tier_prefix(victim) < 2) ++victim;
+    std::vector<Record> whole;
+    {
+      auto d = Database::open_read_only(path);
+      whole = inst->tier_records(*d, victim);
+    }
+    {
+      auto d = Database::open_for_solve(path, inst->identity(), inst->tiers(), 3);
+      d->commit_tier(victim, whole, space.tier_prefix(victim) - 1);
+    }
+    auto d = Database::open_read_only(path);
+    const auto rep = inst->verify(*d, nullptr);
+    CHECK_FALSE(rep.ok);
+    CHECK_THAT(rep.problem, Contains("keeps") && Contains(space.tier_name(victim)));
   }
   SECTION("a wrong value with consistent digests") {
     // rewrite tier 1 of the toads-frogs space with one record changed, digests and all

@@ -89,8 +89,16 @@ class TierInstance : public Instance {
 
   std::vector<Record> tier_records(const db::Database& db, TierId t) const override {
     ReadStore store(db);
-    // other tiers this one reads (a tail's source, a derived tier's children): from a small
-    // memo, since a pass over every tier reads each source again; pinned for this call
+    {
+      std::lock_guard lock(memo_mu_);
+      if (memo_db_ != &db) {  // the memo holds one database's tiers
+        memo_.clear();
+        memo_bytes_ = 0;
+        memo_db_ = &db;
+      }
+    }
+    // this tier and those it reads (a tail's source, a derived tier's children) go through a
+    // small memo, since a pass over every tier reads each of them again; pinned for this call
     std::vector<std::shared_ptr<const std::vector<Record>>> pinned;
     std::function<const Record*(TierId)> fetch = [&](TierId c) -> const Record* {
       std::shared_ptr<const std::vector<Record>> recs;
@@ -112,7 +120,8 @@ class TierInstance : public Instance {
       pinned.push_back(recs);
       return recs->data();
     };
-    return recover_tier<Space, Rec>(space_, store, t, fetch);
+    const Record* r = fetch(t);
+    return std::vector<Record>(r, r + space_.tier_size(t));
   }
 
   std::pair<std::string, Outcome> lookup(const db::Database& db, const std::string& text,
@@ -193,6 +202,9 @@ class TierInstance : public Instance {
         if (db.tier_meta(t).positions != size)
           throw db::DbError("holds " + std::to_string(db.tier_meta(t).positions) +
                             " records, the space has " + std::to_string(size));
+        if (is_stored && stored.size() < records_kept(space_, t))
+          throw db::DbError("keeps " + std::to_string(stored.size()) + " records, lookups need " +
+                            std::to_string(records_kept(space_, t)));
       } catch (const std::exception& e) {
         rep.ok = false;
         rep.problem = std::string(e.what()) + " (tier " + space_.tier_name(t) + ")";
@@ -354,6 +366,7 @@ class TierInstance : public Instance {
   mutable std::mutex memo_mu_;
   mutable std::deque<std::pair<TierId, std::shared_ptr<const std::vector<Record>>>> memo_;
   mutable uint64_t memo_bytes_ = 0;
+  mutable const db::Database* memo_db_ = nullptr;
 };
 
 template <class G>

@@ -200,19 +200,18 @@ std::vector<Record> recover_tier(const G& game, TierStore& store, TierId t,
     return recover_tier<G, Rec>(game, store, t, own);
   }
   const uint64_t size = game.tier_size(t), prefix = tier_prefix(game, t);
-  const Record* tail = prefix < size ? fetch(tail_source(game, t)) : nullptr;
   std::vector<Record> out;
   if (tier_stored(game, t)) {
     if (prefix > 0) out = store.load_tier(t);  // else all of it is tail: nothing kept
-    if (out.size() == size) return out;  // kept whole (an older database)
+    if (out.size() == size) return out;  // kept whole (an older database): no tail to fill
     if (out.size() != prefix)
       throw std::runtime_error("stored tier " + game.tier_name(t) + " has the wrong size");
     out.resize(size);
-    fill_tail(game, t, tail, out.data());
+    fill_tail(game, t, fetch(tail_source(game, t)), out.data());
   } else {
     std::vector<const Record*> kids;
     for (TierId c : game.child_tiers(t)) kids.push_back(fetch(c));
-    solve_tier<G, Rec>(game, t, kids, out, tail);
+    solve_tier<G, Rec>(game, t, kids, out, prefix < size ? fetch(tail_source(game, t)) : nullptr);
   }
   return out;
 }
