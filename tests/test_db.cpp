@@ -545,44 +545,40 @@ TEST_CASE("verify recomputes every record and names the first wrong one", "[db][
     }
     CHECK(kept == want);
   }
-  SECTION("a stored tier that keeps fewer records than lookups read, digests consistent") {
-    const toadbase::toads_frogs::Space space(tf::SpaceParams{7, std::nullopt, std::nullopt});
-    TierId victim = 0;
-    while (!space.tier_stored(victim) || space.tier_prefix(victim) < 2) ++victim;
+  // rewrites one tier of the database, digests and all (its records changed by `change`,
+  // keeping the first `keep`), then verifies it
+  auto verify_rewritten = [&](TierId victim, const std::function<void(std::vector<Record>&)>& change,
+                              uint64_t keep) {
     std::vector<Record> whole;
     {
       auto d = Database::open_read_only(path);
       whole = inst->tier_records(*d, victim);
     }
+    change(whole);
     {
       auto d = Database::open_for_solve(path, inst->identity(), inst->tiers(), 3);
-      d->commit_tier(victim, whole, space.tier_prefix(victim) - 1);
+      d->commit_tier(victim, whole, keep);
     }
     auto d = Database::open_read_only(path);
-    const auto rep = inst->verify(*d, nullptr);
+    return inst->verify(*d, nullptr);
+  };
+  const toadbase::toads_frogs::Space space7(tf::SpaceParams{7, std::nullopt, std::nullopt});
+  SECTION("a stored tier that keeps fewer records than lookups read, digests consistent") {
+    TierId victim = 0;
+    while (!space7.tier_stored(victim) || space7.tier_prefix(victim) < 2) ++victim;
+    const auto rep = verify_rewritten(victim, [](std::vector<Record>&) {}, space7.tier_prefix(victim) - 1);
     CHECK_FALSE(rep.ok);
-    CHECK_THAT(rep.problem, Contains("keeps") && Contains(space.tier_name(victim)));
+    CHECK_THAT(rep.problem, Contains("keeps") && Contains(space7.tier_name(victim)));
   }
   SECTION("a wrong value with consistent digests") {
-    // rewrite tier 1 of the toads-frogs space with one record changed, digests and all
-    const toadbase::toads_frogs::Space space(tf::SpaceParams{7, std::nullopt, std::nullopt});
     TierId victim = 0;
-    while (space.tier_size(victim) < 3 || !space.tier_stored(victim)) ++victim;
-    std::vector<Record> recs;
-    {
-      auto d = Database::open_read_only(path);
-      recs = d->read_tier(victim);
-    }
-    recs[2] = static_cast<Record>(recs[2] + 2);
-    {
-      auto d = Database::open_for_solve(path, inst->identity(), inst->tiers(), 3);
-      d->commit_tier(victim, recs);
-    }
-    auto d = Database::open_read_only(path);
-    const auto rep = inst->verify(*d, nullptr);
+    while (space7.tier_prefix(victim) < 3 || !space7.tier_stored(victim)) ++victim;
+    const auto rep = verify_rewritten(
+        victim, [](std::vector<Record>& r) { r[2] = static_cast<Record>(r[2] + 2); },
+        space7.tier_prefix(victim));
     CHECK_FALSE(rep.ok);
-    CHECK_THAT(rep.problem, Contains(space.tier_name(victim) + " index 2") &&
-                                Contains(to_string(space.unrank(victim, 2))));
+    CHECK_THAT(rep.problem, Contains(space7.tier_name(victim) + " index 2") &&
+                                Contains(to_string(space7.unrank(victim, 2))));
   }
   SECTION("a damaged block") {
     const toadbase::toads_frogs::Space space(tf::SpaceParams{7, std::nullopt, std::nullopt});
