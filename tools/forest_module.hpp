@@ -12,6 +12,7 @@
 // {"side": 3, "start": [r, c], "at": [r, c], "visited": [...], "deaths": [...], "stones": [...]}.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstring>
 #include <fstream>

@@ -1,7 +1,6 @@
 // What the command line needs of a game: a module per game, registered in registry.cpp.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -12,6 +11,10 @@
 #include "solver/core/params.hpp"
 #include "solver/core/progress.hpp"
 #include "solver/core/tier_solver.hpp"
+
+namespace CLI {
+class App;  // CLI11, included where a command line is built
+}
 
 namespace toadbase::tools {
 

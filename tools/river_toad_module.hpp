@@ -3,6 +3,7 @@
 // solver/games/river_toad/survival.hpp), stored as byte planes through the same tier store.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 

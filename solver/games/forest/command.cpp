@@ -1,4 +1,5 @@
 // `toadbase forest play | eval | posterior`.
+#include <CLI/CLI.hpp>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>

@@ -2,11 +2,14 @@
 // database (the optimal 3x3 policy) is tools/forest_module.hpp.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
 #include <utility>
 #include <vector>
+
+namespace CLI {
+class App;  // CLI11, included by the game's command.cpp
+}
 
 namespace toadbase::forest {
 

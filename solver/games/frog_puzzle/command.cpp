@@ -1,5 +1,6 @@
 // `toadbase frog-puzzle solve POSITION` and `toadbase frog-puzzle check POSITION FILE`:
 // the puzzle answered in memory from one position (no database), in the sources' formats.
+#include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
 #include <memory>

@@ -3,7 +3,6 @@
 // One registration line in tools/registry.cpp makes it a command.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -13,6 +12,10 @@
 #include "solver/core/params.hpp"
 #include "solver/core/record.hpp"
 #include "solver/games/frog_puzzle/frog_puzzle.hpp"
+
+namespace CLI {
+class App;  // CLI11, included by the game's command.cpp
+}
 
 namespace toadbase::frog_puzzle {
 

@@ -1,5 +1,6 @@
 // `toadbase river-toad solve | check | prefixes | play`: plans for a roll file, checking
 // anyone's output file, the outcome of every roll prefix, and a turn-by-turn replay.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

@@ -2,10 +2,13 @@
 // position database yet, so it registers as a commands-only game (tools/module.hpp).
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <functional>
 #include <utility>
 #include <vector>
+
+namespace CLI {
+class App;  // CLI11, included by the game's command.cpp
+}
 
 namespace toadbase::river_toad {
 
