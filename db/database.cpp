@@ -139,11 +139,12 @@ uint32_t Database::committed_tiers() const {
 
 void Database::load_tier_meta() {
   tier_meta_.assign(manifest_.at("tier_count").get<uint32_t>(), std::nullopt);
+  // format 1 had 32-byte commit records, without the count of records kept
+  const size_t want = manifest_.value("format_version", 0u) >= 2 ? 40 : 32;
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
   for (it->Seek("T"); it->Valid() && it->key().starts_with("T"); it->Next()) {
     auto k = it->key();
     auto v = it->value();
-    const size_t want = manifest_.value("format_version", 0u) >= 2 ? 40 : 32;
     if (k.size() != 5 || v.size() != want) throw DbError(path_ + ": damaged tier record");
     uint32_t t = 0;
     for (int i = 1; i <= 4; ++i) t = (t << 8) | static_cast<uint8_t>(k[i]);
@@ -465,8 +466,7 @@ void Database::finish(const std::vector<TierInfo>& tiers) {
   manifest_["digest"] = hex64(digest());
   // the per-tier list (Toads and Frogs of length 16: 12,546 tiers) is written straight as
   // JSON text, on every core, and spliced in as the last member: building it as JSON values
-  // took a fortieth of a length-16 solve. The in-memory manifest leaves it out; a reopened
-  // database has it.
+  // took a fortieth of a length-16 solve. manifest() parses it back if it is asked for.
   std::vector<std::string> entries(tier_count());
   tbb::parallel_for(TierId{0}, tier_count(), [&](TierId t) {
     const TierMeta& m = tier_meta(t);

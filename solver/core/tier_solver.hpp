@@ -121,42 +121,58 @@ std::vector<TierId> last_readers(const G& game) {
   return last;
 }
 
-/// Each tier's level: 0 without child tiers, else 1 + the highest level of its children and
-/// of its tail's source (which may come later in id order, so levels are found by a
-/// depth-first walk).
+/// What each tier reads: its child tiers, then the source of its tail (if it has one).
 template <TierGame G>
-std::vector<uint32_t> tier_levels(const G& game) {
+std::vector<std::vector<TierId>> tier_reads(const G& game) {
+  const TierId n = game.tier_count();
+  std::vector<std::vector<TierId>> reads(n);
+  for (TierId t = 0; t < n; ++t) {
+    reads[t] = game.child_tiers(t);
+    for (TierId c : reads[t])
+      if (c >= t) throw std::logic_error("tier order: a child tier is not solved before its parent");
+    if (has_tail(game, t)) reads[t].push_back(tail_source(game, t));
+    for (TierId d : reads[t])
+      if (d >= n) throw std::logic_error("tier " + game.tier_name(t) + " names a tier beyond the space");
+  }
+  return reads;
+}
+
+/// Each tier's level: 0 when it reads no tier, else 1 + the highest level of the tiers it
+/// reads (`reads` from tier_reads; a tail's source may come later in id order, so levels
+/// are found by a depth-first walk).
+template <TierGame G>
+std::vector<uint32_t> tier_levels(const G& game, const std::vector<std::vector<TierId>>& reads) {
   const TierId n = game.tier_count();
   constexpr uint32_t kUnknown = UINT32_MAX, kOpen = UINT32_MAX - 1;
   std::vector<uint32_t> level(n, kUnknown);
-  std::vector<std::pair<TierId, bool>> stack;  // (tier, its dependencies pushed)
+  std::vector<std::pair<TierId, bool>> stack;  // (tier, the tiers it reads pushed)
   for (TierId root = 0; root < n; ++root) {
     if (level[root] != kUnknown) continue;
     stack.push_back({root, false});
     while (!stack.empty()) {
       auto [t, expanded] = stack.back();
       stack.pop_back();
-      std::vector<TierId> deps = game.child_tiers(t);
-      for (TierId c : deps)
-        if (c >= t) throw std::logic_error("tier order: a child tier is not solved before its parent");
-      if (has_tail(game, t)) deps.push_back(tail_source(game, t));
       if (!expanded) {
         if (level[t] != kUnknown) continue;
         level[t] = kOpen;
         stack.push_back({t, true});
-        for (TierId d : deps) {
-          if (d >= n) throw std::logic_error("tier " + game.tier_name(t) + " names a tier beyond the space");
+        for (TierId d : reads[t]) {
           if (level[d] == kOpen) throw std::logic_error("tier order: tier " + game.tier_name(t) + " depends on itself");
           if (level[d] == kUnknown) stack.push_back({d, false});
         }
       } else {
         uint32_t l = 0;
-        for (TierId d : deps) l = std::max(l, level[d] + 1);
+        for (TierId d : reads[t]) l = std::max(l, level[d] + 1);
         level[t] = l;
       }
     }
   }
   return level;
+}
+
+template <TierGame G>
+std::vector<uint32_t> tier_levels(const G& game) {
+  return tier_levels(game, tier_reads(game));
 }
 
 /// Solve one tier into `out` given its child tiers' records (and, for a tier with a tail,
@@ -220,16 +236,11 @@ std::vector<Record> recover_tier(const G& game, TierStore& store, TierId t,
 template <TierGame G, class Rec = ParityRecord>
 SolveStats solve_tiers(const G& game, TierStore& store, Progress* progress) {
   const TierId n = game.tier_count();
-  const std::vector<uint32_t> level = tier_levels(game);
+  const std::vector<std::vector<TierId>> reads = tier_reads(game);
+  const std::vector<uint32_t> level = tier_levels(game, reads);
   const uint32_t levels = n ? *std::max_element(level.begin(), level.end()) + 1 : 0;
   std::vector<std::vector<TierId>> by_level(levels);
   for (TierId t = 0; t < n; ++t) by_level[level[t]].push_back(t);
-  // what each tier reads: its child tiers, and the source of its tail
-  std::vector<std::vector<TierId>> reads(n);
-  for (TierId t = 0; t < n; ++t) {
-    reads[t] = game.child_tiers(t);
-    if (has_tail(game, t)) reads[t].push_back(tail_source(game, t));
-  }
   std::vector<uint32_t> last_level(n, 0);  // the last level that reads tier t (0: none)
   for (TierId t = 0; t < n; ++t)
     for (TierId c : reads[t]) last_level[c] = std::max(last_level[c], level[t]);
