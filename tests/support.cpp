@@ -178,10 +178,27 @@ void write_file(const std::string& path, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
+pid_t spawn_toadbase_impl(const std::string& binary, const std::vector<std::string>& args,
+                          const std::string& stdin_path, const std::string& stdout_path,
+                          const std::string& stderr_path, const std::vector<std::string>& env,
+                          const std::string& cwd);
+
+pid_t spawn_program(const std::string& binary, const std::vector<std::string>& args, const std::string& stdin_path,
+                    const std::string& stdout_path, const std::string& stderr_path) {
+  return spawn_toadbase_impl(binary, args, stdin_path, stdout_path, stderr_path, {}, "");
+}
+
 pid_t spawn_toadbase(const std::vector<std::string>& args, const std::string& stdin_path,
                      const std::string& stdout_path, const std::string& stderr_path,
                      const std::vector<std::string>& env, const std::string& cwd) {
-  std::vector<std::string> argv_s{TOADBASE_BIN};
+  return spawn_toadbase_impl(TOADBASE_BIN, args, stdin_path, stdout_path, stderr_path, env, cwd);
+}
+
+pid_t spawn_toadbase_impl(const std::string& binary, const std::vector<std::string>& args,
+                          const std::string& stdin_path, const std::string& stdout_path,
+                          const std::string& stderr_path, const std::vector<std::string>& env,
+                          const std::string& cwd) {
+  std::vector<std::string> argv_s{binary};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());

@@ -19,7 +19,8 @@
 #include <vector>
 
 #include "solver/core/record.hpp"
-#include "solver/core/tier_solver.hpp"
+#include "solver/core/engine.hpp"
+#include "solver/core/hash.hpp"
 #include "solver/games/toads_frogs/toads_frogs.hpp"
 
 namespace tbtest {
@@ -62,20 +63,32 @@ std::string to_string(const tf::Position& p);
 class MemStore : public toadbase::TierStore {
  public:
   explicit MemStore(size_t tiers) : records(tiers), committed(tiers, false), kept(tiers, 0) {}
-  bool has_tier(TierId t) const override { return committed.at(t); }
-  std::vector<Record> load_tier(TierId t) override {
+  unsigned record_bytes() const override { return 1; }
+  bool has_tier(TierId t) const override { return t < committed.size() && committed[t]; }
+  uint64_t tier_positions(TierId t) const override { return records.at(t).size(); }
+  uint64_t tier_kept(TierId t) const override { return std::min<uint64_t>(kept.at(t), records.at(t).size()); }
+  bool matches_digest(TierId t, const void* r, uint64_t count) const override {
+    const auto& mine = records.at(t);
+    return count == mine.size() && toadbase::xxh64(r, count) == toadbase::xxh64(mine.data(), mine.size());
+  }
+  void load_tier(TierId t, void* out) const override {
     ++loads;
     if (!committed.at(t)) throw std::logic_error("load of uncommitted tier " + std::to_string(t));
     if (!kept.at(t)) throw std::logic_error("load of derived tier " + std::to_string(t));
-    const auto& r = records.at(t);
-    return std::vector<Record>(r.begin(), r.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(kept.at(t), r.size())));
+    std::copy_n(records.at(t).begin(), tier_kept(t), static_cast<Record*>(out));
   }
-  void commit_tier(TierId t, const std::vector<Record>& r, uint64_t keep) override {
+  void read_record(TierId t, uint64_t index, void* out) const override {
+    if (!committed.at(t) || index >= tier_kept(t))
+      throw std::logic_error("read of a record tier " + std::to_string(t) + " does not keep");
+    *static_cast<Record*>(out) = records[t][index];
+  }
+  void commit_tier(TierId t, const void* r, uint64_t count, uint64_t keep) override {
     std::lock_guard lock(mu_);  // the solver commits a level's tiers from several threads
     ++commits;
     if (committed.at(t) && !allow_recommit)
       throw std::logic_error("tier " + std::to_string(t) + " committed twice");
-    records.at(t) = r;
+    const auto* first = static_cast<const Record*>(r);
+    records.at(t).assign(first, first + count);
     committed.at(t) = true;
     kept.at(t) = keep;
   }
@@ -92,7 +105,8 @@ class MemStore : public toadbase::TierStore {
   std::vector<std::vector<Record>> records;
   std::vector<bool> committed;
   std::vector<uint64_t> kept;
-  uint64_t loads = 0, commits = 0;
+  mutable uint64_t loads = 0;
+  uint64_t commits = 0;
   bool allow_recommit = false;  // a resumed solve may commit a tier again (its tail's source was lost)
 
  private:
@@ -136,6 +150,9 @@ struct RunResult {
   std::string out, err;
 };
 
+/// Starts `binary` with `args`; as spawn_toadbase.
+pid_t spawn_program(const std::string& binary, const std::vector<std::string>& args, const std::string& stdin_path,
+                    const std::string& stdout_path, const std::string& stderr_path);
 /// Starts the toadbase binary with `args`; stdin/stdout/stderr from/to the given files
 /// ("" = /dev/null). `env` entries ("NAME=value") are added to the environment.
 /// `cwd` ("" = this process's) is the working directory of the child.

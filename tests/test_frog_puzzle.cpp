@@ -11,7 +11,7 @@
 
 #include "solver/core/bigcount.hpp"
 #include "solver/core/fixed_sum_sets.hpp"
-#include "solver/core/tier_solver.hpp"
+#include "solver/core/engine.hpp"
 #include "solver/games/frog_puzzle/explorer.hpp"
 #include "solver/games/frog_puzzle/frog_puzzle.hpp"
 #include "support.hpp"

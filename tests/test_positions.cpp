@@ -1,7 +1,7 @@
 // Position strings: the canonical format, lenient input, and errors that say what is wrong.
 #include <catch2/catch.hpp>
 
-#include "solver/games/toads_frogs/game.hpp"
+#include "solver/games/toads_frogs/module.hpp"
 #include "support.hpp"
 
 using namespace tbtest;
@@ -87,16 +87,16 @@ TEST_CASE("parse errors name the problem", "[positions]") {
     CHECK_THAT(parse_error(std::string(40, '-'), Player::Toads), Contains("40 cells"));
   }
   SECTION("the tools' --turn option") {
-    using toadbase::toads_frogs::Game;
-    CHECK(tf::format(Game::parse("T-F", "2")) == "2_T-F");
-    CHECK(tf::format(Game::parse("1_T-F", "")) == "1_T-F");
+    using toadbase::toads_frogs::Module;
+    CHECK(tf::format(Module::parse("T-F", "2")) == "2_T-F");
+    CHECK(tf::format(Module::parse("1_T-F", "")) == "1_T-F");
     try {
-      (void)Game::parse("T-F", "3");
+      (void)Module::parse("T-F", "3");
       FAIL("--turn 3 accepted");
     } catch (const tf::PositionError& e) {
       CHECK_THAT(std::string(e.what()), Contains("'3'"));
     }
-    CHECK_THROWS_AS(Game::parse("T-F", ""), tf::PositionError);
+    CHECK_THROWS_AS(Module::parse("T-F", ""), tf::PositionError);
   }
 }
 

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "solver/games/toads_frogs/game.hpp"
+#include "solver/games/toads_frogs/module.hpp"
 #include "support.hpp"
 
 using namespace tbtest;
@@ -114,7 +114,7 @@ TEST_CASE("move names: cells counted from 0, GamesCrafters autogui strings", "[r
   CHECK(tf::move_name({14, 12}) == "14-12");
   CHECK(tf::autogui_move({14, 12}) == "M_14_12_x");
 
-  const auto moves = toadbase::toads_frogs::Game::moves(to_position("2_TFT-F"));
+  const auto moves = toadbase::toads_frogs::Module::moves(to_position("2_TFT-F"));
   REQUIRE(moves.size() == 1);
   CHECK(moves[0].name == "4-3");
   CHECK(moves[0].autogui == "M_4_3_x");
@@ -124,7 +124,7 @@ TEST_CASE("move names: cells counted from 0, GamesCrafters autogui strings", "[r
   for (const std::string& board : all_boards(6)) {
     for (const char* turn : {"1_", "2_"}) {
       const tf::Position p = to_position(turn + board);
-      const auto named = toadbase::toads_frogs::Game::moves(p);
+      const auto named = toadbase::toads_frogs::Module::moves(p);
       const auto legal = tf::legal_moves(p);
       REQUIRE(named.size() == legal.size());
       for (size_t k = 0; k < legal.size(); ++k) {

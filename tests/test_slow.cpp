@@ -19,12 +19,11 @@ namespace {
 
 json info_of(const std::string& db) { return json::parse(ok({"info", "--db", db, "--json"}).out); }
 
-/// Starts a slowed-down solve (each commit sleeps 2 ms), lets it commit some tiers beyond
-/// `at_least`, and kills it with SIGKILL. Returns the tiers committed at the kill.
+/// Starts a slowed-down solve (each commit sleeps 2 ms: slow_solve.cpp), lets it commit some
+/// tiers beyond `at_least`, and kills it with SIGKILL. Returns the tiers committed at the kill.
 uint64_t solve_and_kill(const TempDir& dir, const std::string& db, uint64_t at_least) {
-  const std::vector<std::string> args = {"solve", "toads-frogs", "--length", "12", "--db", db};
-  const pid_t pid = spawn_toadbase(args, "", dir / "solve.out", dir / "solve.err",
-                                   {"TOADBASE_TEST_COMMIT_DELAY_MS=2"});
+  const std::vector<std::string> args = {"toads-frogs", R"({"length": 12})", db, "2"};
+  const pid_t pid = spawn_program(TOADBASE_SLOW_SOLVE_BIN, args, "", dir / "solve.out", dir / "solve.err");
   const auto start = std::chrono::steady_clock::now();
   int status = 0;
   for (;;) {

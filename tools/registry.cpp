@@ -1,27 +1,27 @@
 // The games the toadbase command knows. Adding a game: its folder under solver/games/ and
 // one line below.
-#include "solver/games/frog_puzzle/game.hpp"
-#include "solver/games/river_toad/game.hpp"
-#include "solver/games/toads_frogs/game.hpp"
-#include "tools/forest_module.hpp"
-#include "tools/river_toad_module.hpp"
-#include "tools/tier_module.hpp"
+#include "tools/registry.hpp"
+
+#include "solver/games/forest/module.hpp"
+#include "solver/games/frog_puzzle/module.hpp"
+#include "solver/games/river_toad/module.hpp"
+#include "solver/games/toads_frogs/module.hpp"
 
 namespace toadbase::tools {
 
-const std::vector<std::unique_ptr<GameModule>>& games() {
-  static const std::vector<std::unique_ptr<GameModule>> all = [] {
-    std::vector<std::unique_ptr<GameModule>> v;
-    v.push_back(std::make_unique<TierGameModule<toads_frogs::Game>>());
-    v.push_back(std::make_unique<TierGameModule<frog_puzzle::Game>>());
-    v.push_back(std::make_unique<RiverToadModule>());
-    v.push_back(std::make_unique<ForestModule>());
+const std::vector<std::unique_ptr<Game>>& games() {
+  static const std::vector<std::unique_ptr<Game>> all = [] {
+    std::vector<std::unique_ptr<Game>> v;
+    v.push_back(std::make_unique<Registered<toads_frogs::Module>>());
+    v.push_back(std::make_unique<Registered<frog_puzzle::Module>>());
+    v.push_back(std::make_unique<Registered<river_toad::Module>>());
+    v.push_back(std::make_unique<Registered<forest::Module>>());
     return v;
   }();
   return all;
 }
 
-const GameModule* find_game(const std::string& name) {
+const Game* find_game(const std::string& name) {
   for (const auto& g : games())
     if (g->name() == name) return g.get();
   return nullptr;

@@ -46,9 +46,9 @@
 #include <string>
 #include <vector>
 
-namespace toadbase {
+#include "solver/core/store.hpp"
 
-using TierId = uint32_t;
+namespace toadbase {
 
 /// A position's address in the space: its tier and its index inside the tier.
 struct TierIndex {

@@ -84,4 +84,86 @@ inline uint64_t xxh64(const void* data, size_t len, uint64_t seed = 0) {
   return h;
 }
 
+/// XXH64 of a stream given in pieces (same result as xxh64() over their concatenation).
+class Xxh64Stream {
+ public:
+  explicit Xxh64Stream(uint64_t seed = 0) : seed_(seed) {
+    using namespace xxh64_detail;
+    v_[0] = seed + P1 + P2;
+    v_[1] = seed + P2;
+    v_[2] = seed;
+    v_[3] = seed - P1;
+  }
+  void update(const void* data, size_t len) {
+    using namespace xxh64_detail;
+    const uint8_t* p = static_cast<const uint8_t*>(data);
+    total_ += len;
+    if (buffered_ + len < 32) {
+      std::memcpy(buf_ + buffered_, p, len);
+      buffered_ += len;
+      return;
+    }
+    if (buffered_) {
+      const size_t fill = 32 - buffered_;
+      std::memcpy(buf_ + buffered_, p, fill);
+      stripe(buf_);
+      p += fill;
+      len -= fill;
+      buffered_ = 0;
+    }
+    while (len >= 32) {
+      stripe(p);
+      p += 32;
+      len -= 32;
+    }
+    std::memcpy(buf_, p, len);
+    buffered_ = len;
+  }
+  uint64_t digest() const {
+    using namespace xxh64_detail;
+    uint64_t h;
+    if (total_ >= 32) {
+      h = rotl(v_[0], 1) + rotl(v_[1], 7) + rotl(v_[2], 12) + rotl(v_[3], 18);
+      for (uint64_t v : v_) h = merge(h, v);
+    } else {
+      h = seed_ + P5;
+    }
+    h += total_;
+    const uint8_t* p = buf_;
+    const uint8_t* end = buf_ + buffered_;
+    while (p + 8 <= end) {
+      h ^= round(0, read64(p));
+      h = rotl(h, 27) * P1 + P4;
+      p += 8;
+    }
+    if (p + 4 <= end) {
+      h ^= static_cast<uint64_t>(read32(p)) * P1;
+      h = rotl(h, 23) * P2 + P3;
+      p += 4;
+    }
+    while (p < end) {
+      h ^= (*p) * P5;
+      h = rotl(h, 11) * P1;
+      ++p;
+    }
+    h ^= h >> 33;
+    h *= P2;
+    h ^= h >> 29;
+    h *= P3;
+    h ^= h >> 32;
+    return h;
+  }
+
+ private:
+  void stripe(const uint8_t* p) {
+    using namespace xxh64_detail;
+    for (int k = 0; k < 4; ++k) v_[k] = round(v_[k], read64(p + 8 * k));
+  }
+  uint64_t seed_;
+  uint64_t v_[4];
+  uint8_t buf_[32] = {};
+  size_t buffered_ = 0;
+  uint64_t total_ = 0;
+};
+
 }  // namespace toadbase

@@ -41,11 +41,18 @@ struct Outcome {
   friend bool operator==(const Outcome&, const Outcome&) = default;
 };
 
+/// GamesmanOne's value codes (the top four bits of its 16-bit record).
+inline constexpr uint16_t kGamesmanLose = 1, kGamesmanTie = 3, kGamesmanWin = 4;
+
 /// The two-player parity record: remoteness in a byte, value by parity.
 struct ParityRecord {
   static constexpr const char* kName = "remoteness-u8-parity";
   static constexpr int kPlayers = 2;
   static Outcome decode(Record r) { return {(r & 1) ? Value::Win : Value::Lose, r}; }
+  /// GamesCrafters' 16-bit record: value code << 12 | remoteness.
+  static uint16_t gamescrafters16(Record r) {
+    return static_cast<uint16_t>(((r & 1) ? kGamesmanWin : kGamesmanLose) << 12 | r);
+  }
 
   /// Combine children records into the parent's: returns remoteness + 1, or a value above
   /// kMaxRemoteness when the result would not fit (the caller reports the overflow).
@@ -112,6 +119,11 @@ struct PuzzleRecord {
   static constexpr Record kGoal = 1;
   static Outcome decode(Record r) {
     return r ? Outcome{Value::Win, r - 1u} : Outcome{Value::Lose, 0};
+  }
+  /// GamesCrafters' 16-bit record: a win in k moves is (win, k); a position that cannot
+  /// reach the goal is (lose, 0), as GamesmanOne writes a puzzle's dead positions.
+  static uint16_t gamescrafters16(Record r) {
+    return r ? static_cast<uint16_t>(kGamesmanWin << 12 | (r - 1u)) : static_cast<uint16_t>(kGamesmanLose << 12);
   }
 
   /// The record of a position from its children's records (a value above 255 = overflow).

@@ -15,7 +15,9 @@
 #include <sstream>
 
 #include "solver/games/forest/agents.hpp"
-#include "solver/games/forest/game.hpp"
+#include "solver/games/forest/module.hpp"
+#include "solver/games/forest/optimal.hpp"
+#include "solver/games/forest/policy_table.hpp"
 #include "solver/games/forest/posterior.hpp"
 
 namespace toadbase::forest {
@@ -36,7 +38,7 @@ namespace {
 using json = nlohmann::ordered_json;
 
 struct Options {
-  std::string agent = "original", sides, file;
+  std::string agent = "original", sides, file, db;
   int side = 3, threads = 0;
   uint64_t seed = 1, forests = 20000;
   bool json_out = false, exact = false;
@@ -46,10 +48,20 @@ void check_side(int side) {
   if (side < 2 || side > kMaxSide) throw std::invalid_argument("--side must be 2.." + std::to_string(kMaxSide));
 }
 
-int run_play(const Options& o) {
+int run_play(const Options& o, const Host& host) {
   check_side(o.side);
-  auto agent = make_agent(o.agent);
-  return print_play(generate(o.side, o.seed, 0), *agent, o.seed);
+  if (o.db.empty()) {
+    auto agent = make_agent(o.agent);
+    return print_play(generate(o.side, o.seed, 0), *agent, o.seed);
+  }
+  // --db: the stored policy decides every step
+  if (o.agent != "optimal") throw std::invalid_argument("--db is for --agent optimal (the stored policy), not " + o.agent);
+  if (o.side != kPolicySide)
+    throw std::invalid_argument("the stored policy is for 3x3 forests, not side " + std::to_string(o.side));
+  const OpenedDatabase db = host.open(o.db, Module::kName);
+  const TierSource& source = *db.source;
+  auto player = make_optimal_agent([&source](uint64_t key) { return find_policy(source, key); });
+  return print_play(generate(o.side, o.seed, 0), *player, o.seed);
 }
 
 struct Totals {
@@ -182,7 +194,7 @@ int run_posterior(const Options& o) {
 
 }  // namespace
 
-std::vector<std::pair<CLI::App*, std::function<int()>>> Game::add_commands(CLI::App& root) {
+std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) {
   auto* top = root.add_subcommand("forest", "Magic Forest Wanderer: play, eval, posterior");
   top->require_subcommand(1);
   auto po = std::make_shared<Options>();
@@ -190,6 +202,7 @@ std::vector<std::pair<CLI::App*, std::function<int()>>> Game::add_commands(CLI::
   playc->add_option("--side", po->side, "forest side (default 3)");
   playc->add_option("--seed", po->seed, "random seed (default 1)");
   playc->add_option("--agent", po->agent, "original | bayes | optimal (3x3) | oracle");
+  playc->add_option("--db", po->db, "a forest database (solve forest --side 3): the optimal agent looks its moves up there");
   auto eo = std::make_shared<Options>();
   auto* eval = top->add_subcommand("eval", "agents on the same seeded forests: portal rate, deaths, score");
   eval->add_option("--agent", eo->agent, "original | bayes | optimal (3x3) | oracle | all");
@@ -204,7 +217,7 @@ std::vector<std::pair<CLI::App*, std::function<int()>>> Game::add_commands(CLI::
   auto* post = top->add_subcommand("posterior", "exact P(monster), P(trap), P(portal) per tile from observations (JSON)");
   post->add_option("observations", qo->file, "the observations file (- for standard input)")->required();
   post->add_flag("--json", qo->json_out, "print JSON");
-  return {{playc, [po] { return run_play(*po); }}, {eval, [eo] { return run_eval(*eo); }}, {post, [qo] { return run_posterior(*qo); }}};
+  return {{playc, [po, &host] { return run_play(*po, host); }}, {eval, [eo] { return run_eval(*eo); }}, {post, [qo] { return run_posterior(*qo); }}};
 }
 
 }  // namespace toadbase::forest

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "solver/games/frog_puzzle/explorer.hpp"
-#include "solver/games/frog_puzzle/game.hpp"
+#include "solver/games/frog_puzzle/module.hpp"
 
 namespace toadbase::frog_puzzle {
 
@@ -318,7 +318,7 @@ int run_check(const CheckOptions& o) {
 
 }  // namespace
 
-std::vector<std::pair<CLI::App*, std::function<int()>>> Game::add_commands(CLI::App& root) {
+std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host&) {
   auto* top = root.add_subcommand("frog-puzzle", "the frog swap puzzle from one position, in memory: solve, check");
   top->require_subcommand(1);
   auto so = std::make_shared<SolveOptions>();

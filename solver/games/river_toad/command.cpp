@@ -12,7 +12,8 @@
 #include <sstream>
 
 #include "solver/games/river_toad/algorithms.hpp"
-#include "solver/games/river_toad/game.hpp"
+#include "solver/games/river_toad/module.hpp"
+#include "solver/games/river_toad/positions.hpp"
 #include "solver/games/river_toad/prefixes.hpp"
 
 namespace toadbase::river_toad {
@@ -22,7 +23,7 @@ namespace {
 using json = nlohmann::ordered_json;
 
 struct Options {
-  std::string rolls, out, algorithm = "dp", plan, plan_file;
+  std::string rolls, out, algorithm = "dp", plan, plan_file, advise;
   Rules rules;
   bool json_out = false, counts = false, no_counts = false;
   uint64_t budget = kDefaultNodeBudget;
@@ -305,6 +306,54 @@ int run_play(const Options& o) {
   return all ? 0 : 1;
 }
 
+/// `play --advise DB`: the database's best action every turn (followed when no plan is given).
+int run_play_advised(const Options& o, const Host& host) {
+  check_rules(o.rules);
+  const OpenedDatabase db = host.open(o.advise, Module::kName);
+  const int horizon = db.manifest.at("parameters").at("turns").get<int>();
+  const int db_fly_hp = db.manifest.at("parameters").at("fly_hp").get<int>();
+  if (o.rules.fly_hp != db_fly_hp)
+    throw std::invalid_argument("--fly-hp " + std::to_string(o.rules.fly_hp) + " differs from the database's " +
+                                std::to_string(db_fly_hp));
+  if (!o.plan_file.empty()) throw std::invalid_argument("--advise takes --plan, not --plan-file");
+  const auto rolls = read_rolls_file(o.rolls);
+  const bool follow = o.plan.empty();
+  if (!follow && o.plan.size() > rolls.size())
+    throw std::invalid_argument("the plan has " + std::to_string(o.plan.size()) + " actions for " +
+                                std::to_string(rolls.size()) + " rolls");
+  Board b(o.rules);
+  std::vector<uint8_t> seen;
+  for (size_t k = 0; k < rolls.size(); ++k) {
+    const int left = static_cast<int>(rolls.size() - k);
+    SurvivalPosition p;
+    p.t = std::min(left, horizon);
+    for (int i = 0; i < 4; ++i) p.r[i] = seen.size() > size_t(i) ? seen[seen.size() - 1 - i] : 0;
+    p.column = b.column();
+    p.hp = std::min(b.hp(), 3 * p.t + 1);
+    const nlohmann::ordered_json q = db.instance->query(*db.source, format_position(p), "");
+    const std::string best = q["bestAction"];
+    std::cout << "turn " << k + 1 << ": advice " << best << " (survives the next " << p.t
+              << " turns with probability " << q["survival"].get<double>()
+              << (left > horizon ? ", the database's horizon" : "") << ")";
+    if (!follow && k >= o.plan.size()) {
+      std::cout << "\nthe plan ends here\n";
+      return 1;
+    }
+    const char letter = follow ? best[0] : o.plan[k];
+    const int a = action_of(letter);
+    if (a < 0 || !legal(b.column(), a))
+      throw std::invalid_argument(std::string("turn ") + std::to_string(k + 1) + ": '" + letter + "' is illegal here");
+    b.turn(a, rolls[k]);
+    seen.push_back(rolls[k]);
+    std::cout << ", plays " << letter << ": column " << b.column() << ", HP " << b.hp()
+              << (b.alive() ? "" : std::string(", dead: ") + death_name(b.death())) << "\n";
+    for (const auto& row : b.render()) std::cout << "  " << row << "\n";
+    if (!b.alive()) return 2;
+  }
+  std::cout << "survived all " << rolls.size() << " turns with HP " << b.hp() << "\n";
+  return 0;
+}
+
 void add_rules(CLI::App* s, Options& o) {
   s->add_option("--hp", o.rules.start_hp, "starting HP (default 20)");
   s->add_option("--column", o.rules.start_column, "starting column, 1..5 (default 3, River 3)");
@@ -314,7 +363,7 @@ void add_rules(CLI::App* s, Options& o) {
 
 }  // namespace
 
-std::vector<std::pair<CLI::App*, std::function<int()>>> Game::add_commands(CLI::App& root) {
+std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) {
   auto* top = root.add_subcommand("river-toad", "River Toad plans for a roll file: solve, check, prefixes, play");
   top->require_subcommand(1);
   auto so = std::make_shared<Options>();
@@ -340,11 +389,13 @@ std::vector<std::pair<CLI::App*, std::function<int()>>> Game::add_commands(CLI::
   playc->add_option("rolls", pl->rolls, "the roll file")->required();
   playc->add_option("--plan", pl->plan, "the plan, e.g. GAGAF");
   playc->add_option("--plan-file", pl->plan_file, "an output file whose first line is the plan");
+  playc->add_option("--advise", pl->advise,
+                    "a river-toad database: show its best action every turn (and follow it when no plan is given)");
   add_rules(playc, *pl);
   return {{solve, [so] { return run_solve(*so); }},
           {check, [co] { return run_check(*co); }},
           {prefixes, [po] { return run_prefixes(*po); }},
-          {playc, [pl] { return run_play(*pl); }}};
+          {playc, [pl, &host] { return pl->advise.empty() ? run_play(*pl) : run_play_advised(*pl, host); }}};
 }
 
 }  // namespace toadbase::river_toad

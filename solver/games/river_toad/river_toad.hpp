@@ -84,25 +84,37 @@ struct Step {
   bool ate = false;
 };
 
-/// One turn by the closed form (the action must be legal; turn < rolls.size()).
-inline Step step(const std::vector<uint8_t>& rolls, const State& s, int action, const Rules& rules) {
-  Step r;
-  r.next.turn = s.turn + 1;
-  r.next.column = s.column + kShift[action];
-  int hp = s.hp - kCost[action];
-  if (hp < 0) hp = 0;
+/// THE TURN, by the closed form: the toad on `column` with `hp` takes `action` (legal), and
+/// `arriving` (the roll that reaches the bottom row this turn, -1 for none) decides it. Every
+/// solver and the position database go through here.
+struct TurnResult {
+  int column, hp;
+  Death death = Death::None;
+  bool ate = false;
+};
+inline TurnResult turn(int column, int hp, int action, int arriving, const Rules& rules) {
+  TurnResult r{column + kShift[action], hp - kCost[action]};
+  if (r.hp < 0) r.hp = 0;
   bool caught = false;
-  if (r.next.turn > kDelay) {
-    const int roll = rolls[r.next.turn - 1 - kDelay];
-    caught = (snake_columns(roll) >> r.next.column) & 1;
-    if ((roll == kLeftFlyRoll && r.next.column == kFirstRiver) ||
-        (roll == kRightFlyRoll && r.next.column == kLastRiver)) {
-      hp += rules.fly_hp;
+  if (arriving >= 0) {
+    caught = (snake_columns(arriving) >> r.column) & 1;
+    if ((arriving == kLeftFlyRoll && r.column == kFirstRiver) || (arriving == kRightFlyRoll && r.column == kLastRiver)) {
+      r.hp += rules.fly_hp;
       r.ate = true;
     }
   }
-  r.next.hp = hp;
-  r.death = caught ? Death::Caught : hp == 0 ? Death::Starved : Death::None;
+  r.death = caught ? Death::Caught : r.hp == 0 ? Death::Starved : Death::None;
+  return r;
+}
+
+/// One turn of a roll file (the action must be legal; turn < rolls.size()).
+inline Step step(const std::vector<uint8_t>& rolls, const State& s, int action, const Rules& rules) {
+  const int t = s.turn + 1;
+  const TurnResult x = turn(s.column, s.hp, action, t > kDelay ? rolls[t - 1 - kDelay] : -1, rules);
+  Step r;
+  r.next = State{t, x.column, x.hp};
+  r.death = x.death;
+  r.ate = x.ate;
   return r;
 }
 

@@ -45,22 +45,14 @@ std::vector<uint64_t> SurvivalSpace::first_expectation() const {
 
 uint64_t SurvivalSpace::action_count(int t, const std::vector<uint64_t>& e, int r1, int r2, int r3, int r4,
                                      int column, int hp, int action) const {
-  if (!legal(column, action)) return 0;
-  const int to = column + kShift[action];
-  int h = hp - kCost[action];
-  if (h < 0) h = 0;
-  if ((snake_columns(r4) >> to) & 1) return 0;
-  if ((r4 == kLeftFlyRoll && to == kFirstRiver) || (r4 == kRightFlyRoll && to == kLastRiver)) h += rules_.fly_hp;
-  if (h == 0) return 0;
-  const int cap = hp_cap(t - 1);
-  if (h > cap) h = cap;
-  return e[((((size_t(r1) * kRolls + r2) * kRolls + r3) * 5) + (to - 1)) * cap + (h - 1)];
+  const auto to = after_action(t, r4, column, hp, action);
+  if (!to) return 0;
+  return e[((((size_t(r1) * kRolls + r2) * kRolls + r3) * 5) + (to->column - 1)) * hp_cap(t - 1) + (to->hp - 1)];
 }
 
-void SurvivalSpace::solve_tier(int t, const std::vector<uint64_t>& e, std::vector<Record>& planes) const {
-  const size_t n = tier_positions(t);
-  std::vector<Record>().swap(planes);  // free the previous tier first
-  planes.assign(n * kRecordBytes, 0);
+void SurvivalSpace::solve_tier(int t, const std::vector<uint64_t>& e, std::vector<SurvivalRecord>& records) const {
+  std::vector<SurvivalRecord>().swap(records);  // free the previous tier first
+  records.assign(tier_positions(t), 0);
   const int cap = hp_cap(t);
   tbb::parallel_for(tbb::blocked_range<int>(0, kRolls * kRolls * kRolls), [&](const tbb::blocked_range<int>& range) {
     for (int q = range.begin(); q != range.end(); ++q) {
@@ -74,15 +66,14 @@ void SurvivalSpace::solve_tier(int t, const std::vector<uint64_t>& e, std::vecto
               const uint64_t v = action_count(t, e, r1, r2, r3, r4, c, hp, a);
               if (v > best) best = v, best_a = a;
             }
-            plane_set(planes.data(), n, index(t, r1, r2, r3, r4, c, hp), best | (uint64_t(best_a) << 61));
+            records[index(t, r1, r2, r3, r4, c, hp)] = best | (uint64_t(best_a) << 61);
           }
     }
   });
 }
 
-std::vector<uint64_t> SurvivalSpace::expectation(int t, const std::vector<Record>& planes) const {
+std::vector<uint64_t> SurvivalSpace::expectation(int t, const std::vector<SurvivalRecord>& records) const {
   const int cap = hp_cap(t);
-  const size_t n = tier_positions(t);
   std::vector<uint64_t> e(size_t{kRolls} * kRolls * kRolls * 5 * cap, 0);
   tbb::parallel_for(tbb::blocked_range<int>(0, kRolls * kRolls * kRolls), [&](const tbb::blocked_range<int>& range) {
     for (int q = range.begin(); q != range.end(); ++q) {
@@ -92,7 +83,7 @@ std::vector<uint64_t> SurvivalSpace::expectation(int t, const std::vector<Record
         const uint64_t w = w_[r0];
         if (!w) continue;
         const size_t src = index(t, r0, a, b, c3, kFirstRiver, 1);
-        for (int i = 0; i < 5 * cap; ++i) dst[i] += w * (plane_get(planes.data(), n, src + i) & kCountMask);
+        for (int i = 0; i < 5 * cap; ++i) dst[i] += w * (records[src + i] & kCountMask);
       }
     }
   });
@@ -102,25 +93,26 @@ std::vector<uint64_t> SurvivalSpace::expectation(int t, const std::vector<Record
 SolveStats SurvivalSpace::solve(TierStore& store, Progress* progress) const {
   SolveStats stats;
   std::vector<uint64_t> e = first_expectation();
-  std::vector<Record> planes;
+  std::vector<SurvivalRecord> records;
   for (int t = 1; t <= turns_; ++t) {
     const TierId id = static_cast<TierId>(t - 1);
     if (store.has_tier(id)) {
-      std::vector<Record>().swap(planes);
-      planes = store.load_tier(id);
-      if (planes.size() != tier_positions(t) * kRecordBytes)
+      std::vector<SurvivalRecord>().swap(records);
+      records = store.load<SurvivalRecord>(id);
+      if (records.size() != tier_positions(t))
         throw std::runtime_error("stored tier t" + std::to_string(t) + " has the wrong size");
       ++stats.tiers_skipped;
       if (progress) progress->tier_done("t" + std::to_string(t), tier_positions(t), true);
     } else {
-      solve_tier(t, e, planes);
-      store.commit_tier(id, planes, kAllRecords);
+      solve_tier(t, e, records);
+      store.commit(id, records);
       stats.positions_solved += tier_positions(t);
       ++stats.tiers_solved;
       if (progress) progress->tier_done("t" + std::to_string(t), tier_positions(t), false);
     }
-    if (t < turns_) e = expectation(t, planes);
-    stats.peak_bytes_in_flight = std::max<uint64_t>(stats.peak_bytes_in_flight, planes.size() + e.size() * 8);
+    if (t < turns_) e = expectation(t, records);
+    stats.peak_bytes_in_flight =
+        std::max<uint64_t>(stats.peak_bytes_in_flight, records.size() * sizeof(SurvivalRecord) + e.size() * 8);
   }
   return stats;
 }

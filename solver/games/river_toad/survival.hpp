@@ -18,24 +18,30 @@
 //
 // TIER t (t = 1..T, tier id t-1), index = ((((r1 * 34 + r2) * 34 + r3) * 34 + r4) * 5 + c - 1)
 // * (3t + 1) + h - 1. RECORD: a u64, count in the low 61 bits, best action in the top 3
-// (action index in A S D F G order), stored as 8 byte planes (all positions' byte 0, then
-// byte 1, ...: the high planes are nearly all zero and compress to little).
+// (action index in A S D F G order); the database lays them out as 8 byte planes (all
+// positions' byte 0, then byte 1, ...: the high planes are nearly all zero and compress to
+// little).
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "solver/core/engine.hpp"
 #include "solver/core/progress.hpp"
-#include "solver/core/tier_solver.hpp"
+#include "solver/core/store.hpp"
 #include "solver/games/river_toad/river_toad.hpp"
 
 namespace toadbase::river_toad {
 
 inline constexpr int kRolls = kMaxRoll + 1;  // 34
-inline constexpr int kRecordBytes = 8;
 inline constexpr uint64_t kCountMask = (uint64_t{1} << 61) - 1;
+/// A record's bytes as the store keeps them: the u64's bytes, least significant first.
+static_assert(std::endian::native == std::endian::little, "records are stored little-endian");
+using SurvivalRecord = uint64_t;
 
 class SurvivalSpace {
  public:
@@ -56,29 +62,32 @@ class SurvivalSpace {
     return ((((uint64_t(r1) * kRolls + r2) * kRolls + r3) * kRolls + r4) * 5 + (column - 1)) * hp_cap(t) + (hp - 1);
   }
 
-  /// The count and best action of every position of tier t, from E of tier t (below), as
-  /// byte planes (written in place: one copy of the tier in memory).
-  void solve_tier(int t, const std::vector<uint64_t>& e, std::vector<Record>& planes) const;
-  /// E(t+1) from tier t's byte planes: e[((r1 * 34 + r2) * 34 + r3) * 5 + c - 1) * cap(t) + h - 1].
-  std::vector<uint64_t> expectation(int t, const std::vector<Record>& planes) const;
+  /// Where one action leaves the toad with t turns left and roll r4 arriving: his column
+  /// and HP (capped for the t - 1 turns after), or nothing when he dies. By the one turn
+  /// function (river_toad.hpp).
+  struct After {
+    int column, hp;
+  };
+  std::optional<After> after_action(int t, int r4, int column, int hp, int action) const {
+    if (!legal(column, action)) return std::nullopt;
+    const TurnResult r = turn(column, hp, action, r4, rules_);
+    if (r.death != Death::None) return std::nullopt;
+    return After{r.column, std::min(r.hp, hp_cap(t - 1))};
+  }
+
+  /// The count and best action of every position of tier t, from E of tier t (below)
+  /// (written in place: one copy of the tier in memory).
+  void solve_tier(int t, const std::vector<uint64_t>& e, std::vector<SurvivalRecord>& records) const;
+  /// E(t+1) from tier t's records: e[((r1 * 34 + r2) * 34 + r3) * 5 + c - 1) * cap(t) + h - 1].
+  std::vector<uint64_t> expectation(int t, const std::vector<SurvivalRecord>& records) const;
   /// E(1): every state alive after the last turn counts 1 per roll weight.
   std::vector<uint64_t> first_expectation() const;
   /// The outcome of one action from a position, given E of its tier: count (0 = death).
   uint64_t action_count(int t, const std::vector<uint64_t>& e, int r1, int r2, int r3, int r4, int column,
                         int hp, int action) const;
 
-  /// Solves tiers 1..T into the store (byte planes), skipping the committed ones.
+  /// Solves tiers 1..T into the store, skipping the committed ones.
   SolveStats solve(TierStore& store, Progress* progress) const;
-
-  /// Record i of byte planes holding n records.
-  static uint64_t plane_get(const Record* planes, size_t n, size_t i) {
-    uint64_t v = 0;
-    for (int b = 0; b < kRecordBytes; ++b) v |= uint64_t{planes[b * n + i]} << (8 * b);
-    return v;
-  }
-  static void plane_set(Record* planes, size_t n, size_t i, uint64_t v) {
-    for (int b = 0; b < kRecordBytes; ++b) planes[b * n + i] = static_cast<Record>(v >> (8 * b));
-  }
 
  private:
   int turns_;

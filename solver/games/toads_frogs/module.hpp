@@ -1,5 +1,6 @@
-// Toads and Frogs as the tools see it: parameters, position strings, named moves, and the
-// outcome-class census. One registration line in tools/registry.cpp makes it a command.
+// Toads and Frogs' module (the contract: solver/core/module.hpp): parameters, position
+// strings, named moves, the start position and the outcome-class census. The tier engine
+// does the rest; one line in tools/registry.cpp registers it.
 #pragma once
 
 #include <functional>
@@ -7,25 +8,18 @@
 #include <string>
 #include <vector>
 
-#include "solver/core/params.hpp"
-#include "solver/core/record.hpp"
+#include "solver/core/module.hpp"
 #include "solver/games/toads_frogs/toads_frogs.hpp"
 
 namespace toadbase::toads_frogs {
 
-struct Game {
+struct Module {
   using Space = toads_frogs::Space;
   using Position = toads_frogs::Position;
   using RecordType = ParityRecord;
 
   static constexpr const char* kName = "toads-frogs";
   static constexpr const char* kTitle = "Toads and Frogs (Richard Guy), two players";
-
-  /// A move with its names and the position it leads to.
-  struct NamedMove {
-    std::string name, autogui;
-    Position child;
-  };
 
   static std::vector<ParamSpec> parameters();
   /// Turns the options given (a JSON object of the parameters) into the space's identity:
@@ -35,7 +29,10 @@ struct Game {
   /// Parses a position string; `turn` ("1"/"2"/"") supplies the player for a bare board.
   static Position parse(const std::string& text, const std::string& turn);
   static std::string format(const Position& p) { return toads_frogs::format(p); }
-  static std::vector<NamedMove> moves(const Position& p);
+  static std::vector<NamedMove<Position>> moves(const Position& p);
+  /// The space's start: its piece counts packed at the ends (T..T-..-F..F), or for every
+  /// count the conventional start of the length (round(n/3) toads and frogs), Toads to move.
+  static Position start(const Space& space);
 
   /// The outcome classes L / R / N / P of every board, by piece counts.
   static nlohmann::json census(const Space& space,

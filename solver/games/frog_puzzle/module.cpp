@@ -1,4 +1,4 @@
-#include "solver/games/frog_puzzle/game.hpp"
+#include "solver/games/frog_puzzle/module.hpp"
 
 #include <map>
 
@@ -6,7 +6,7 @@
 
 namespace toadbase::frog_puzzle {
 
-std::vector<ParamSpec> Game::parameters() {
+std::vector<ParamSpec> Module::parameters() {
   return {
       {"left", ParamSpec::Kind::Int, "frogs facing right, L (default 3)"},
       {"right", ParamSpec::Kind::Int, "frogs facing left, R (default: as many as --left)"},
@@ -15,7 +15,7 @@ std::vector<ParamSpec> Game::parameters() {
   };
 }
 
-nlohmann::json Game::normalize(const nlohmann::json& given) {
+nlohmann::json Module::normalize(const nlohmann::json& given) {
   Counts c;
   if (given.contains("start")) {
     if (given.contains("left") || given.contains("right") || given.contains("empty"))
@@ -31,24 +31,26 @@ nlohmann::json Game::normalize(const nlohmann::json& given) {
   return out;
 }
 
-Game::Space Game::make_space(const nlohmann::json& j) {
+Module::Space Module::make_space(const nlohmann::json& j) {
   return Space(Counts{j.at("left").get<int>(), j.at("right").get<int>(), j.at("empty").get<int>()});
 }
 
-Position Game::parse(const std::string& text, const std::string& turn) {
+Position Module::parse(const std::string& text, const std::string& turn) {
   if (!turn.empty() && turn != "1")
     throw PositionError("the frog puzzle has one player: --turn can only be 1, not '" + turn + "'");
   return frog_puzzle::parse(text);
 }
 
-std::vector<Game::NamedMove> Game::moves(const Position& p) {
-  std::vector<NamedMove> out;
+std::vector<NamedMove<Position>> Module::moves(const Position& p) {
+  std::vector<NamedMove<Position>> out;
   if (is_goal(p)) return out;
   for (Move m : legal_moves(p)) out.push_back({move_text(p, m), autogui_move(m), apply(p, m)});
   return out;
 }
 
-nlohmann::json Game::census(const Space& space,
+Position Module::start(const Space& space) { return start_of(space.counts()); }
+
+nlohmann::json Module::census(const Space& space,
                             const std::function<std::vector<Record>(TierId)>& read_tier) {
   const Position start = start_of(space.counts());
   Explorer ex(start, kDefaultExploreLimit, false);

@@ -1,6 +1,6 @@
-// The frog swap puzzle as the tools see it: parameters, position strings, named moves, the
-// reachable-from-the-start census for `analyze`, and its own `frog-puzzle` subcommands.
-// One registration line in tools/registry.cpp makes it a command.
+// The frog swap puzzle's module (the contract: solver/core/module.hpp): parameters, position
+// strings, named moves, the start, the reachable-from-the-start census for `analyze`, and
+// its own `frog-puzzle` subcommands. One line in tools/registry.cpp registers it.
 #pragma once
 
 #include <functional>
@@ -9,28 +9,18 @@
 #include <utility>
 #include <vector>
 
-#include "solver/core/params.hpp"
-#include "solver/core/record.hpp"
+#include "solver/core/module.hpp"
 #include "solver/games/frog_puzzle/frog_puzzle.hpp"
-
-namespace CLI {
-class App;  // CLI11, included by the game's command.cpp
-}
 
 namespace toadbase::frog_puzzle {
 
-struct Game {
+struct Module {
   using Space = frog_puzzle::Space;
   using Position = frog_puzzle::Position;
   using RecordType = PuzzleRecord;
 
   static constexpr const char* kName = "frog-puzzle";
   static constexpr const char* kTitle = "the frog swap puzzle, one player";
-
-  struct NamedMove {
-    std::string name, autogui;
-    Position child;
-  };
 
   static std::vector<ParamSpec> parameters();
   /// {"left": n, "right": m, "empty": k}. Throws std::invalid_argument.
@@ -39,7 +29,9 @@ struct Game {
   /// A puzzle has one player: `turn` must be empty or "1".
   static Position parse(const std::string& text, const std::string& turn);
   static std::string format(const Position& p) { return frog_puzzle::format(p); }
-  static std::vector<NamedMove> moves(const Position& p);
+  static std::vector<NamedMove<Position>> moves(const Position& p);
+  /// The space's start L..L _.._ R..R.
+  static Position start(const Space& space);
 
   /// From the start L^n _^k R^m: positions reachable, how many can still reach the goal,
   /// dead ends, stuck positions, remoteness of the reachable ones (values from the records).
@@ -47,7 +39,7 @@ struct Game {
                                const std::function<std::vector<Record>(TierId)>& read_tier);
 
   /// `toadbase frog-puzzle solve` and `toadbase frog-puzzle check` (command.cpp).
-  static std::vector<std::pair<CLI::App*, std::function<int()>>> add_commands(CLI::App& root);
+  static std::vector<GameCommand> add_commands(CLI::App& root, const Host& host);
 };
 
 }  // namespace toadbase::frog_puzzle

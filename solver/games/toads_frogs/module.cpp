@@ -1,4 +1,4 @@
-#include "solver/games/toads_frogs/game.hpp"
+#include "solver/games/toads_frogs/module.hpp"
 
 #include <array>
 #include <bit>
@@ -6,7 +6,7 @@
 
 namespace toadbase::toads_frogs {
 
-std::vector<ParamSpec> Game::parameters() {
+std::vector<ParamSpec> Module::parameters() {
   return {
       {"length", ParamSpec::Kind::Int,
        "cells on the strip (1.." + std::to_string(kMaxLength) + "); every board of this length"},
@@ -17,7 +17,7 @@ std::vector<ParamSpec> Game::parameters() {
   };
 }
 
-nlohmann::json Game::normalize(const nlohmann::json& given) {
+nlohmann::json Module::normalize(const nlohmann::json& given) {
   nlohmann::json out;
   if (given.contains("start")) {
     if (given.contains("length") || given.contains("toads") || given.contains("frogs"))
@@ -39,7 +39,7 @@ nlohmann::json Game::normalize(const nlohmann::json& given) {
   return out;
 }
 
-Game::Space Game::make_space(const nlohmann::json& j) {
+Module::Space Module::make_space(const nlohmann::json& j) {
   SpaceParams p;
   p.length = j.at("length").get<int>();
   if (j.contains("toads")) {
@@ -49,7 +49,7 @@ Game::Space Game::make_space(const nlohmann::json& j) {
   return Space(p);
 }
 
-Position Game::parse(const std::string& text, const std::string& turn) {
+Position Module::parse(const std::string& text, const std::string& turn) {
   std::optional<Player> def;
   if (turn == "1") {
     def = Player::Toads;
@@ -61,13 +61,25 @@ Position Game::parse(const std::string& text, const std::string& turn) {
   return toads_frogs::parse(text, def);
 }
 
-std::vector<Game::NamedMove> Game::moves(const Position& p) {
-  std::vector<NamedMove> out;
+std::vector<NamedMove<Position>> Module::moves(const Position& p) {
+  std::vector<NamedMove<Position>> out;
   for (Move m : legal_moves(p)) out.push_back({move_name(m), autogui_move(m), apply(p, m)});
   return out;
 }
 
-nlohmann::json Game::census(const Space& space,
+Position Module::start(const Space& space) {
+  const int n = space.length();
+  const int t = space.params().toads ? *space.params().toads : (n + 1) / 3;
+  const int f = space.params().frogs ? *space.params().frogs : (n + 1) / 3;
+  Position p;
+  p.length = static_cast<uint8_t>(n);
+  p.toads = (1u << t) - 1;
+  p.frogs = ((1u << f) - 1) << (n - f);
+  p.turn = Player::Toads;
+  return p;
+}
+
+nlohmann::json Module::census(const Space& space,
                             const std::function<std::vector<Record>(TierId)>& read_tier) {
   // key: (toads, frogs) -> counts of L, R, N, P
   std::map<std::pair<int, int>, std::array<uint64_t, 4>> by_counts;

@@ -1,0 +1,55 @@
+// Decompressed blocks kept for lookups: a slot per block of the database (direct-mapped by
+// a global block number), evicted in the order they were loaded once the cache holds more
+// than its capacity. Thread-safe; a block is decoded outside the lock.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <vector>
+
+namespace toadbase::db {
+
+class BlockCache {
+ public:
+  using Block = std::vector<uint8_t>;
+  /// `blocks` slots, at most about `capacity` bytes held (at least one block).
+  BlockCache(uint64_t blocks, uint64_t capacity) : slot_(blocks), cap_(capacity) {}
+
+  /// Byte `offset` of block `g`, loading it with `load()` when it is not held.
+  template <class Load>
+  uint8_t byte(uint64_t g, uint64_t offset, Load&& load) {
+    {
+      std::lock_guard lock(mu_);
+      if (slot_[g]) return at(*slot_[g], offset);
+    }
+    auto blk = std::make_shared<const Block>(load());
+    const uint8_t b = at(*blk, offset);
+    std::lock_guard lock(mu_);
+    if (slot_[g]) return b;
+    used_ += blk->size();
+    slot_[g] = std::move(blk);
+    loaded_.push_back(g);
+    while (used_ > cap_ && loaded_.size() > 1) {
+      used_ -= slot_[loaded_.front()]->size();
+      slot_[loaded_.front()].reset();
+      loaded_.pop_front();
+    }
+    return b;
+  }
+
+ private:
+  static uint8_t at(const Block& b, uint64_t offset) {
+    if (offset >= b.size()) throw std::out_of_range("a block is shorter than its tier says");
+    return b[offset];
+  }
+
+  std::mutex mu_;
+  std::vector<std::shared_ptr<const Block>> slot_;
+  std::deque<uint64_t> loaded_;  // global blocks, oldest first
+  uint64_t used_ = 0, cap_;
+};
+
+}  // namespace toadbase::db

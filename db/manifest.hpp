@@ -1,0 +1,60 @@
+// The manifest and the tiers' commit records: what a database says about itself.
+//
+//   key "manifest"    JSON: format "toadbase", format_version, game, parameters, record (the
+//                     record type's name), record_bytes (when not 1), block_records (bytes of
+//                     the plane stream a block holds), compression, zstd_level, tier_count,
+//                     tiers_digest (of the tier names and sizes), positions, complete; once
+//                     complete also stored_bytes, digest and the per-tier list `tiers`
+//   key 'T' u32be(t)  the tier's commit record, five u64le: stream bytes of the whole tier,
+//                     blocks, stored bytes, XXH64 digest, stream bytes kept (format 1 had the
+//                     first four only: a tier kept all or nothing)
+//
+// Sizes on disk count bytes of the plane stream (db/layout.hpp); in memory they count
+// records, so a game never sees the layout.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "solver/core/store.hpp"
+
+namespace toadbase::db {
+
+inline constexpr uint32_t kFormatVersion = 2;
+/// The oldest format this toadbase reads (format 1: a tier kept all its records or none).
+inline constexpr uint32_t kOldestReadableVersion = 1;
+
+using toadbase::Identity;
+using toadbase::TierInfo;
+
+/// A committed tier (counts in records).
+struct TierMeta {
+  uint64_t positions = 0;  // records in the tier
+  uint64_t kept = 0;       // the first `kept` records are stored
+  uint64_t blocks = 0, stored_bytes = 0, digest = 0;
+};
+
+/// The manifest of a new database.
+nlohmann::json new_manifest(const Identity& id, const std::vector<TierInfo>& tiers, int zstd_level);
+/// Throws DbError naming `path` unless `text` is a manifest this toadbase reads.
+nlohmann::json parse_manifest(const std::string& text, const std::string& path);
+Identity identity_of(const nlohmann::json& manifest);
+/// The digest of a tier layout (names and sizes), to refuse resuming another layout.
+std::string tiers_digest(const std::vector<TierInfo>& tiers, unsigned width);
+
+std::string tier_key(TierId t);
+std::string block_key(TierId t, uint64_t block);
+/// The tier of a commit-record key, or false when `key` is not one.
+bool parse_tier_key(std::string_view key, TierId* t);
+std::string encode_commit(const TierMeta& m, unsigned width);
+/// A commit record read back; throws DbError naming the tier when it does not add up.
+TierMeta decode_commit(std::string_view value, unsigned width, uint32_t format_version, const std::string& where);
+
+/// The per-tier list of a finished manifest, as JSON text (built on every core: 12,546 tiers
+/// at length 16).
+std::string tier_list_text(const std::vector<TierInfo>& tiers, const std::vector<TierMeta>& meta);
+
+}  // namespace toadbase::db

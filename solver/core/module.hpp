@@ -1,0 +1,223 @@
+// The module contract: what a game gives toadbase, written down once.
+//
+// A game is one folder under solver/games/<game>/ whose module.hpp declares one struct M
+// satisfying the concept `Module` below, and one line in tools/registry.cpp registers it.
+// Nothing else in the engine, the database or the command changes for a new game.
+//
+// Every requirement is marked REQUIRED or OPTIONAL; each says what it means for the game.
+//
+// EVERY GAME
+//   REQUIRED  static constexpr const char* kName     the game's word on the command line and in
+//                                                    a database's manifest ("toads-frogs")
+//   REQUIRED  static constexpr const char* kTitle    one line for --help ("Toads and Frogs ...")
+//   OPTIONAL  static std::vector<GameCommand> add_commands(CLI::App& root, const Host& host)
+//                      the game's own subcommands ("toadbase frog-puzzle solve ..."); a
+//                      subcommand that reads a database opens it through `host`
+//
+// A GAME WITH A POSITION DATABASE (`toadbase solve <game>`) also gives its parameters
+//   REQUIRED  static std::vector<ParamSpec> parameters()       its `solve` options
+//   REQUIRED  static nlohmann::json normalize(const nlohmann::json& given)
+//                      the options given -> the space's identity (defaults filled in);
+//                      throws std::invalid_argument naming the bad option
+// and its engine, in one of two ways:
+//
+//   (a) A TIER GAME: the tier engine (solver/core/engine.hpp) solves, verifies and probes it
+//   REQUIRED  using Space        the tiered space: satisfies TierGame (solver/core/game.hpp)
+//   REQUIRED  using Position     a position of the space (Space::Position)
+//   REQUIRED  using RecordType   the record: ParityRecord (two players, win/lose and
+//                                remoteness) or PuzzleRecord (one player, moves to the goal)
+//   REQUIRED  static Space make_space(const nlohmann::json& normalized)
+//   REQUIRED  static Position parse(const std::string& text, const std::string& turn)
+//                      a position string (`turn` "1"/"2"/"" supplies the player for a bare
+//                      board); throws std::invalid_argument saying what is wrong
+//   REQUIRED  static std::string format(const Position& p)     the canonical string
+//   REQUIRED  static std::vector<NamedMove<Position>> moves(const Position& p)
+//                      every legal move with its name ("1-2"), its GamesCrafters autogui
+//                      key ("M_1_2_x") and the position it leads to
+//   OPTIONAL  static std::string autogui_position(const Position& p)
+//                      the position as GamesmanUni's board reads it (default: format(p))
+//   OPTIONAL  static Position start(const Space& space)          the space's start position
+//   OPTIONAL  static nlohmann::json census(const Space&, const std::function<
+//                      std::vector<Record>(TierId)>& read_tier)  `analyze`'s own findings
+//
+//   (b) ITS OWN ENGINE (a chance game, a policy table): an Instance of its own making
+//   REQUIRED  static std::unique_ptr<Instance> make_instance(const nlohmann::json& normalized)
+//
+// A GAME WITHOUT A DATABASE brings its subcommands only (kName, kTitle, add_commands).
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "solver/core/engine.hpp"
+#include "solver/core/params.hpp"
+#include "solver/core/progress.hpp"
+#include "solver/core/record.hpp"
+#include "solver/core/store.hpp"
+
+namespace CLI {
+class App;  // CLI11, included where a command line is built
+}
+
+namespace toadbase {
+
+/// A bad position string; the message says what is wrong.
+struct BadPosition : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+/// A move with its names and the position it leads to.
+template <class Position>
+struct NamedMove {
+  std::string name;     // "1-2": from cell 1 to cell 2
+  std::string autogui;  // GamesCrafters' autogui move key, "M_1_2_x"
+  Position child;
+};
+
+/// A win/lose position as a lookup sees it: its value, and every move's.
+struct MoveProbe {
+  std::string name, autogui, position, autogui_position;
+  Outcome outcome;  // the child's value, for the player to move there
+};
+struct PositionProbe {
+  int players = 2;  // 2: a two-player game; 1: a puzzle (win = the goal can be reached)
+  std::string position, autogui_position;
+  Outcome outcome;
+  std::vector<MoveProbe> moves;  // in the game's order (the JSON writer sorts them)
+};
+
+/// One solved space of a game (the game and its normalized parameters): what every way in
+/// (the command, the server, the Python module) calls.
+class Instance {
+ public:
+  virtual ~Instance() = default;
+
+  /// The game, its parameters and its record type, as the database's manifest holds them.
+  virtual Identity identity() const = 0;
+  /// The tiers, in id order.
+  virtual std::vector<TierInfo> tiers() const = 0;
+  /// Solves every tier the store does not hold yet (call inside with_threads()).
+  virtual SolveStats solve(TierStore& store, Progress* progress) const = 0;
+  /// Recomputes every record independently of the solve and compares it with the store.
+  virtual VerifyReport verify(const TierSource& source, Progress* progress) const = 0;
+  /// Counts and the game's own findings (`toadbase analyze --json`).
+  virtual nlohmann::json analyze(const TierSource& source) const = 0;
+
+  /// True for a win/lose game: it answers probe(), and its query JSON is the UWAPI shape
+  /// that tools/ writes from the probe. Other games answer query() with their own JSON.
+  virtual bool win_lose() const { return false; }
+  /// A position's value and every move's; throws BadPosition.
+  virtual PositionProbe probe(const TierSource&, const std::string& text, const std::string& turn) const {
+    (void)turn;
+    throw BadPosition("position '" + text + "': " + identity().game + " values are not win/lose; use query");
+  }
+  /// The position's JSON (games with their own values); throws BadPosition.
+  virtual nlohmann::ordered_json query(const TierSource&, const std::string& text, const std::string& turn) const {
+    (void)turn;
+    throw BadPosition("position '" + text + "': " + identity().game + " answers through probe()");
+  }
+  /// The canonical string and value of a position, without its moves (win/lose games).
+  virtual std::pair<std::string, Outcome> value(const TierSource& source, const std::string& text,
+                                                const std::string& turn) const {
+    PositionProbe p = probe(source, text, turn);
+    return {p.position, p.outcome};
+  }
+
+  /// The space's start position ("" when the game names none).
+  virtual std::string start_position() const { return ""; }
+  /// The canonical string of the i-th position of a tier; throws std::invalid_argument for a
+  /// game whose positions are not addressed by index.
+  virtual std::string position_at(TierId t, uint64_t index) const {
+    (void)t, (void)index;
+    throw std::invalid_argument(identity().game + " positions are not addressed by tier and index");
+  }
+  /// Every tier's whole records in id order, `record_bytes` bytes a record (record-major;
+  /// derived tiers and tails rebuilt), handed to `each` one tier at a time.
+  virtual void each_tier(const TierSource& source,
+                         const std::function<void(TierId, const std::vector<uint8_t>&)>& each) const {
+    for (TierId t = 0; t < tiers().size(); ++t) {
+      std::vector<uint8_t> raw(source.tier_kept(t) * source.record_bytes());
+      if (!raw.empty()) source.load_tier(t, raw.data());
+      each(t, raw);
+    }
+  }
+  /// GamesCrafters' 16-bit records of a tier's whole records (GamesmanOne's value in the top
+  /// four bits: lose 1, tie 3, win 4; remoteness below); throws std::invalid_argument for a
+  /// game whose values do not map.
+  virtual std::vector<uint16_t> gamescrafters16(const std::vector<uint8_t>& records) const {
+    (void)records;
+    throw std::invalid_argument(identity().game + " values (" + identity().record +
+                                ") have no GamesCrafters 16-bit form");
+  }
+};
+
+/// A game's own subcommand: the parsed CLI11 app and what to run when it was given (returns
+/// the exit code; throws std::exception on errors).
+using GameCommand = std::pair<CLI::App*, std::function<int()>>;
+
+/// A database opened for a game's own subcommand.
+struct OpenedDatabase {
+  std::unique_ptr<TierSource> source;
+  std::unique_ptr<Instance> instance;
+  nlohmann::json manifest;
+};
+
+/// What a game's subcommands get from the command line that hosts them.
+class Host {
+ public:
+  virtual ~Host() = default;
+  /// Opens a complete database of `game` read-only; throws std::runtime_error naming the
+  /// path when it is missing, damaged, incomplete, or of another game or record type.
+  virtual OpenedDatabase open(const std::string& path, const std::string& game) const = 0;
+};
+
+// ---- the concept ----------------------------------------------------------------------
+
+template <class M>
+concept NamedGame = requires {
+  { M::kName } -> std::convertible_to<const char*>;
+  { M::kTitle } -> std::convertible_to<const char*>;
+};
+
+template <class M>
+concept WithParameters = requires(const nlohmann::json& j) {
+  { M::parameters() } -> std::convertible_to<std::vector<ParamSpec>>;
+  { M::normalize(j) } -> std::convertible_to<nlohmann::json>;
+};
+
+template <class M>
+concept TierGameRules = WithParameters<M> && requires(const nlohmann::json& j, const std::string& s,
+                                                      const typename M::Position& p) {
+  typename M::Space;
+  typename M::Position;
+  typename M::RecordType;
+  requires TierGame<typename M::Space>;
+  requires std::same_as<typename M::Position, typename M::Space::Position>;
+  { M::make_space(j) } -> std::same_as<typename M::Space>;
+  { M::parse(s, s) } -> std::same_as<typename M::Position>;
+  { M::format(p) } -> std::convertible_to<std::string>;
+  { M::moves(p) } -> std::convertible_to<std::vector<NamedMove<typename M::Position>>>;
+};
+
+template <class M>
+concept OwnEngine = WithParameters<M> && requires(const nlohmann::json& j) {
+  { M::make_instance(j) } -> std::convertible_to<std::unique_ptr<Instance>>;
+};
+
+template <class M>
+concept WithCommands = requires(CLI::App& app, const Host& host) {
+  { M::add_commands(app, host) } -> std::convertible_to<std::vector<GameCommand>>;
+};
+
+/// A game module (see the top of this file).
+template <class M>
+concept Module = NamedGame<M> && (TierGameRules<M> || OwnEngine<M> || WithCommands<M>);
+
+}  // namespace toadbase

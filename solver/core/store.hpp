@@ -1,0 +1,125 @@
+// Where solved tiers go and where they are read back: the engine's two views of storage.
+// The engine knows no storage; the database (db/) implements both views, and the tests an
+// in-memory one.
+//
+// A tier is an array of records of one fixed width (the game's record type says how many
+// bytes: one for Toads and Frogs and the puzzle, eight for River Toad, seventeen for the
+// forest policy). Records cross this interface record by record, each record's bytes
+// together ("record-major"):
+//
+//     tier of 3 records, 2 bytes each:   r0b0 r0b1 | r1b0 r1b1 | r2b0 r2b1
+//
+// How the store lays them out inside (byte planes, blocks, compression) is its own affair.
+//
+// A tier may keep only its first `kept` records: all of them, none (a derived tier, which
+// the game recomputes one ply from its children) or a prefix (the rest is a tail the game
+// copies from another tier). Reads address the kept records only.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace toadbase {
+
+using TierId = uint32_t;
+
+/// What identifies a solved instance: the game, its parameters and its record type (the
+/// record's name and width in bytes).
+struct Identity {
+  std::string game;
+  nlohmann::json parameters;
+  std::string record;
+  uint32_t record_bytes = 1;
+};
+
+/// One tier as the game names and sizes it.
+struct TierInfo {
+  std::string name;
+  uint64_t positions;  // records
+};
+
+/// commit_tier's `keep` for "every record".
+inline constexpr uint64_t kAllRecords = UINT64_MAX;
+
+/// The read side: the tiers an earlier solve committed. Thread-safe: many readers at once.
+class TierSource {
+ public:
+  virtual ~TierSource() = default;
+  /// Bytes per record (the same for every tier).
+  virtual unsigned record_bytes() const = 0;
+  /// True when the tier was committed.
+  virtual bool has_tier(TierId tier) const = 0;
+  /// How many records a committed tier had (kept or not).
+  virtual uint64_t tier_positions(TierId tier) const = 0;
+  /// How many leading records a committed tier keeps.
+  virtual uint64_t tier_kept(TierId tier) const = 0;
+  /// True when `count` records (record-major) are those the tier's digest was made of: how
+  /// a tier's records that are not kept (a tail, a derived tier) are checked.
+  virtual bool matches_digest(TierId tier, const void* records, uint64_t count) const = 0;
+  /// The kept records of a committed tier into `out` (tier_kept x record_bytes bytes,
+  /// record-major). Checks what the store can check (digests), throws on damage.
+  virtual void load_tier(TierId tier, void* out) const = 0;
+  /// One kept record (index below tier_kept) into `out` (record_bytes bytes).
+  virtual void read_record(TierId tier, uint64_t index, void* out) const = 0;
+
+  /// The kept records of a tier as an array of R (sizeof(R) == record_bytes()).
+  template <class R>
+  std::vector<R> load(TierId tier) const {
+    check_width<R>();
+    std::vector<R> out(tier_kept(tier));
+    if (!out.empty()) load_tier(tier, out.data());
+    return out;
+  }
+  /// One kept record as an R.
+  template <class R>
+  R record(TierId tier, uint64_t index) const {
+    check_width<R>();
+    R r;
+    read_record(tier, index, &r);
+    return r;
+  }
+
+ private:
+  template <class R>
+  void check_width() const {
+    static_assert(std::is_trivially_copyable_v<R>);
+    if (sizeof(R) != record_bytes())
+      throw std::logic_error("records of " + std::to_string(sizeof(R)) + " bytes read from a store of " +
+                             std::to_string(record_bytes()) + "-byte records");
+  }
+};
+
+/// The write side: a solve commits each tier once it is solved.
+class TierStore : public TierSource {
+ public:
+  /// Commits a freshly solved tier (atomically: all of it or none of it) from `count`
+  /// records at `records` (record-major), keeping its first `keep` records (kAllRecords for
+  /// all; the digest covers all `count`). Called from several threads at once (the tiers of
+  /// one level), so it must be thread-safe. A resumed solve may commit a tier again.
+  virtual void commit_tier(TierId tier, const void* records, uint64_t count, uint64_t keep) = 0;
+
+  template <class R>
+  void commit(TierId tier, std::span<const R> records, uint64_t keep = kAllRecords) {
+    static_assert(std::is_trivially_copyable_v<R>);
+    if (sizeof(R) != record_bytes())
+      throw std::logic_error("records of " + std::to_string(sizeof(R)) + " bytes committed to a store of " +
+                             std::to_string(record_bytes()) + "-byte records");
+    commit_tier(tier, records.data(), records.size(), keep);
+  }
+  template <class R>
+  void commit(TierId tier, const std::vector<R>& records, uint64_t keep = kAllRecords) {
+    commit(tier, std::span<const R>(records), keep);
+  }
+  template <class R, class B>
+    requires std::same_as<B, bool>
+  void commit(TierId, const std::vector<R>&, B) = delete;  // keep counts records
+};
+
+}  // namespace toadbase

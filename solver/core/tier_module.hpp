@@ -1,0 +1,185 @@
+// A tier game's Instance, made from its module (the rules half of the contract in
+// module.hpp): the engine does the rest. One template serves every tier game.
+#pragma once
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include "solver/core/engine.hpp"
+#include "solver/core/module.hpp"
+
+namespace toadbase {
+
+template <class M>
+  requires TierGameRules<M>
+class TierInstance : public Instance {
+ public:
+  using Space = typename M::Space;
+  using Position = typename M::Position;
+  using Rec = typename M::RecordType;
+
+  explicit TierInstance(nlohmann::json params) : params_(std::move(params)), space_(M::make_space(params_)) {}
+
+  const Space& space() const { return space_; }
+
+  Identity identity() const override { return {M::kName, params_, Rec::kName, 1}; }
+
+  std::vector<TierInfo> tiers() const override {
+    std::vector<TierInfo> out;
+    out.reserve(space_.tier_count());
+    for (TierId t = 0; t < space_.tier_count(); ++t) out.push_back({space_.tier_name(t), space_.tier_size(t)});
+    return out;
+  }
+
+  SolveStats solve(TierStore& store, Progress* progress) const override {
+    return solve_tiers<Space, Rec>(space_, store, progress);
+  }
+
+  /// A position string as a position of the space (or one it embeds); throws BadPosition.
+  Position parse(const std::string& text, const std::string& turn) const {
+    Position p;
+    try {
+      p = M::parse(text, turn);
+    } catch (const std::invalid_argument& e) {
+      throw BadPosition(e.what());
+    }
+    if (!embedded(space_, p)) {
+      std::string why;
+      if constexpr (requires { space_.why_not_contained(p); }) why = space_.why_not_contained(p);
+      throw BadPosition("position '" + text + "': " + (why.empty() ? std::string("it lies outside the space") : why));
+    }
+    return p;
+  }
+
+  Outcome outcome(const TierSource& source, const Position& p) const {
+    try {
+      return toadbase::probe<Space, Rec>(space_, source, p);
+    } catch (const std::invalid_argument&) {
+      throw BadPosition("position " + M::format(p) + " lies outside the space");
+    }
+  }
+
+  static std::string autogui(const Position& p) {
+    if constexpr (requires { M::autogui_position(p); }) {
+      return M::autogui_position(p);
+    } else {
+      return M::format(p);
+    }
+  }
+
+  bool win_lose() const override { return true; }
+
+  PositionProbe probe(const TierSource& source, const std::string& text, const std::string& turn) const override {
+    const Position p = parse(text, turn);
+    PositionProbe out;
+    out.players = Rec::kPlayers;
+    out.position = M::format(p);
+    out.autogui_position = autogui(p);
+    out.outcome = outcome(source, p);
+    for (auto& m : M::moves(p))
+      out.moves.push_back({m.name, m.autogui, M::format(m.child), autogui(m.child), outcome(source, m.child)});
+    return out;
+  }
+
+  std::pair<std::string, Outcome> value(const TierSource& source, const std::string& text,
+                                        const std::string& turn) const override {
+    const Position p = parse(text, turn);
+    return {M::format(p), outcome(source, p)};
+  }
+
+  std::string start_position() const override {
+    if constexpr (requires { M::start(space_); }) {
+      return M::format(M::start(space_));
+    } else {
+      return "";
+    }
+  }
+
+  std::string position_at(TierId t, uint64_t index) const override { return M::format(space_.unrank(t, index)); }
+
+  VerifyReport verify(const TierSource& source, Progress* progress) const override {
+    // the probe sample goes the way a query goes: the position's string, parsed back
+    return verify_tiers<Space, Rec>(
+        space_, source, progress,
+        [&](const Position& p) { return outcome(source, parse(M::format(p), "")); },
+        [](const Position& p) { return M::format(p); });
+  }
+
+  void each_tier(const TierSource& source,
+                 const std::function<void(TierId, const std::vector<uint8_t>&)>& each) const override {
+    TierReader<Space, Rec> reader(space_, source);
+    for (TierId t = 0; t < space_.tier_count(); ++t) each(t, reader.records(t));
+  }
+
+  std::vector<uint16_t> gamescrafters16(const std::vector<uint8_t>& records) const override {
+    std::vector<uint16_t> out(records.size());
+    for (size_t i = 0; i < records.size(); ++i) out[i] = Rec::gamescrafters16(records[i]);
+    return out;
+  }
+
+  nlohmann::json analyze(const TierSource& source) const override {
+    TierReader<Space, Rec> reader(space_, source);
+    std::map<unsigned, uint64_t> win_total, lose_total;
+    nlohmann::json per_tier = nlohmann::json::array();
+    int longest_win = -1, longest_loss = -1;
+    std::string win_example, loss_example;
+    for (TierId t = 0; t < space_.tier_count(); ++t) {
+      const std::vector<Record> recs = reader.records(t);
+      std::map<unsigned, uint64_t> w, l;
+      int tw = -1, tl = -1;
+      uint64_t iw = 0, il = 0;
+      for (uint64_t i = 0; i < recs.size(); ++i) {
+        const Outcome o = Rec::decode(recs[i]);
+        const int r = static_cast<int>(o.remoteness);
+        if (o.value == Value::Win) {
+          ++w[o.remoteness];
+          if (r > tw) tw = r, iw = i;
+        } else {
+          ++l[o.remoteness];
+          if (r > tl) tl = r, il = i;
+        }
+      }
+      uint64_t wins = 0, losses = 0;
+      nlohmann::json wj = nlohmann::json::object(), lj = nlohmann::json::object();
+      for (auto [r, c] : w) wins += c, win_total[r] += c, wj[std::to_string(r)] = c;
+      for (auto [r, c] : l) losses += c, lose_total[r] += c, lj[std::to_string(r)] = c;
+      if (tw > longest_win) longest_win = tw, win_example = position_at(t, iw);
+      if (tl > longest_loss) longest_loss = tl, loss_example = position_at(t, il);
+      per_tier.push_back({{"tier", space_.tier_name(t)},
+                          {"positions", recs.size()},
+                          {"wins", wins},
+                          {"losses", losses},
+                          {"win_by_remoteness", wj},
+                          {"lose_by_remoteness", lj}});
+    }
+    nlohmann::json by_r = nlohmann::json::array();
+    unsigned top = 0;
+    if (!win_total.empty()) top = std::max(top, win_total.rbegin()->first);
+    if (!lose_total.empty()) top = std::max(top, lose_total.rbegin()->first);
+    uint64_t wins = 0, losses = 0;
+    for (unsigned r = 0; r <= top; ++r) {
+      const uint64_t w = win_total.count(r) ? win_total[r] : 0, l = lose_total.count(r) ? lose_total[r] : 0;
+      wins += w;
+      losses += l;
+      if (w || l) by_r.push_back({{"remoteness", r}, {"win", w}, {"lose", l}});
+    }
+    nlohmann::json out = {{"game", M::kName},   {"parameters", params_}, {"positions", wins + losses},
+                          {"wins", wins},       {"losses", losses},      {"by_remoteness", by_r},
+                          {"tiers", per_tier}};
+    if (longest_win >= 0) out["longest_win"] = {{"remoteness", longest_win}, {"position", win_example}};
+    if (longest_loss >= 0 && Rec::kPlayers == 2)
+      out["longest_loss"] = {{"remoteness", longest_loss}, {"position", loss_example}};
+    if constexpr (requires { M::census(space_, [](TierId) { return std::vector<Record>{}; }); }) {
+      const nlohmann::json extra = M::census(space_, [&](TierId t) { return reader.records(t); });
+      for (auto& [k, v] : extra.items()) out[k] = v;
+    }
+    return out;
+  }
+
+ private:
+  nlohmann::json params_;
+  Space space_;
+};
+
+}  // namespace toadbase

@@ -1,0 +1,32 @@
+// River Toad's module (the contract: solver/core/module.hpp): its own subcommands
+// (`river-toad solve | check | prefixes | play`, command.cpp) and its position database, a
+// chance game's engine of its own (survival.hpp: every position's exact survival odds;
+// module.cpp: the instance that solves, verifies, queries and analyzes it). One line in
+// tools/registry.cpp registers it.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "solver/core/module.hpp"
+
+namespace toadbase::river_toad {
+
+struct Module {
+  static constexpr const char* kName = "river-toad";
+  static constexpr const char* kTitle = "River Toad, a roll-driven Frogger-like game (one player)";
+
+  /// `solve river-toad --turns T --fly-hp H --weights w0,...,w33`.
+  static std::vector<ParamSpec> parameters();
+  /// {"turns": T, "fly_hp": H, "weights": "uniform" | [34 weights]}.
+  static nlohmann::json normalize(const nlohmann::json& given);
+  static std::unique_ptr<Instance> make_instance(const nlohmann::json& normalized);
+  /// `river-toad solve | check | prefixes | play` (command.cpp).
+  static std::vector<GameCommand> add_commands(CLI::App& root, const Host& host);
+
+  /// The record type's name in a database's manifest.
+  static constexpr const char* kRecord = "survival-count-u61-action-u3-planes";
+};
+
+}  // namespace toadbase::river_toad

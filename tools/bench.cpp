@@ -1,0 +1,91 @@
+// toadbase bench lookup --db DIR: batch lookup rate and cold single-lookup latency.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <random>
+
+#include "tools/cli.hpp"
+#include "tools/open.hpp"
+
+namespace toadbase::tools {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct BenchOptions {
+  Common c;
+  uint64_t count = 1000000, singles = 2000, seed = 1;
+};
+
+int run_bench_lookup(const BenchOptions& o) {
+  // batch: `count` random positions through one reader with its block cache
+  const Opened d = open_database(o.c.db);
+  std::mt19937_64 rng(o.seed);
+  std::vector<uint64_t> cum(d.db->tier_count() + 1, 0);
+  for (TierId t = 0; t < d.db->tier_count(); ++t) cum[t + 1] = cum[t] + d.db->tier_meta(t).positions;
+  auto pick = [&] {
+    const uint64_t g = rng() % cum.back();
+    const TierId t = static_cast<TierId>(std::upper_bound(cum.begin(), cum.end(), g) - cum.begin() - 1);
+    return std::pair<TierId, uint64_t>{t, g - cum[t]};
+  };
+  std::vector<std::string> strings;
+  for (uint64_t i = 0; i < o.count; ++i) {
+    auto [t, ix] = pick();
+    strings.push_back(d.instance->position_at(t, ix));
+  }
+  const auto t0 = Clock::now();
+  uint64_t wins = 0;
+  for (const auto& s : strings) wins += d.instance->value(*d.db, s, "").second.value == Value::Win;
+  const double batch_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  // singles: a fresh reader with an empty cache for each lookup's block (cold block)
+  const Opened cold = open_database(o.c.db, true, 0);
+  std::vector<double> lat;
+  for (uint64_t i = 0; i < o.singles; ++i) {
+    auto [t, ix] = pick();
+    const std::string s = cold.instance->position_at(t, ix);
+    const auto a = Clock::now();
+    (void)cold.instance->value(*cold.db, s, "");
+    lat.push_back(std::chrono::duration<double, std::micro>(Clock::now() - a).count());
+  }
+  std::sort(lat.begin(), lat.end());
+  auto pct = [&](double q) {
+    return lat.empty() ? 0.0 : lat[static_cast<size_t>(q * static_cast<double>(lat.size() - 1))];
+  };
+  const nlohmann::json out = {{"db", o.c.db},
+                              {"batch_lookups", o.count},
+                              {"batch_seconds", batch_s},
+                              {"batch_lookups_per_second", batch_s > 0 ? static_cast<double>(o.count) / batch_s : 0},
+                              {"single_lookups", o.singles},
+                              {"single_p50_us", pct(0.5)},
+                              {"single_p99_us", pct(0.99)},
+                              {"single_max_us", lat.empty() ? 0.0 : lat.back()},
+                              {"wins_seen", wins}};
+  if (o.c.json_out) {
+    std::cout << dump(out) << "\n";
+  } else {
+    std::printf("batch:  %llu lookups in %.3f s = %.0f lookups/s\n", static_cast<unsigned long long>(o.count), batch_s,
+                out["batch_lookups_per_second"].get<double>());
+    std::printf("single (cold block): p50 %.1f us, p99 %.1f us, max %.1f us over %llu\n", pct(0.5), pct(0.99),
+                out["single_max_us"].get<double>(), static_cast<unsigned long long>(o.singles));
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_bench(CLI::App& root) {
+  auto o = std::make_shared<BenchOptions>();
+  auto* bench = root.add_subcommand("bench", "benchmarks that print a table");
+  bench->require_subcommand(1);
+  auto* lookup = bench->add_subcommand("lookup", "batch lookup rate and single cold lookup latency");
+  add_db_option(lookup, o->c);
+  add_json_flag(lookup, o->c);
+  lookup->add_option("--count", o->count, "positions in the batch");
+  lookup->add_option("--singles", o->singles, "single cold lookups timed");
+  lookup->add_option("--seed", o->seed, "random seed");
+  return {lookup, [o] { return run_bench_lookup(*o); }};
+}
+
+}  // namespace toadbase::tools

@@ -1,0 +1,66 @@
+// toadbase info --db DIR: the manifest (game, parameters, counts, sizes, digest).
+#include <cstdio>
+#include <iostream>
+
+#include "db/database.hpp"
+#include "tools/cli.hpp"
+
+namespace toadbase::tools {
+
+namespace {
+
+struct InfoOptions {
+  Common c;
+  bool with_tiers = false;
+};
+
+int run_info(const InfoOptions& o) {
+  const Common& c = o.c;
+  auto d = db::Database::open_read_only(c.db);
+  nlohmann::json m = d->manifest();
+  if (!o.with_tiers) m.erase("tiers");
+  m["committed_tiers"] = d->committed_tiers();
+  m["disk_bytes"] = d->disk_bytes();
+  if (!d->complete()) {
+    uint64_t stored = 0, done = 0;
+    for (TierId t = 0; t < d->tier_count(); ++t)
+      if (d->has_tier(t)) stored += d->tier_meta(t).stored_bytes, done += d->tier_meta(t).positions;
+    m["stored_bytes"] = stored;
+    m["committed_positions"] = done;
+  }
+  const uint64_t positions = m.value("positions", uint64_t{0});
+  const uint64_t stored = m.value("stored_bytes", uint64_t{0});
+  m["bits_per_position"] = positions ? 8.0 * static_cast<double>(stored) / static_cast<double>(positions) : 0.0;
+  if (c.json_out) {
+    std::cout << dump(m) << "\n";
+    return 0;
+  }
+  std::cout << "database   " << c.db << "\n"
+            << "game       " << m["game"].get<std::string>() << " " << dump(m["parameters"]) << "\n"
+            << "format     toadbase v" << m["format_version"] << ", records " << m["record"].get<std::string>()
+            << ", zstd level " << m["zstd_level"] << ", " << m["block_records"] << " records a block\n"
+            << "status     " << (d->complete() ? "complete" : "incomplete (run the solve again to resume)") << ", "
+            << d->committed_tiers() << "/" << d->tier_count() << " tiers\n"
+            << "positions  " << positions << "\n";
+  std::printf("stored     %s (%.3f bits/position), %s on disk\n", human_bytes(static_cast<double>(stored)).c_str(),
+              m["bits_per_position"].get<double>(), human_bytes(static_cast<double>(d->disk_bytes())).c_str());
+  if (d->complete()) std::cout << "digest     " << m["digest"].get<std::string>() << "\n";
+  if (o.with_tiers && m.contains("tiers"))
+    for (const auto& t : m["tiers"])
+      std::cout << "  " << t["name"].get<std::string>() << " " << t["positions"] << " positions " << t["stored_bytes"]
+                << " bytes " << t["digest"].get<std::string>() << "\n";
+  return 0;
+}
+
+}  // namespace
+
+Command add_info(CLI::App& root) {
+  auto o = std::make_shared<InfoOptions>();
+  auto* info = root.add_subcommand("info", "the manifest: game, parameters, counts, sizes, digest");
+  add_db_option(info, o->c);
+  add_json_flag(info, o->c);
+  info->add_flag("--tiers", o->with_tiers, "also every tier's counts, size and digest");
+  return {info, [o] { return run_info(*o); }};
+}
+
+}  // namespace toadbase::tools

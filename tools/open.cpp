@@ -1,0 +1,40 @@
+#include "tools/open.hpp"
+
+#include "tools/registry.hpp"
+
+namespace toadbase::tools {
+
+Opened open_database(const std::string& path, bool need_complete, size_t cache_bytes) {
+  Opened o;
+  o.db = db::Database::open_read_only(path, cache_bytes);
+  const Identity id = o.db->identity();
+  const Game* g = find_game(id.game);
+  if (!g || !g->has_database())
+    throw db::DbError(path + " holds the game '" + id.game + "', which this toadbase does not know");
+  try {
+    o.instance = g->instance(id.parameters);
+  } catch (const std::invalid_argument& e) {
+    throw db::DbError(path + " holds " + id.game + " with parameters " + id.parameters.dump() +
+                      " this toadbase cannot use: " + e.what());
+  }
+  const Identity mine = o.instance->identity();
+  if (mine.record != id.record || mine.record_bytes != id.record_bytes)
+    throw db::DbError(path + " stores records '" + id.record + "', this toadbase writes '" + mine.record + "'");
+  if (need_complete && !o.db->complete())
+    throw db::DbError(path + " is incomplete: " + std::to_string(o.db->committed_tiers()) + " of " +
+                      std::to_string(o.db->tier_count()) + " tiers committed; run the same solve command again to resume");
+  return o;
+}
+
+OpenedDatabase DatabaseHost::open(const std::string& path, const std::string& game) const {
+  Opened o = open_database(path);
+  if (o.db->identity().game != game)
+    throw db::DbError(path + " holds " + o.db->identity().game + ", not " + game);
+  OpenedDatabase out;
+  out.manifest = o.db->manifest();
+  out.source = std::move(o.db);
+  out.instance = std::move(o.instance);
+  return out;
+}
+
+}  // namespace toadbase::tools

@@ -1,0 +1,30 @@
+// Opening a solved database for reading, with the game instance it holds: the one way in
+// that the command, the server and the Python module share.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "db/database.hpp"
+#include "solver/core/module.hpp"
+
+namespace toadbase::tools {
+
+struct Opened {
+  std::unique_ptr<db::Database> db;
+  std::unique_ptr<Instance> instance;
+};
+
+/// Opens `path` read-only with the instance of the game it holds. Throws db::DbError naming
+/// the path when the database is missing, damaged, of a game or record type this toadbase
+/// does not know, or (with `need_complete`) incomplete.
+Opened open_database(const std::string& path, bool need_complete = true, size_t cache_bytes = size_t{256} << 20);
+
+/// What the games' own subcommands open databases through.
+class DatabaseHost : public Host {
+ public:
+  OpenedDatabase open(const std::string& path, const std::string& game) const override;
+};
+
+}  // namespace toadbase::tools

@@ -1,0 +1,76 @@
+// The games the toadbase command knows, each behind one face (registry.cpp lists them).
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "solver/core/module.hpp"
+#include "solver/core/tier_module.hpp"
+
+namespace toadbase::tools {
+
+/// A registered game as the command line sees it.
+class Game {
+ public:
+  virtual ~Game() = default;
+  virtual std::string name() const = 0;
+  virtual std::string title() const = 0;
+  /// False for a game that only brings its own subcommands (no `solve`, no database).
+  virtual bool has_database() const = 0;
+  virtual std::vector<ParamSpec> parameters() const = 0;
+  /// Validates and fills in the given parameters (throws std::invalid_argument).
+  virtual nlohmann::json normalize(const nlohmann::json& given) const = 0;
+  virtual std::unique_ptr<Instance> instance(const nlohmann::json& normalized) const = 0;
+  virtual std::vector<GameCommand> add_commands(CLI::App& root, const Host& host) const = 0;
+};
+
+/// The face of a module M (the contract: solver/core/module.hpp).
+template <Module M>
+class Registered : public Game {
+ public:
+  std::string name() const override { return M::kName; }
+  std::string title() const override { return M::kTitle; }
+  bool has_database() const override { return TierGameRules<M> || OwnEngine<M>; }
+  std::vector<ParamSpec> parameters() const override {
+    if constexpr (WithParameters<M>) {
+      return M::parameters();
+    } else {
+      return {};
+    }
+  }
+  nlohmann::json normalize(const nlohmann::json& given) const override {
+    if constexpr (WithParameters<M>) {
+      return M::normalize(given);
+    } else {
+      (void)given;
+      throw std::invalid_argument(std::string(M::kName) + " has no position database");
+    }
+  }
+  std::unique_ptr<Instance> instance(const nlohmann::json& normalized) const override {
+    if constexpr (TierGameRules<M>) {
+      return std::make_unique<TierInstance<M>>(normalized);
+    } else if constexpr (OwnEngine<M>) {
+      return M::make_instance(normalized);
+    } else {
+      (void)normalized;
+      throw std::invalid_argument(std::string(M::kName) + " has no position database");
+    }
+  }
+  std::vector<GameCommand> add_commands(CLI::App& root, const Host& host) const override {
+    if constexpr (WithCommands<M>) {
+      return M::add_commands(root, host);
+    } else {
+      (void)root, (void)host;
+      return {};
+    }
+  }
+};
+
+/// Every registered game, in registration order.
+const std::vector<std::unique_ptr<Game>>& games();
+/// The game of a name, or nullptr.
+const Game* find_game(const std::string& name);
+
+}  // namespace toadbase::tools

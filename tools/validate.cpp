@@ -1,0 +1,118 @@
+// toadbase validate --db DIR FILE: another solver's position<TAB>value[<TAB>remoteness] claims.
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "tools/cli.hpp"
+#include "tools/open.hpp"
+
+namespace toadbase::tools {
+
+namespace {
+
+using json = nlohmann::json;
+
+struct ValidateOptions {
+  Common c;
+  std::string file, turn;
+  int show = 10;
+};
+
+int run_validate(const ValidateOptions& o) {
+  const Opened d = open_database(o.c.db);
+  std::ifstream in(o.file);
+  if (!in) throw UserError("validate: cannot read " + o.file);
+  uint64_t rows = 0, agree = 0, disagree = 0, unparseable = 0;
+  json firsts = json::array(), bad_rows = json::array();
+  std::string line;
+  uint64_t lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos || line[0] == '#') continue;
+    ++rows;
+    std::vector<std::string> cols;
+    std::stringstream ss(line);
+    std::string col;
+    while (std::getline(ss, col, '\t')) cols.push_back(col);
+    auto unparse = [&](const std::string& why) {
+      ++unparseable;
+      if (static_cast<int>(bad_rows.size()) < o.show)
+        bad_rows.push_back({{"line", lineno}, {"text", line}, {"error", why}});
+    };
+    if (cols.size() < 2 || cols.size() > 3) {
+      unparse("expected position<TAB>value[<TAB>remoteness], found " + std::to_string(cols.size()) + " columns");
+      continue;
+    }
+    std::string v = cols[1];
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char ch) { return std::tolower(ch); });
+    if (v != "win" && v != "lose") {
+      unparse("value '" + cols[1] + "' is neither win nor lose");
+      continue;
+    }
+    std::optional<unsigned> rem;
+    if (cols.size() == 3) {
+      const std::string& r = cols[2];
+      if (r.empty() || r.size() > 6 || r.find_first_not_of("0123456789") != std::string::npos) {
+        unparse("remoteness '" + r + "' is not a whole number");
+        continue;
+      }
+      rem = static_cast<unsigned>(std::stoul(r));
+    }
+    std::pair<std::string, Outcome> got;
+    try {
+      got = d.instance->value(*d.db, cols[0], o.turn);
+    } catch (const BadPosition& e) {
+      unparse(e.what());
+      continue;
+    }
+    const std::string have = std::string(value_name(got.second.value));
+    if (have == v && (!rem || *rem == got.second.remoteness)) {
+      ++agree;
+    } else {
+      ++disagree;
+      if (static_cast<int>(firsts.size()) < o.show)
+        firsts.push_back({{"line", lineno},
+                          {"position", got.first},
+                          {"claimed", rem ? v + " " + std::to_string(*rem) : v},
+                          {"actual", have + " " + std::to_string(got.second.remoteness)}});
+    }
+  }
+  if (o.c.json_out) {
+    std::cout << dump(json{{"file", o.file},
+                           {"rows", rows},
+                           {"agreeing", agree},
+                           {"disagreeing", disagree},
+                           {"unparseable", unparseable},
+                           {"first_disagreements", firsts},
+                           {"first_unparseable", bad_rows}})
+              << "\n";
+  } else {
+    std::cout << "validate " << o.file << " against " << o.c.db << ": " << rows << " rows, " << agree << " agreeing, "
+              << disagree << " disagreeing, " << unparseable << " unparseable\n";
+    for (const auto& f : firsts)
+      std::cout << "  line " << f["line"] << ": " << f["position"].get<std::string>() << " claimed "
+                << f["claimed"].get<std::string>() << ", actual " << f["actual"].get<std::string>() << "\n";
+    for (const auto& b : bad_rows)
+      std::cout << "  line " << b["line"] << " unparseable: " << b["error"].get<std::string>() << "\n";
+  }
+  return (disagree || unparseable) ? 1 : 0;
+}
+
+}  // namespace
+
+Command add_validate(CLI::App& root) {
+  auto o = std::make_shared<ValidateOptions>();
+  auto* validate =
+      root.add_subcommand("validate", "compare another solver's position<TAB>value[<TAB>remoteness] file");
+  add_db_option(validate, o->c);
+  add_json_flag(validate, o->c);
+  validate->add_option("file", o->file, "the TSV file")->required();
+  validate->add_option("--turn", o->turn, "the player to move for bare boards (1 or 2)");
+  validate->add_option("--show", o->show, "how many disagreements to list")->check(CLI::NonNegativeNumber);
+  return {validate, [o] { return run_validate(*o); }};
+}
+
+}  // namespace toadbase::tools
