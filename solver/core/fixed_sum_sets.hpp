@@ -74,6 +74,14 @@ class FixedSumSets {
     return row(s)[nhigh_];
   }
 
+  /// How many of the sets of sum s lie within {0..m-2} (leave out the top element m-1): in
+  /// mask order they come first.
+  uint64_t count_without_top(int s) const {
+    if (s < min_sum_ || s > max_sum_) return 0;
+    if (m_ - 1 >= h_) return row(s)[nhigh_ / 2];  // the top element is the high part's top bit
+    return k_ == 0 && s == 0 ? 1 : 0;              // m = 1: only the empty set avoids element 0
+  }
+
   /// The rank of a k-set among the sets of its sum s (s must be its sum).
   uint64_t rank(uint64_t mask, int s) const {
     return row(s)[mask >> h_] + low_rank_[mask & ((uint64_t{1} << h_) - 1)];

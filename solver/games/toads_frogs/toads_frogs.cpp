@@ -140,22 +140,7 @@ Space::Space(SpaceParams params) : params_(params), n_(params.length) {
       choose_below_[a][b] = static_cast<uint32_t>(binomial(a - 1, b));
     }
   const size_t S = static_cast<size_t>(max_sum_) + 1, M = static_cast<size_t>(n_) + 1;
-  count_.assign(M * M * S, 0);
-  auto cnt = [&](int k, int m, int s) -> uint64_t& { return count_[(k * M + m) * S + s]; };
-  for (int m = 0; m <= n_; ++m) cnt(0, m, 0) = 1;
-  for (int k = 1; k <= n_; ++k)
-    for (int m = 1; m <= n_; ++m)
-      for (int s = 0; s <= max_sum_; ++s)
-        cnt(k, m, s) = cnt(k, m - 1, s) + (s >= m - 1 ? cnt(k - 1, m - 1, s - (m - 1)) : 0);
-  below_.assign((M + 1) * M * S, 0);
-  for (int j = 1; j <= n_; ++j)
-    for (int s = 0; s <= max_sum_; ++s) {
-      uint64_t acc = 0;
-      for (int a = 0; a <= n_; ++a) {
-        below_[(j * M + a) * S + s] = acc;
-        if (a < n_ && s - a >= 0) acc += cnt(j - 1, a, s - a);
-      }
-    }
+  for (int t = 0; t <= n_; ++t) toad_sets_.emplace_back(n_, t);
   // Tables for the hot loop: every toad set of a size the space uses, grouped by (size, sum).
   std::vector<bool> used_size(M, params_.toads.has_value() ? false : true);
   if (params_.toads) used_size[*params_.toads] = true;
@@ -163,13 +148,12 @@ Space::Space(SpaceParams params) : params_(params), n_(params.length) {
   set_start_.assign(M * S + 1, 0);
   for (int t = 0; t <= n_; ++t)
     for (int s = 0; s <= max_sum_; ++s)
-      set_start_[t * S + s + 1] = set_start_[t * S + s] + (used_size[t] ? count_sets(t, n_, s) : 0);
+      set_start_[t * S + s + 1] = set_start_[t * S + s] + (used_size[t] ? toad_sets_[t].count(s) : 0);
   sets_.assign(set_start_[M * S], 0);
   for (uint32_t mask = 0; mask < (uint32_t{1} << n_); ++mask) {
     const int t = std::popcount(mask);
     if (!used_size[t]) continue;
-    int sum = 0;
-    for (uint32_t m = mask; m; m &= m - 1) sum += std::countr_zero(m);
+    const int sum = FixedSumSets::bit_sum(mask);
     const uint64_t r = rank_toads(mask, t, sum);
     set_rank_[mask] = static_cast<uint32_t>(r);
     sets_[set_start_[t * S + sum] + r] = mask;
@@ -182,9 +166,9 @@ Space::Space(SpaceParams params) : params_(params), n_(params.length) {
       const int lo = t * (t - 1) / 2, hi = t * (2 * n_ - t - 1) / 2;
       const uint64_t nb = binomial(n_ - t, f);
       for (int sum = hi; sum >= lo; --sum) {
-        const uint64_t size = count_sets(t, n_, sum) * nb;
+        const uint64_t size = toad_sets_[t].count(sum) * nb;
         // the tail (a toad on the last cell) needs its source, (t-1, f+1): every count
-        const uint64_t prefix = params_.toads || t == 0 ? size : count_sets(t, n_ - 1, sum) * nb;
+        const uint64_t prefix = params_.toads || t == 0 ? size : toad_sets_[t].count_without_top(sum) * nb;
         for (bool toads_turn : {true, false}) {
           tiers_.push_back(Tier{static_cast<uint8_t>(t), static_cast<uint8_t>(f),
                                 static_cast<uint16_t>(sum), toads_turn, size, nb, prefix});
@@ -192,43 +176,6 @@ Space::Space(SpaceParams params) : params_(params), n_(params.length) {
         }
       }
     }
-}
-
-uint64_t Space::count_sets(int k, int m, int s) const {
-  if (s < 0 || s > max_sum_) return 0;
-  const size_t S = static_cast<size_t>(max_sum_) + 1, M = static_cast<size_t>(n_) + 1;
-  return count_[(k * M + m) * S + s];
-}
-
-uint64_t Space::below(int j, int a, int s) const {
-  const size_t S = static_cast<size_t>(max_sum_) + 1, M = static_cast<size_t>(n_) + 1;
-  return below_[(j * M + a) * S + s];
-}
-
-uint64_t Space::rank_toads(uint32_t toads, int k, int sum) const {
-  uint64_t r = 0;
-  int s = sum, j = k;
-  while (toads) {
-    int a = 31 - std::countl_zero(toads);
-    r += below(j, a, s);
-    s -= a;
-    --j;
-    toads ^= 1u << a;
-  }
-  return r;
-}
-
-uint32_t Space::unrank_toads(uint64_t r, int k, int sum) const {
-  uint32_t mask = 0;
-  int s = sum;
-  for (int j = k; j >= 1; --j) {
-    int a = j - 1;
-    while (a + 1 < n_ && below(j, a + 1, s) <= r) ++a;
-    r -= below(j, a, s);
-    s -= a;
-    mask |= 1u << a;
-  }
-  return mask;
 }
 
 TierId Space::tier_of(int t, int f, int sum, bool toads_turn) const {

@@ -63,6 +63,7 @@
 #include <vector>
 
 #include "solver/core/combinatorics.hpp"
+#include "solver/core/fixed_sum_sets.hpp"
 #include "solver/core/game.hpp"
 #include "solver/core/record.hpp"
 
@@ -190,10 +191,12 @@ class Space {
     uint64_t prefix;     // positions without a toad on the last cell (or size: no tail)
   };
 
-  uint64_t count_sets(int k, int m, int s) const;                // k-subsets of {0..m-1}, sum s
-  uint64_t below(int j, int a, int s) const;                     // sets whose top < a
-  uint64_t rank_toads(uint32_t toads, int k, int sum) const;     // rankA
-  uint32_t unrank_toads(uint64_t r, int k, int sum) const;       // inverse of rankA
+  /// rankA and its inverse: toad sets of t toads ranked among those of their sum
+  /// (solver/core/fixed_sum_sets.hpp; mask order is colex order)
+  uint64_t rank_toads(uint32_t toads, int t, int sum) const { return toad_sets_[t].rank(toads, sum); }
+  uint32_t unrank_toads(uint64_t r, int t, int sum) const {
+    return static_cast<uint32_t>(toad_sets_[t].unrank(sum, r));
+  }
   TierId tier_of(int t, int f, int sum, bool toads_turn) const;
   // The hot loop's tables (the generic path computes the same by arithmetic):
   uint32_t toads_at(int t, int sum, uint64_t r) const {  // unrank_toads by lookup
@@ -212,8 +215,7 @@ class Space {
   SpaceParams params_;
   int n_;
   int max_sum_;
-  std::vector<uint64_t> count_;   // [k][m][s]
-  std::vector<uint64_t> below_;   // [j][a][s]: sets of j elements, largest < a, sum s
+  std::vector<FixedSumSets> toad_sets_;  // [t]: the t-subsets of the n cells, by sum
   uint32_t choose_[kMaxLength + 2][kMaxLength + 2];        // C(o, j) for the hot loop
   uint32_t choose_below_[kMaxLength + 2][kMaxLength + 2];  // C(o - 1, j), 0 for o = 0
   std::vector<uint32_t> set_rank_;    // [toad mask] -> its rank among sets of its size and sum
