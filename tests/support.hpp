@@ -63,6 +63,8 @@ std::string to_string(const tf::Position& p);
 class MemStore : public toadbase::TierStore {
  public:
   explicit MemStore(size_t tiers) : records(tiers), committed(tiers, false), kept(tiers, 0) {}
+  MemStore(const MemStore& o)
+      : records(o.records), committed(o.committed), kept(o.kept), allow_recommit(o.allow_recommit) {}
   unsigned record_bytes() const override { return 1; }
   bool has_tier(TierId t) const override { return t < committed.size() && committed[t]; }
   uint64_t tier_positions(TierId t) const override { return records.at(t).size(); }
