@@ -18,6 +18,22 @@ class BlockCache {
   /// `blocks` slots, at most about `capacity` bytes held (at least one block).
   BlockCache(uint64_t blocks, uint64_t capacity) : slot_(blocks), cap_(capacity) {}
 
+  /// Bytes out[i] = byte offsets[i] of block globals[i] for i < n, under one lock for the
+  /// blocks held; `load(i)` decodes the block of entry i when it is not (outside the lock).
+  template <class Load>
+  void bytes(unsigned n, const uint64_t* globals, const uint64_t* offsets, uint8_t* out, Load&& load) {
+    uint64_t missing = 0;  // bit i: entry i's block was not held
+    {
+      std::lock_guard lock(mu_);
+      for (unsigned i = 0; i < n; ++i) {
+        if (slot_[globals[i]]) out[i] = at(*slot_[globals[i]], offsets[i]);
+        else missing |= uint64_t{1} << i;
+      }
+    }
+    for (unsigned i = 0; i < n; ++i)
+      if (missing >> i & 1) out[i] = byte(globals[i], offsets[i], [&] { return load(i); });
+  }
+
   /// Byte `offset` of block `g`, loading it with `load()` when it is not held.
   template <class Load>
   uint8_t byte(uint64_t g, uint64_t offset, Load&& load) {

@@ -258,17 +258,21 @@ void Database::read_record(TierId t, uint64_t index, void* out) const {
   }
   const PlaneLayout layout{width_, m.kept};
   auto* bytes = static_cast<uint8_t*>(out);
+  uint64_t global[64], offset[64], block[64];  // record_bytes is at most 64 (the manifest says)
   for (unsigned p = 0; p < width_; ++p) {
-    const uint64_t s = layout.offset(index, p), b = s / kBlockBytes;
-    if (!cache_) {  // opened for solving: no cache
-      bytes[p] = decoded(t, b).at(s % kBlockBytes);
-      continue;
-    }
-    try {
-      bytes[p] = cache_->byte(first_block_[t] + b, s % kBlockBytes, [&] { return decoded(t, b); });
-    } catch (const std::out_of_range&) {
-      throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) + " is short");
-    }
+    const uint64_t s = layout.offset(index, p);
+    block[p] = s / kBlockBytes;
+    offset[p] = s % kBlockBytes;
+    global[p] = cache_ ? first_block_[t] + block[p] : 0;
+  }
+  if (!cache_) {  // opened for solving: no cache
+    for (unsigned p = 0; p < width_; ++p) bytes[p] = decoded(t, block[p]).at(offset[p]);
+    return;
+  }
+  try {
+    cache_->bytes(width_, global, offset, bytes, [&](unsigned p) { return decoded(t, block[p]); });
+  } catch (const std::out_of_range&) {
+    throw DbError(path_ + ": tier " + std::to_string(t) + " is damaged (a block is shorter than its tier says)");
   }
 }
 
