@@ -4,6 +4,7 @@
 // The database of the optimal policy: solve, play from it, query, analyze, verify.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "solver/games/forest/agents.hpp"
@@ -73,6 +74,22 @@ TEST_CASE("forest database: solve stores every belief, play --db follows it move
   REQUIRE_THAT(run_expecting({"query", "--db", db, R"({"side":3,"start":[0,0],"at":[2,2]})"}, 1).out,
                Contains("not"));
   REQUIRE_THAT(ok({"verify", "--db", db, "--quiet"}).out, Contains("OK"));
+  // export: the raw records (17 bytes each, record-major), every belief in key order; no
+  // GamesCrafters form for expected scores
+  ok({"export", "--db", db, dir / "raw.bin"});
+  const std::string raw = tbtest::read_file(dir / "raw.bin");
+  REQUIRE(raw.size() == 17 * beliefs);
+  uint64_t previous = 0, unsorted = 0;
+  for (size_t k = 0; k < beliefs; ++k) {
+    uint64_t key = 0;
+    for (int b = 0; b < 8; ++b) key |= uint64_t{static_cast<uint8_t>(raw[17 * k + b])} << (8 * b);
+    unsorted += k > 0 && (key >> 54) == (previous >> 54) && key <= previous;
+    previous = key;
+  }
+  REQUIRE(unsorted == 0);
+  REQUIRE_THAT(run_expecting({"export", "--db", db, "--format", "gamescrafters16", dir / "gc.bin"}, 1).err,
+               Contains("no GamesCrafters"));
+  REQUIRE_FALSE(std::filesystem::exists(dir / "gc.bin.partial"));
   // bad requests
   REQUIRE_THAT(run_expecting({"solve", "forest", "--side", "4", "--db", dir / "f4", "--quiet"}, 1).err, Contains("3x3"));
   REQUIRE_THAT(run_expecting({"forest", "play", "--agent", "bayes", "--db", db}, 1).err, Contains("--agent optimal"));

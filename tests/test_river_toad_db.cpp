@@ -131,3 +131,36 @@ TEST_CASE("river toad database: --weights changes the future rolls' odds", "[riv
   run_expecting({"solve", "river-toad", "--turns", "5", "--weights", "1,2,3", "--db", dir / "bad", "--quiet"}, 1);
   run_expecting({"solve", "river-toad", "--turns", "12", "--db", dir / "big", "--quiet"}, 1);  // 34^12 > 2^61
 }
+
+TEST_CASE("river toad database: export writes every record raw (8 bytes, count and action), no GamesCrafters form",
+          "[river-toad][db][export]") {
+  TempDir dir("rt-export");
+  const std::string db = dir / "rt1";
+  ok({"solve", "river-toad", "--turns", "1", "--db", db, "--quiet"});
+  ok({"export", "--db", db, dir / "raw.bin"});
+  const std::string raw = read_file(dir / "raw.bin");
+  const uint64_t n = uint64_t{34} * 34 * 34 * 34 * 5 * 4;  // rolls, column, HP 1..4
+  REQUIRE(raw.size() == 8 * n);
+  // records in index order: a sample of them against query
+  std::mt19937_64 rng(3);
+  for (int k = 0; k < 40; ++k) {
+    const uint64_t i = rng() % n;
+    uint64_t v = 0;
+    for (int b = 0; b < 8; ++b) v |= uint64_t{static_cast<uint8_t>(raw[8 * i + b])} << (8 * b);
+    uint64_t x = i;
+    const int hp = static_cast<int>(x % 4) + 1;
+    x /= 4;
+    const int column = static_cast<int>(x % 5) + 1;
+    x /= 5;
+    int r[4];
+    for (int j = 3; j >= 0; --j) r[j] = static_cast<int>(x % 34), x /= 34;
+    const std::string pos = "1_" + std::to_string(hp) + "_" + std::to_string(column) + "_" + std::to_string(r[0]) + "." +
+                            std::to_string(r[1]) + "." + std::to_string(r[2]) + "." + std::to_string(r[3]);
+    const json q = json::parse(ok({"query", "--db", db, pos}).out);
+    INFO(pos);
+    REQUIRE(q["count"] == std::to_string(v & ((uint64_t{1} << 61) - 1)));
+    REQUIRE(q["bestAction"] == std::string(1, "ASDFG"[v >> 61]));
+  }
+  REQUIRE_THAT(run_expecting({"export", "--db", db, "--format", "gamescrafters16", dir / "gc.bin"}, 1).err,
+               Catch::Matchers::Contains("no GamesCrafters"));
+}
