@@ -2,7 +2,8 @@
 # Installs what toadbase needs from Debian 12's packages, when missing. Run as root.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config librocksdb-dev libtbb-dev libzstd-dev catch2
-      libcli11-dev nlohmann-json3-dev xz-utils python3 time)
+      libcli11-dev nlohmann-json3-dev xz-utils python3 time
+      clang libclang-rt-14-dev)  # the fuzz targets (tools/fuzz.sh)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command (and .ci/run's): the whole suite in a Release build with
-# warnings as errors, then again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# warnings as errors, then again under AddressSanitizer + UndefinedBehaviorSanitizer, then
+# every parser's fuzz target for a bounded time (tools/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -13,3 +14,4 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE slow
+tools/fuzz.sh 10

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz, clang with ASan + UBSan) and runs each for a bounded
+# time over a copy of its seed corpus; any crash, hang or sanitizer report fails the run and
+# leaves the input that caused it in build-fuzz/crashes/<target>/.
+#
+#   tools/fuzz.sh            10 s a target (what tools/test.sh runs)
+#   tools/fuzz.sh 600        ten minutes a target
+#   tools/fuzz.sh 60 toads_frogs_position     one target
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-10}
+shift || true
+build=build-fuzz
+CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DTOADBASE_FUZZ=ON -DTOADBASE_ARCH= \
+  -DTOADBASE_TESTS=OFF >/dev/null
+cmake --build "$build" -j"$(nproc)" --target fuzz_all
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  for f in tests/fuzz/fuzz_*.cpp; do t=$(basename "$f" .cpp); targets+=("${t#fuzz_}"); done
+fi
+status=0
+for t in "${targets[@]}"; do
+  work="$build/corpus/$t" crashes="$build/crashes/$t"
+  rm -rf "$work"
+  mkdir -p "$work" "$crashes"
+  cp tests/fuzz/corpus/"$t"/* "$work"/
+  if "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+       -artifact_prefix="$crashes/" -print_final_stats=1 "$work" >"$build/$t.log" 2>&1; then
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/$t.log" | grep -o '[0-9]*$' || echo '?')
+    echo "fuzz $t: ${seconds} s, $runs inputs, no crash"
+  else
+    echo "fuzz $t: FAILED (log: $build/$t.log, inputs: $crashes/)"
+    tail -n 30 "$build/$t.log"
+    status=1
+  fi
+done
+exit $status
