@@ -1,6 +1,7 @@
 #include "db/database.hpp"
 
 #include <rocksdb/db.h>
+#include <rocksdb/write_batch.h>
 #include <rocksdb/table.h>
 #include <tbb/parallel_for.h>
 
@@ -19,6 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 constexpr const char* kManifestKey = "manifest";
+constexpr const char* kTiersKey = "tiers";
 }  // namespace
 
 rocksdb::Options rocks_options() {
@@ -36,7 +38,16 @@ rocksdb::Options rocks_options() {
 }
 
 void check(const rocksdb::Status& s, const std::string& what) {
-  if (!s.ok()) throw DbError(what + ": " + s.ToString());
+  if (s.ok()) return;
+  const std::string text = s.ToString();
+  if (s.IsNoSpace() || text.find("No space left") != std::string::npos)
+    throw DbError(what + ": no space left on the device");
+  if (text.find("Read-only file system") != std::string::npos || text.find("Permission denied") != std::string::npos)
+    throw DbError(what + ": the database cannot be written here (" +
+                  (text.find("Permission denied") != std::string::npos ? "permission denied" : "a read-only file system") +
+                  ")");
+  if (s.IsCorruption()) throw DbError(what + ": the database is damaged (" + text + ")");
+  throw DbError(what + ": " + text);
 }
 
 Database::Database() = default;
@@ -47,17 +58,31 @@ Database::~Database() {
       flush();
     } catch (...) {
       // the group is lost as after a crash; the next solve resumes before it
+      write_failed_ = true;
     }
-    db_->FlushWAL(true);
+    // after a failed write (a full disk) RocksDB's own sync on close may fail again: close
+    // without it, as after a crash (the next solve resumes from what was ingested)
+    if (!write_failed_) db_->FlushWAL(true);
+    db_->Close().PermitUncheckedError();
   }
 }
 
 const nlohmann::json& Database::manifest() const {
-  if (!tiers_text_.empty()) {
-    manifest_["tiers"] = nlohmann::json::parse(tiers_text_);
-    tiers_text_.clear();
+  if (full_) return *full_;
+  nlohmann::json m = manifest_;
+  if (complete() && !m.contains("tiers")) {
+    std::string text;
+    const auto s = db_->Get(rocksdb::ReadOptions(), kTiersKey, &text);
+    if (s.IsNotFound()) throw DbError(path_ + ": the manifest's per-tier list is missing");
+    check(s, path_ + ": reading the manifest's per-tier list");
+    try {
+      m["tiers"] = nlohmann::json::parse(text);
+    } catch (const std::exception&) {
+      throw DbError(path_ + ": the manifest's per-tier list is damaged (solve --repair writes it again)");
+    }
   }
-  return manifest_;
+  full_ = std::move(m);
+  return *full_;
 }
 
 const TierMeta& Database::tier_meta(TierId t) const {
@@ -75,35 +100,76 @@ uint32_t Database::committed_tiers() const {
   return n;
 }
 
-void Database::load_tier_meta() {
+void Database::load_tier_meta(std::vector<TierId>* damaged) {
   width_ = manifest_.value("record_bytes", 1u);
   tier_meta_.assign(manifest_.at("tier_count").get<uint32_t>(), std::nullopt);
   const uint32_t version = manifest_.at("format_version").get<uint32_t>();
+  const uint64_t total = manifest_.value("positions", uint64_t{0});
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
   for (it->Seek("T"); it->Valid() && it->key().starts_with("T"); it->Next()) {
     TierId t = 0;
     if (!parse_tier_key(std::string_view(it->key().data(), it->key().size()), &t))
-      throw DbError(path_ + ": damaged tier record");
-    if (t >= tier_meta_.size()) throw DbError(path_ + ": tier record beyond the tier count");
-    tier_meta_[t] = decode_commit(std::string_view(it->value().data(), it->value().size()), width_, version,
-                                  path_ + ": tier " + std::to_string(t));
+      throw DbError(path_ + ": a tier's commit record is damaged (its key)");
+    if (t >= tier_meta_.size())
+      throw DbError(path_ + ": a commit record names tier " + std::to_string(t) + ", beyond the " +
+                    std::to_string(tier_meta_.size()) + " tiers of " + manifest_.value("game", "?") + " " +
+                    manifest_.value("parameters", nlohmann::json::object()).dump() +
+                    ": not this database's tier (are the parameters the ones it was solved with?)");
+    try {
+      const std::string where = path_ + ": tier " + std::to_string(t);
+      const TierMeta m = decode_commit(std::string_view(it->value().data(), it->value().size()), width_, version, where);
+      // a damaged commit record must not claim more records than the whole database holds
+      // (reading it would allocate them)
+      if (m.positions > total)
+        throw DbError(where + " is damaged (its commit record claims " + std::to_string(m.positions) +
+                      " records, the database holds " + std::to_string(total) + ")");
+      tier_meta_[t] = m;
+    } catch (const DbError&) {
+      if (!damaged) throw;
+      damaged->push_back(t);
+    }
   }
   check(it->status(), path_ + ": reading tier records");
 }
 
+namespace {
+
+/// Refuses a database that holds something else than `id` with these tiers.
+void check_fits(const nlohmann::json& m, const std::string& path, const Identity& id, const std::vector<TierInfo>& tiers) {
+  const Identity have = identity_of(m);
+  if (have.game != id.game || have.parameters != id.parameters || have.record != id.record ||
+      have.record_bytes != id.record_bytes)
+    throw DbError(path + " holds " + have.game + " " + have.parameters.dump() + ", not " + id.game + " " +
+                  id.parameters.dump() + ": give another --db or remove it");
+  if (m.value("format_version", 0u) != kFormatVersion)
+    throw DbError(path + " was written in format version " + m["format_version"].dump() +
+                  " (an older toadbase); it can be read but not resumed: remove it and solve again");
+  if (m.value("tiers_digest", "") != tiers_digest(tiers, id.record_bytes))
+    throw DbError(path + " was made with another tier layout of " + id.game +
+                  " (an older toadbase?); remove it and solve again");
+}
+
+}  // namespace
+
 std::unique_ptr<Database> Database::open_for_solve(const std::string& path, const Identity& id,
-                                                   const std::vector<TierInfo>& tiers, int zstd_level) {
-  std::unique_ptr<Database> d(new Database());
-  d->path_ = path;
-  d->read_only_ = false;
+                                                   const std::vector<TierInfo>& tiers, int zstd_level, bool repair) {
   std::error_code ec;
   const bool exists = fs::exists(fs::path(path) / "CURRENT", ec);
   if (!exists && fs::exists(path, ec) && !fs::is_empty(path, ec))
     throw DbError(path + " exists and is not a database (no CURRENT file); refusing to write there");
+  if (exists && !repair) {
+    // look first, read-only: a refused solve, or one with nothing left to do, writes nothing
+    auto look = open_read_only(path, 0);
+    check_fits(look->manifest_, path, id, tiers);
+    if (look->complete()) return look;
+  }
   if (!exists) {
     fs::create_directories(path, ec);
     if (ec) throw DbError("cannot create the database directory " + path + ": " + ec.message());
   }
+  std::unique_ptr<Database> d(new Database());
+  d->path_ = path;
+  d->read_only_ = false;
   rocksdb::Options o = rocks_options();
   o.create_if_missing = true;
   o.IncreaseParallelism(2);
@@ -112,32 +178,53 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
   d->db_.reset(raw);
   std::string value;
   auto s = d->db_->Get(rocksdb::ReadOptions(), kManifestKey, &value);
+  bool fresh = false;  // the manifest written from the command (new, or the old one damaged)
   if (s.IsNotFound()) {
     if (exists) throw DbError(path + " is a RocksDB database but not a toadbase one (no manifest)");
     d->manifest_ = new_manifest(id, tiers, zstd_level);
-    rocksdb::WriteOptions w;
-    w.sync = true;
-    check(d->db_->Put(w, kManifestKey, d->manifest_.dump()), "writing the manifest of " + path);
+    fresh = true;
   } else {
     check(s, "reading the manifest of " + path);
-    d->manifest_ = parse_manifest(value, path);
-    const Identity have = d->identity();
-    if (have.game != id.game || have.parameters != id.parameters || have.record != id.record ||
-        have.record_bytes != id.record_bytes)
-      throw DbError(path + " holds " + have.game + " " + have.parameters.dump() + ", not " + id.game + " " +
-                    id.parameters.dump() + ": give another --db or remove it");
-    if (d->manifest_.value("format_version", 0u) != kFormatVersion)
-      throw DbError(path + " was written in format version " + d->manifest_["format_version"].dump() +
-                    " (an older toadbase); it can be read but not resumed: remove it and solve again");
-    if (d->manifest_.value("tiers_digest", "") != tiers_digest(tiers, id.record_bytes))
-      throw DbError(path + " was made with another tier layout of " + id.game +
-                    " (an older toadbase?); remove it and solve again");
+    try {
+      d->manifest_ = parse_manifest(value, path);
+    } catch (const DbError&) {
+      if (!repair) throw;
+      d->manifest_ = new_manifest(id, tiers, zstd_level);  // the commit records are checked below
+      fresh = true;
+    }
+    check_fits(d->manifest_, path, id, tiers);
   }
   // SST files of a group that a crash interrupted before ingestion
   for (const auto& e : fs::directory_iterator(path, ec))
     if (e.path().extension() == ".tmp") fs::remove(e.path(), ec);
   d->zstd_level_ = d->manifest_.value("zstd_level", zstd_level);
-  d->load_tier_meta();
+  std::vector<TierId> damaged;
+  d->load_tier_meta(repair ? &damaged : nullptr);
+  for (TierId t = 0; t < d->tier_count(); ++t) {
+    if (!d->tier_meta_[t] || d->tier_meta_[t]->positions == tiers[t].positions) continue;
+    // with its own manifest (the tier layout checked), a tier of another size is damage; with
+    // a manifest written anew from the command, it says the parameters are not the database's
+    if (!repair || fresh)
+      throw DbError(path + ": tier " + std::to_string(t) + " holds " + std::to_string(d->tier_meta_[t]->positions) +
+                    " records, " + id.game + " " + id.parameters.dump() + " has " + std::to_string(tiers[t].positions) +
+                    " there: " + (fresh ? "not this database's tier (are the parameters the ones it was solved with?)"
+                                          : "damaged (solve --repair solves it again)"));
+    damaged.push_back(t);
+    d->tier_meta_[t].reset();
+  }
+  for (TierId t : damaged) d->drop_tier_keys(t);  // solved again
+  bool write_manifest = fresh;
+  if (!damaged.empty() && d->complete()) {
+    d->manifest_["complete"] = false;
+    d->manifest_.erase("digest");
+    write_manifest = true;
+  }
+  d->repaired_ = damaged;
+  if (write_manifest) {
+    rocksdb::WriteOptions w;
+    w.sync = true;
+    check(d->db_->Put(w, kManifestKey, d->manifest_.dump()), "writing the manifest of " + path);
+  }
   d->writer_ = std::make_unique<GroupWriter>(*d->db_, path);
   return d;
 }
@@ -205,11 +292,22 @@ void Database::commit_tier(TierId t, const void* records, uint64_t count, uint64
   }
   kvs.emplace_back(tier_key(t), encode_commit(m, width_));
   tier_meta_[t] = m;  // each tier is committed by one thread at a time
-  writer_->add(std::move(kvs));
+  try {
+    writer_->add(std::move(kvs));
+  } catch (...) {
+    write_failed_ = true;
+    throw;
+  }
 }
 
 void Database::flush() {
-  if (writer_) writer_->flush();
+  if (!writer_) return;
+  try {
+    writer_->flush();
+  } catch (...) {
+    write_failed_ = true;
+    throw;
+  }
 }
 
 std::string Database::block(TierId t, uint64_t b) const {
@@ -304,23 +402,62 @@ void Database::finish(const std::vector<TierInfo>& tiers) {
   manifest_["positions"] = positions;
   manifest_["stored_bytes"] = stored;
   manifest_["digest"] = hex64(digest());
-  // the per-tier list is written straight as JSON text and spliced in as the last member:
-  // building it as JSON values took a fortieth of a length-16 solve. manifest() parses it
-  // back if it is asked for.
-  std::string list = tier_list_text(tiers, meta);
+  // the per-tier list (12,546 tiers at length 16) under a key of its own, written straight as
+  // JSON text on every core: the manifest stays small, and a damaged list leaves every
+  // lookup working. Both in one synced batch; then flushed into a table, so that a read-only
+  // open need not replay the log for them.
+  const std::string list = tier_list_text(tiers, meta);
   manifest_.erase("tiers");
-  std::string text = manifest_.dump();  // an object: ends in '}'
-  text.pop_back();
-  text += ",\"tiers\":";
-  text += list;
-  text += "}";
-  tiers_text_ = std::move(list);
-  // the manifest last, synced; then flushed into a table, so that a read-only open need not
-  // replay the log for it
+  full_.reset();
+  rocksdb::WriteBatch batch;
+  check(batch.Put(kTiersKey, list), "writing the manifest of " + path_);
+  check(batch.Put(kManifestKey, manifest_.dump()), "writing the manifest of " + path_);
   rocksdb::WriteOptions w;
   w.sync = true;
-  check(db_->Put(w, kManifestKey, text), "writing the manifest of " + path_);
+  check(db_->Write(w, &batch), "writing the manifest of " + path_);
   check(db_->Flush(rocksdb::FlushOptions()), "flushing " + path_);
+}
+
+std::vector<std::pair<TierId, std::string>> Database::damaged_tiers() const {
+  std::vector<std::pair<TierId, std::string>> out;
+  std::vector<uint8_t> buf;
+  for (TierId t = 0; t < tier_count(); ++t) {
+    if (!has_tier(t)) continue;
+    try {
+      buf.resize(tier_kept(t) * width_);
+      load_tier(t, buf.data());
+    } catch (const DbError& e) {
+      out.push_back({t, e.what()});
+    }
+  }
+  return out;
+}
+
+void Database::drop_tier_keys(TierId t) {
+  rocksdb::WriteBatch batch;
+  check(batch.DeleteRange(block_key(t, 0), block_key(t + 1, 0)), "forgetting a tier");
+  check(batch.Delete(tier_key(t)), "forgetting a tier");
+  rocksdb::WriteOptions w;
+  w.sync = true;
+  check(db_->Write(w, &batch), "forgetting tier " + std::to_string(t) + " of " + path_);
+}
+
+void Database::forget_tier(TierId t) {
+  if (read_only_) throw DbError(path_ + " is opened read-only");
+  (void)tier_meta(t);  // committed
+  rocksdb::WriteBatch batch;
+  check(batch.DeleteRange(block_key(t, 0), block_key(t + 1, 0)), "forgetting a tier");
+  check(batch.Delete(tier_key(t)), "forgetting a tier");
+  if (complete()) {  // no longer complete: a crash before the tier is solved again leaves it so
+    manifest_["complete"] = false;
+    manifest_.erase("digest");
+    full_.reset();
+    check(batch.Put(kManifestKey, manifest_.dump()), "writing the manifest of " + path_);
+  }
+  rocksdb::WriteOptions w;
+  w.sync = true;
+  check(db_->Write(w, &batch), "forgetting tier " + std::to_string(t) + " of " + path_);
+  tier_meta_[t].reset();
 }
 
 uint64_t Database::disk_bytes() const {

@@ -10,7 +10,9 @@
 //   block_cache.hpp   decompressed blocks kept for lookups
 //
 //   key                               value
-//   "manifest"                        the manifest (JSON)
+//   "manifest"                        the manifest (JSON), small: what identifies the database
+//   "tiers"                           once complete: every tier's name, counts, size, digest
+//                                     (JSON text; older databases kept it in the manifest)
 //   'T' u32be(tier)                   the tier's commit record
 //   'B' u32be(tier) u32be(block)      a block of the tier's plane stream
 //
@@ -26,6 +28,7 @@
 // order). Neither depends on the thread count or the block size.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -49,17 +52,23 @@ class GroupWriter;
 class Database : public TierStore {
  public:
   /// Opens the database at `path` for solving, creating it when missing. An existing
-  /// database must hold the same identity and tiers, else DbError.
+  /// database must hold the same identity and tiers, else DbError; it is looked at read-only
+  /// first, so a refused solve writes nothing, and a complete one comes back read-only (there
+  /// is nothing to write). `repair`: a damaged manifest is written anew from `id` and `tiers`
+  /// when the tiers' commit records fit them (see damaged_tiers() for the rest).
   static std::unique_ptr<Database> open_for_solve(const std::string& path, const Identity& id,
-                                                  const std::vector<TierInfo>& tiers, int zstd_level);
+                                                  const std::vector<TierInfo>& tiers, int zstd_level,
+                                                  bool repair = false);
   /// Opens an existing database read-only. `cache_bytes` bounds the decompressed-block cache.
   static std::unique_ptr<Database> open_read_only(const std::string& path, size_t cache_bytes = size_t{256} << 20);
   ~Database() override;
 
   const std::string& path() const { return path_; }
-  /// The manifest (after finish(), the per-tier list is parsed back from its text on first
-  /// use: not thread-safe then).
+  /// The manifest with its per-tier list once complete (read and parsed on first use: not
+  /// thread-safe then; DbError when the list is damaged).
   const nlohmann::json& manifest() const;
+  /// The manifest without the per-tier list.
+  const nlohmann::json& summary() const { return manifest_; }
   Identity identity() const { return identity_of(manifest_); }
   bool complete() const { return manifest_.value("complete", false); }
   uint32_t tier_count() const { return static_cast<uint32_t>(tier_meta_.size()); }
@@ -85,6 +94,13 @@ class Database : public TierStore {
 
   /// Writes the pending group of tiers.
   void flush();
+  /// The committed tiers whose blocks no longer read back whole (damaged, missing, digests
+  /// that differ), each with what is wrong.
+  std::vector<std::pair<TierId, std::string>> damaged_tiers() const;
+  /// Drops a tier's commit record and blocks (atomically), so that a solve commits it again.
+  void forget_tier(TierId t);
+  /// The tiers whose commit records open_for_solve(repair) found damaged and dropped.
+  const std::vector<TierId>& repaired_tiers() const { return repaired_; }
   /// Writes the final manifest once every tier is committed.
   void finish(const std::vector<TierInfo>& tiers);
   /// XXH64 over the tier digests (every tier must be committed).
@@ -94,7 +110,9 @@ class Database : public TierStore {
 
  private:
   Database();
-  void load_tier_meta();
+  /// Reads the commit records; damaged ones throw, or with `damaged` are listed there.
+  void load_tier_meta(std::vector<TierId>* damaged = nullptr);
+  void drop_tier_keys(TierId t);  // a tier's blocks and commit record, deleted (synced)
   std::string block(TierId t, uint64_t b) const;  // a stored block's value, checked present
   std::vector<uint8_t> decoded(TierId t, uint64_t b) const;
 
@@ -103,8 +121,10 @@ class Database : public TierStore {
   bool read_only_ = true;
   int zstd_level_ = 3;
   unsigned width_ = 1;
-  mutable nlohmann::json manifest_;
-  mutable std::string tiers_text_;  // finish()'s per-tier list, until manifest() parses it
+  nlohmann::json manifest_;               // without the per-tier list
+  mutable std::optional<nlohmann::json> full_;  // with it, once asked for
+  std::atomic<bool> write_failed_{false};  // a write failed: closing syncs nothing more
+  std::vector<TierId> repaired_;
   std::vector<std::optional<TierMeta>> tier_meta_;
   std::unique_ptr<GroupWriter> writer_;  // opened for solving
   std::vector<uint64_t> first_block_;    // [tier] -> its first global block (the cache's slots)

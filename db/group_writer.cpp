@@ -76,13 +76,19 @@ void GroupWriter::write(KeyValues& group, uint64_t number) {
   }
   group.swap(unique);
   const std::string file = (std::filesystem::path(dir_) / ("ingest-" + std::to_string(number) + ".sst.tmp")).string();
-  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), rocks_options());
-  check(writer.Open(file), "creating " + file);
-  for (const auto& [k, v] : group) check(writer.Put(k, v), "writing " + file);
-  check(writer.Finish(), "finishing " + file);
-  rocksdb::IngestExternalFileOptions opts;
-  opts.move_files = true;
-  check(db_.IngestExternalFile({file}, opts), "committing tiers to " + dir_);
+  try {
+    rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), rocks_options());
+    check(writer.Open(file), "writing tiers to " + dir_);
+    for (const auto& [k, v] : group) check(writer.Put(k, v), "writing tiers to " + dir_);
+    check(writer.Finish(), "writing tiers to " + dir_);
+    rocksdb::IngestExternalFileOptions opts;
+    opts.move_files = true;
+    check(db_.IngestExternalFile({file}, opts), "committing tiers to " + dir_);
+  } catch (...) {
+    std::error_code ec;  // a half-written file must not stay (on a full disk it keeps it full)
+    if (std::filesystem::is_regular_file(file, ec)) std::filesystem::remove(file, ec);
+    throw;
+  }
 }
 
 }  // namespace toadbase::db

@@ -559,7 +559,8 @@ TEST_CASE("verify recomputes every record and names the first wrong one", "[db][
     }
     change(whole);
     {
-      auto d = Database::open_for_solve(path, inst->identity(), inst->tiers(), 3);
+      // a complete database opens for writing only to be repaired
+      auto d = Database::open_for_solve(path, inst->identity(), inst->tiers(), 3, true);
       d->commit(victim, whole, keep);
     }
     auto d = Database::open_read_only(path);

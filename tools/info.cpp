@@ -17,8 +17,7 @@ struct InfoOptions {
 int run_info(const InfoOptions& o) {
   const Common& c = o.c;
   auto d = db::Database::open_read_only(c.db);
-  nlohmann::json m = d->manifest();
-  if (!o.with_tiers) m.erase("tiers");
+  nlohmann::json m = o.with_tiers ? d->manifest() : d->summary();
   m["committed_tiers"] = d->committed_tiers();
   m["disk_bytes"] = d->disk_bytes();
   if (!d->complete()) {

@@ -31,7 +31,7 @@ OpenedDatabase DatabaseHost::open(const std::string& path, const std::string& ga
   if (o.db->identity().game != game)
     throw db::DbError(path + " holds " + o.db->identity().game + ", not " + game);
   OpenedDatabase out;
-  out.manifest = o.db->manifest();
+  out.manifest = o.db->summary();
   out.source = std::move(o.db);
   out.instance = std::move(o.instance);
   return out;

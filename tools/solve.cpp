@@ -5,6 +5,7 @@
 #include <map>
 
 #include "db/database.hpp"
+#include "db/errors.hpp"
 #include "tools/cli.hpp"
 #include "tools/registry.hpp"
 
@@ -15,7 +16,29 @@ namespace {
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-int run_solve(const Game& game, const json& given, const Common& c, int zstd_level) {
+/// `--repair`: tiers whose blocks no longer read back whole are dropped, to be solved again;
+/// damaged commit records and a damaged manifest were dropped or rebuilt by the open.
+void repair(db::Database& d, const std::vector<TierInfo>& tiers, bool quiet) {
+  std::vector<std::string> lines;
+  for (TierId t : d.repaired_tiers()) lines.push_back("tier " + tiers[t].name + ": its commit record was damaged");
+  for (const auto& [t, why] : d.damaged_tiers()) {
+    d.forget_tier(t);
+    lines.push_back("tier " + tiers[t].name + ": " + why);
+  }
+  if (d.complete()) {
+    try {
+      (void)d.manifest();
+    } catch (const db::DbError& e) {
+      lines.push_back(std::string(e.what()) + ": written again");
+      d.finish(tiers);
+    }
+  }
+  if (quiet) return;
+  if (lines.empty()) std::cerr << "repair: nothing damaged in " << d.path() << "\n";
+  for (const auto& l : lines) std::cerr << "repair: " << l << (l.ends_with("again") ? "" : " (solved again)") << "\n";
+}
+
+int run_solve(const Game& game, const json& given, const Common& c, int zstd_level, bool repairing) {
   json params;
   try {
     params = game.normalize(given);
@@ -24,7 +47,8 @@ int run_solve(const Game& game, const json& given, const Common& c, int zstd_lev
   }
   auto inst = game.instance(params);
   const auto tiers = inst->tiers();
-  auto d = db::Database::open_for_solve(c.db, inst->identity(), tiers, zstd_level);
+  auto d = db::Database::open_for_solve(c.db, inst->identity(), tiers, zstd_level, repairing);
+  if (repairing) repair(*d, tiers, c.quiet);
   uint64_t positions = 0;
   for (const auto& t : tiers) positions += t.positions;
   auto progress = make_progress("solve " + game.name(), positions, tiers.size(), c.quiet);
@@ -37,7 +61,7 @@ int run_solve(const Game& game, const json& given, const Common& c, int zstd_lev
     d->finish(tiers);
   }
   const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-  const json& m = d->manifest();
+  const json& m = d->summary();
   const uint64_t stored = m.value("stored_bytes", uint64_t{0});
   json out = {{"db", c.db},
               {"game", game.name()},
@@ -75,6 +99,7 @@ int run_solve(const Game& game, const json& given, const Common& c, int zstd_lev
 struct SolveOptions {
   Common c;
   int zstd_level = 3;
+  bool repair = false;
   std::map<std::string, std::string> strings;
   std::map<std::string, int> ints;
 };
@@ -94,6 +119,9 @@ std::vector<Command> add_solve(CLI::App& root) {
     add_json_flag(s, o->c);
     s->add_flag("--quiet", o->c.quiet, "no progress output");
     s->add_option("--zstd-level", o->zstd_level, "zstd level of the stored blocks (1..19)")->check(CLI::Range(1, 19));
+    s->add_flag("--repair", o->repair,
+                "solve again the tiers of this database that no longer read back whole (damaged blocks or "
+                "commit records, a damaged manifest); ends with the original digest");
     const std::vector<ParamSpec> params = g->parameters();
     for (const auto& p : params) {
       if (p.kind == ParamSpec::Kind::Int) {
@@ -113,7 +141,7 @@ std::vector<Command> add_solve(CLI::App& root) {
                          given[p.name] = o->strings[p.name];
                        }
                      }
-                     return run_solve(*game, given, o->c, o->zstd_level);
+                     return run_solve(*game, given, o->c, o->zstd_level, o->repair);
                    }});
   }
   return out;

@@ -12,13 +12,13 @@ namespace {
 int run_verify(const Common& c) {
   // verify reads every tier once; its lookups need only a small block cache
   const Opened d = open_database(c.db, true, size_t{16} << 20);
-  const uint64_t positions = d.db->manifest().value("positions", uint64_t{0});
+  const uint64_t positions = d.db->summary().value("positions", uint64_t{0});
   auto progress = make_progress("verify", positions, d.db->tier_count(), c.quiet);
   VerifyReport rep = with_threads(c.threads, [&] { return d.instance->verify(*d.db, progress.get()); });
   const std::string digest = db::hex64(d.db->digest());
-  if (rep.ok && digest != d.db->manifest().value("digest", "")) {
+  if (rep.ok && digest != d.db->summary().value("digest", "")) {
     rep.ok = false;
-    rep.problem = "the database digest " + digest + " differs from the manifest's " + d.db->manifest().value("digest", "");
+    rep.problem = "the database digest " + digest + " differs from the manifest's " + d.db->summary().value("digest", "");
   }
   if (rep.ok) progress->finish();
   if (c.json_out) {

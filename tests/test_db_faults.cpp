@@ -1,0 +1,227 @@
+// Faults around a database, through the real binary: refused and finished solves write
+// nothing, a read-only mount answers every read command, a full disk fails clearly and
+// resumes, damage is repaired to the original digest, a commit record that lies is caught.
+// Tests that need to mount a file system (tmpfs, a read-only bind mount) say so and skip
+// where mounting is not allowed.
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <rocksdb/db.h>
+
+#include "support.hpp"
+
+using namespace tbtest;
+using Catch::Matchers::Contains;
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Every file of a directory with its size and modification time.
+std::map<std::string, std::pair<uintmax_t, fs::file_time_type>> snapshot(const std::string& dir) {
+  std::map<std::string, std::pair<uintmax_t, fs::file_time_type>> out;
+  for (const auto& e : fs::directory_iterator(dir)) out[e.path().filename()] = {fs::file_size(e.path()), e.last_write_time()};
+  return out;
+}
+
+/// A mount point the test owns (unmounted at the end); empty when mounting is not allowed.
+class Mount {
+ public:
+  Mount(const std::string& target, const std::string& source, const std::string& type, unsigned long flags,
+        const std::string& options)
+      : target_(target) {
+    fs::create_directories(target);
+    ok_ = ::mount(source.c_str(), target.c_str(), type.empty() ? nullptr : type.c_str(), flags,
+                  options.empty() ? nullptr : options.c_str()) == 0;
+  }
+  ~Mount() {
+    if (ok_) ::umount2(target_.c_str(), MNT_DETACH);
+  }
+  bool ok() const { return ok_; }
+  /// Remounts with other flags or options (a read-only bind, a bigger tmpfs).
+  bool remount(unsigned long flags, const std::string& options) {
+    return ::mount(nullptr, target_.c_str(), nullptr, MS_REMOUNT | flags, options.empty() ? nullptr : options.c_str()) == 0;
+  }
+
+ private:
+  std::string target_;
+  bool ok_ = false;
+};
+
+std::string no_tmp_files(const std::string& dir) {
+  std::string found;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.path().extension() == ".tmp" || e.path().extension() == ".partial") found += e.path().string() + " ";
+  return found;
+}
+
+/// Raw RocksDB access beneath a closed database.
+void raw_put(const std::string& path, const std::string& key, const std::string& value) {
+  rocksdb::DB* raw = nullptr;
+  REQUIRE(rocksdb::DB::Open(rocksdb::Options(), path, &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  REQUIRE(db->Put(rocksdb::WriteOptions(), key, value).ok());
+}
+std::string raw_get(const std::string& path, const std::string& key) {
+  rocksdb::DB* raw = nullptr;
+  REQUIRE(rocksdb::DB::OpenForReadOnly(rocksdb::Options(), path, &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  std::string v;
+  REQUIRE(db->Get(rocksdb::ReadOptions(), key, &v).ok());
+  return v;
+}
+std::string tier_key(uint32_t t) {
+  std::string k = "T";
+  for (int i = 3; i >= 0; --i) k.push_back(static_cast<char>((t >> (8 * i)) & 0xff));
+  return k;
+}
+std::string block_key(uint32_t t, uint32_t b) {
+  std::string k = "B";
+  for (uint32_t v : {t, b})
+    for (int i = 3; i >= 0; --i) k.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  return k;
+}
+
+std::string digest_of(const std::string& db) { return json::parse(ok({"info", "--db", db, "--json"}).out).at("digest"); }
+
+const std::vector<std::string> kSolve10 = {"solve", "toads-frogs", "--length", "10", "--quiet", "--db"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::string& last) {
+  args.push_back(last);
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("faults: a refused solve, or one with nothing left to do, writes nothing", "[db][faults]") {
+  TempDir dir("faults-refused");
+  const std::string db = dir / "tf6";
+  ok({"solve", "toads-frogs", "--length", "6", "--db", db, "--quiet"});
+  const auto before = snapshot(db);
+  CHECK_THAT(ok({"solve", "toads-frogs", "--length", "6", "--db", db}).out, Contains("already complete"));
+  const RunResult other = run_toadbase({"solve", "toads-frogs", "--length", "7", "--db", db});
+  CHECK(other.rc == 1);
+  CHECK_THAT(other.err, Contains("holds") && Contains("\"length\":6"));
+  const RunResult game = run_toadbase({"solve", "frog-puzzle", "--left", "2", "--db", db});
+  CHECK(game.rc == 1);
+  CHECK_THAT(game.err, Contains("toads-frogs"));
+  CHECK(snapshot(db) == before);  // no WAL, MANIFEST or OPTIONS file added or rewritten
+}
+
+TEST_CASE("faults: a database on a read-only mount answers every read command", "[db][faults]") {
+  TempDir dir("faults-ro");
+  const std::string db = dir / "tf8";
+  ok({"solve", "toads-frogs", "--length", "8", "--db", db, "--quiet"});
+  Mount ro(dir / "ro", db, "", MS_BIND, "");
+  if (!ro.ok() || !ro.remount(MS_BIND | MS_RDONLY, "")) {
+    WARN("skipped: this test needs to bind-mount a directory read-only (mount(2) was refused)");
+    return;
+  }
+  const std::string rodb = dir / "ro";
+  CHECK(::access((rodb + "/probe").c_str(), F_OK) != 0);
+  CHECK(digest_of(rodb) == digest_of(db));
+  CHECK_THAT(ok({"query", "--db", rodb, "1_TTT--FFF"}).out, Contains("\"positionValue\""));
+  CHECK_THAT(ok({"verify", "--db", rodb, "--quiet"}).out, Contains("OK"));
+  ok({"analyze", "--db", rodb, "--json"});
+  ok({"export", "--db", rodb, dir / "out.bin"});
+  CHECK_THAT(ok({"solve", "toads-frogs", "--length", "8", "--db", rodb}).out, Contains("already complete"));
+  const RunResult refused = run_toadbase({"solve", "toads-frogs", "--length", "9", "--db", rodb});
+  CHECK(refused.rc == 1);
+  CHECK_THAT(refused.err, Contains("holds"));
+  CHECK_FALSE(Contains("IO error").match(refused.err));
+}
+
+TEST_CASE("faults: a full disk fails with one clear message, leaves no partial file, and resumes to the same digest",
+          "[db][faults]") {
+  TempDir dir("faults-full");
+  const std::string ref = dir / "ref";
+  ok({"solve", "toads-frogs", "--length", "14", "--db", ref, "--quiet"});
+  Mount small(dir / "small", "tmpfs", "tmpfs", 0, "size=400k");
+  if (!small.ok()) {
+    WARN("skipped: this test needs to mount a small tmpfs (mount(2) was refused)");
+    return;
+  }
+  const std::string db = dir / "small/tf14";
+  const std::vector<std::string> solve = {"solve", "toads-frogs", "--length", "14", "--db", db, "--quiet"};
+  for (int attempt = 0; attempt < 2; ++attempt) {  // and again while the disk is still full
+    const RunResult r = run_toadbase(solve);
+    INFO(describe(solve, r));
+    CHECK(r.rc == 1);  // not an abort
+    CHECK_THAT(r.err, Contains("no space left") && Contains(db));
+    CHECK_FALSE(Contains("While appending").match(r.err));
+    CHECK(no_tmp_files(dir / "small") == "");
+    CHECK(json::parse(ok({"info", "--db", db, "--json"}).out).at("complete") == false);
+  }
+  REQUIRE(small.remount(0, "size=64m"));
+  ok(solve);
+  CHECK(digest_of(db) == digest_of(ref));
+  CHECK_THAT(ok({"verify", "--db", db, "--quiet"}).out, Contains("OK"));
+}
+
+TEST_CASE("faults: solve --repair solves damaged tiers again and ends with the original digest", "[db][faults]") {
+  TempDir dir("faults-repair");
+  const std::string db = dir / "tf10";
+  ok(with(kSolve10, db));
+  const std::string reference = digest_of(db);
+  const std::vector<std::string> repair = {"solve", "toads-frogs", "--length", "10", "--repair", "--db", db};
+
+  SECTION("a damaged block") {
+    raw_put(db, block_key(0, 0), "12345678garbage-garbage");
+    const RunResult v = run_toadbase({"verify", "--db", db, "--quiet"});
+    CHECK(v.rc == 1);
+    CHECK_THAT(v.out, Contains("tier 0 block 0") && Contains("damaged"));
+    const RunResult r = ok(repair);
+    CHECK_THAT(r.err, Contains("repair: tier") && Contains("solved again"));
+  }
+  SECTION("a damaged commit record") {
+    raw_put(db, tier_key(4), "short");
+    const RunResult info = run_toadbase({"info", "--db", db});
+    CHECK(info.rc == 1);
+    CHECK_THAT(info.err, Contains("tier 4") && Contains("damaged"));
+    CHECK_THAT(ok(repair).err, Contains("commit record was damaged"));
+  }
+  SECTION("a damaged manifest") {
+    raw_put(db, "manifest", "{\"format\": \"toadbase\", garbage");
+    const RunResult info = run_toadbase({"info", "--db", db});
+    CHECK(info.rc == 1);
+    CHECK_THAT(info.err, Contains("manifest is damaged"));
+    // the repair needs the parameters, and refuses records that do not fit them
+    const RunResult wrong = run_toadbase({"solve", "toads-frogs", "--length", "9", "--repair", "--db", db});
+    CHECK(wrong.rc == 1);
+    CHECK_THAT(wrong.err, Contains("not this database's tier") || Contains("damaged"));
+    ok(repair);
+  }
+  SECTION("a damaged per-tier list: lookups still work, repair writes it again") {
+    raw_put(db, "tiers", "[{\"name\": ");
+    ok({"query", "--db", db, "1_TTT----FFF"});
+    ok({"info", "--db", db});
+    const RunResult t = run_toadbase({"info", "--db", db, "--tiers"});
+    CHECK(t.rc == 1);
+    CHECK_THAT(t.err, Contains("per-tier list is damaged"));
+    CHECK_THAT(ok(repair).err, Contains("written again"));
+    ok({"info", "--db", db, "--tiers"});
+  }
+  CHECK(digest_of(db) == reference);
+  CHECK_THAT(ok({"verify", "--db", db, "--quiet"}).out, Contains("OK"));
+  CHECK_THAT(ok(repair).err, Contains("nothing damaged"));
+}
+
+TEST_CASE("faults: a commit record claiming 2^40 records is named as damage, not an allocation failure", "[db][faults]") {
+  TempDir dir("faults-huge");
+  const std::string db = dir / "tf6";
+  ok({"solve", "toads-frogs", "--length", "6", "--db", db, "--quiet"});
+  std::string v = raw_get(db, tier_key(2));
+  REQUIRE(v.size() == 40);
+  for (int i = 0; i < 8; ++i) v[i] = static_cast<char>(((uint64_t{1} << 40) >> (8 * i)) & 0xff);  // positions
+  for (int i = 0; i < 8; ++i) v[32 + i] = static_cast<char>(((uint64_t{1} << 40) >> (8 * i)) & 0xff);  // kept
+  for (int i = 0; i < 8; ++i) v[8 + i] = static_cast<char>(((uint64_t{1} << 24) >> (8 * i)) & 0xff);  // blocks
+  raw_put(db, tier_key(2), v);
+  const RunResult r = run_toadbase({"query", "--db", db, "1_TT--FF"});
+  CHECK(r.rc == 1);
+  CHECK_THAT(r.err, Contains("tier 2 is damaged") && Contains("claims"));
+  CHECK_FALSE(Contains("bad_alloc").match(r.err));
+}
