@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <rocksdb/db.h>
 
 #include "support.hpp"
@@ -224,4 +225,49 @@ TEST_CASE("faults: a commit record claiming 2^40 records is named as damage, not
   CHECK(r.rc == 1);
   CHECK_THAT(r.err, Contains("tier 2 is damaged") && Contains("claims"));
   CHECK_FALSE(Contains("bad_alloc").match(r.err));
+}
+
+TEST_CASE("faults: a damaged byte in any file of a database is caught by info or the first read, never a wrong answer",
+          "[db][faults]") {
+  TempDir dir("faults-bytes");
+  const std::string good = dir / "tf9";
+  ok({"solve", "toads-frogs", "--length", "9", "--db", good, "--quiet"});
+  // positions from every corner of the space, and their answers from the intact database
+  std::string input;
+  for (const char* b : {"TTT---FFF", "T-T-F-F--", "---TTFF--", "FTFTFTFT-", "TF-------", "-------TF"})
+    for (const char* turn : {"1_", "2_"}) input += std::string(turn) + b + "\n";
+  const std::string answers = ok({"query", "--db", good, "-"}, input).out;
+  std::mt19937 rng(7);
+  int files = 0, caught = 0, harmless = 0;
+  for (const auto& e : fs::directory_iterator(good)) {
+    const std::string name = e.path().filename();
+    const uintmax_t size = fs::file_size(e.path());
+    if (size == 0 || name == "LOCK" || name == "LOG" || name == "IDENTITY") continue;
+    ++files;
+    for (int k = 0; k < 6; ++k) {
+      const std::string db = dir / ("damaged-" + std::to_string(files) + "-" + std::to_string(k));
+      fs::copy(good, db);
+      std::string bytes = read_file(db + "/" + name);
+      const size_t at = rng() % bytes.size();
+      bytes[at] = static_cast<char>(bytes[at] ^ (1 + rng() % 255));
+      write_file(db + "/" + name, bytes);
+      INFO(name << " byte " << at);
+      const RunResult q = run_toadbase({"query", "--db", db, "-"}, input);
+      if (q.rc == 0) {
+        CHECK(q.out == answers);  // a damaged file may still answer, but only rightly
+        const RunResult v = run_toadbase({"verify", "--db", db, "--quiet"});
+        CHECK((v.rc == 0 || v.rc == 1));
+        ++harmless;
+      } else {
+        CHECK(q.rc == 1);  // an error, not a crash
+        CHECK_FALSE(q.err.empty());
+        CHECK_FALSE(Contains("terminate").match(q.err));
+        ++caught;
+      }
+      fs::remove_all(db);
+    }
+  }
+  CHECK(files >= 4);  // tables, MANIFEST, CURRENT, OPTIONS
+  CHECK(caught > 0);
+  INFO("caught " << caught << ", harmless " << harmless);
 }
