@@ -1,6 +1,8 @@
 #include "tools/uwapi.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <utility>
 #include <vector>
 
 namespace toadbase::tools {
@@ -47,6 +49,106 @@ nlohmann::ordered_json position_json(const PositionProbe& probe) {
   j["position"] = probe.position;
   j["positionValue"] = value_name(probe.outcome.value);
   j["remoteness"] = probe.outcome.remoteness;
+  j["moves"] = std::move(moves);
+  return j;
+}
+
+namespace {
+
+/// UWAPI's name of a value ("unsolved" where ours says undecided).
+const char* uwapi_value(Value v) {
+  switch (v) {
+    case Value::Win: return "win";
+    case Value::Lose: return "lose";
+    case Value::Tie: return "tie";
+    case Value::Draw: return "draw";
+    default: return "unsolved";
+  }
+}
+
+/// The client's order of move values: win, tie, draw, lose.
+int value_rank(Value v) {
+  switch (v) {
+    case Value::Win: return 0;
+    case Value::Tie: return 1;
+    case Value::Draw: return 2;
+    case Value::Lose: return 3;
+    default: return 4;
+  }
+}
+
+/// The cells of an autogui arrow key "M_<from>_<to>_x" (as GamesCrafters' modules list moves,
+/// in the board's order); {-1, -1} for a key of another form.
+std::pair<int, int> arrow_cells(const std::string& key) {
+  int from = -1, to = -1;
+  char sound = 0;
+  if (std::sscanf(key.c_str(), "M_%d_%d_%c", &from, &to, &sound) != 3) return {-1, -1};
+  return {from, to};
+}
+
+Value flipped(Value v) { return v == Value::Win ? Value::Lose : v == Value::Lose ? Value::Win : v; }
+
+}  // namespace
+
+nlohmann::ordered_json uwapi_position_json(const PositionProbe& probe) {
+  const bool puzzle = probe.players == 1;
+  // a puzzle position's remoteness as the client reads it: -200 when the goal is out of reach
+  auto remoteness = [&](const Outcome& o) {
+    return puzzle && o.value != Value::Win ? kUwapiInfiniteRemoteness : static_cast<int>(o.remoteness);
+  };
+  struct Row {
+    const MoveProbe* m;
+    Value move_value;  // for the player making the move
+    int delta;
+    std::pair<int, int> cells;  // ties go in the board's order
+  };
+  std::vector<Row> rows;
+  rows.reserve(probe.moves.size());
+  int min_losing_child = -1, max_winning_child = -1;  // two players
+  for (const MoveProbe& m : probe.moves) {
+    const int rem = static_cast<int>(m.outcome.remoteness);
+    if (m.outcome.value == Value::Lose && (min_losing_child < 0 || rem < min_losing_child)) min_losing_child = rem;
+    if (m.outcome.value == Value::Win && rem > max_winning_child) max_winning_child = rem;
+  }
+  const int parent = remoteness(probe.outcome);
+  for (const MoveProbe& m : probe.moves) {
+    Row r{&m, Value::Lose, 0, arrow_cells(m.autogui)};
+    const int rem = static_cast<int>(m.outcome.remoteness);
+    if (puzzle) {
+      if (m.outcome.value == Value::Win && parent >= 0) {
+        r.delta = parent - rem;
+        r.move_value = r.delta > 0 ? Value::Win : r.delta < 0 ? Value::Lose : Value::Tie;
+      }
+    } else {
+      r.move_value = flipped(m.outcome.value);
+      if (r.move_value == Value::Win) r.delta = rem - min_losing_child;
+      if (r.move_value == Value::Lose) r.delta = max_winning_child - rem;
+    }
+    rows.push_back(r);
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+    const int ra = value_rank(a.move_value), rb = value_rank(b.move_value);
+    if (ra != rb) return ra < rb;
+    return a.delta != b.delta ? a.delta < b.delta : a.cells < b.cells;
+  });
+  nlohmann::ordered_json moves = nlohmann::ordered_json::array();
+  for (const Row& r : rows) {
+    nlohmann::ordered_json m;
+    m["move"] = r.m->name;
+    m["autoguiMove"] = r.m->autogui;
+    m["position"] = r.m->position;
+    m["autoguiPosition"] = r.m->autogui_position;
+    m["positionValue"] = uwapi_value(r.m->outcome.value);
+    m["remoteness"] = remoteness(r.m->outcome);
+    m["moveValue"] = uwapi_value(r.move_value);
+    m["deltaRemoteness"] = r.delta;
+    moves.push_back(std::move(m));
+  }
+  nlohmann::ordered_json j;
+  j["position"] = probe.position;
+  j["autoguiPosition"] = probe.autogui_position;
+  j["positionValue"] = uwapi_value(probe.outcome.value);
+  j["remoteness"] = parent;
   j["moves"] = std::move(moves);
   return j;
 }
