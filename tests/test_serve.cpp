@@ -652,6 +652,19 @@ TEST_CASE("serve: random and malformed requests leave the server answering corre
     if (!raw.empty()) CHECK(status_of(raw) >= 200);
   }
 
+  // a request httplib cannot parse is answered 400 and the connection closed (its stream
+  // cannot be trusted), while a routed error keeps the connection
+  {
+    RawSocket sock(s.port);
+    sock.send("NOT A REQUEST\r\n\r\n");
+    CHECK(status_of(sock.read_all(300)) == 400);
+    CHECK(sock.closed_by_server(2000));
+    RawSocket kept(s.port);
+    kept.send("GET /api/tf10/query?p=bad HTTP/1.1\r\nHost: x\r\n\r\n");
+    CHECK(status_of(kept.read_all(300)) == 400);
+    CHECK_FALSE(kept.closed_by_server(300));
+  }
+
   // after all of it: the same answers
   CHECK(s.get("/uwapi/toads-frogs/tf10/positions/?p=2_T-TT--F-FF").body == reference);
   CHECK(s.get("/api/tf10/query?p=1_TTT----FFF").body == reference_api);

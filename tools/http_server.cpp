@@ -22,6 +22,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+thread_local bool routed = false;  // the router saw the request being processed
+
 int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
 }
@@ -207,6 +209,13 @@ void HttpServer::shutdown() {
   ::close(wake_fd_);
 }
 
+void HttpServer::set_router(HandlerWithResponse router) {
+  set_pre_routing_handler([router = std::move(router)](const httplib::Request& req, httplib::Response& res) {
+    routed = true;
+    return router(req, res);
+  });
+}
+
 size_t HttpServer::open_connections() const {
   std::lock_guard lk(mu_);
   return conns_.size();
@@ -311,7 +320,8 @@ void HttpServer::serve(Connection* c) {
     bool closed = false, ok = false;
     try {
       BufferedStream s(c->in.data(), length, c->out, c->peer_ip, c->peer_port, c->local_ip, c->local_port);
-      ok = process_request(s, false, closed, nullptr);
+      routed = false;
+      ok = process_request(s, false, closed, nullptr) && routed;
     } catch (...) {
       ok = false;
     }

@@ -59,6 +59,11 @@ class HttpServer : public httplib::Server {
   /// Stops accepting, closes every connection and joins the threads (idempotent).
   void shutdown();
 
+  /// Routes every request that parsed (httplib's pre-routing handler). A request httplib
+  /// answers on its own (it cannot parse it) closes the connection after the answer: the
+  /// stream's state is suspect.
+  void set_router(HandlerWithResponse router);
+
   /// Connections open now (for tests and the benchmark).
   size_t open_connections() const;
 

@@ -295,7 +295,7 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
   games_json_ = text(games);
 
   http_.set_default_headers({{"Access-Control-Allow-Origin", "*"}});
-  http_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+  http_.set_router([this](const httplib::Request& req, httplib::Response& res) {
     std::vector<std::string> seg;
     if (req.method == "POST" && segments(req.path, seg) && is_batch_route(seg))
       return httplib::Server::HandlerResponse::Unhandled;  // the POST handler reads the body
