@@ -70,13 +70,15 @@ emit() {
 route="/uwapi/toads-frogs/$name/positions/?p="
 
 # cold: a fresh process's first request (the block cache empty; the files may be in the
-# operating system's page cache), the start position of the length
-start=$("$bin" query --db "$db" --turn 1 -- "$(python3 -c "import sys; n=int(sys.argv[1]); k=round(n/3); print('T'*k+'-'*(n-2*k)+'F'*k)" "$length")" \
-  | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["position"])')
+# operating system's page cache) for a random position (not the start: the server probes
+# that one while starting, for GamesmanUni's variant)
+random_position() {
+  python3 -c "import random,sys; n=int(sys.argv[1]); print(random.choice('12') + '_' + ''.join(random.choice('TF-') for _ in range(n)))" "$length"
+}
 for i in $(seq 1 "$cold"); do
   start_server
-  ms=$(curl -s -o /dev/null -w '%{time_total}' "${url%/}$route$start" | awk '{printf "%.3f", $1 * 1000}')
-  second=$(curl -s -o /dev/null -w '%{time_total}' "${url%/}$route$start" | awk '{printf "%.3f", $1 * 1000}')
+  ms=$(curl -s -o /dev/null -w '%{time_total}' "${url%/}$route$(random_position)" | awk '{printf "%.3f", $1 * 1000}')
+  second=$(curl -s -o /dev/null -w '%{time_total}' "${url%/}$route$(random_position)" | awk '{printf "%.3f", $1 * 1000}')
   stop_server
   echo "cold #$i: first request $ms ms, then $second ms"
   emit "{\"kind\": \"cold\", \"case\": \"$name\", \"repeat\": $i, \"first_ms\": $ms, \"second_ms\": $second}"
