@@ -89,6 +89,26 @@ class RawSocket {
     }
     return out;
   }
+  /// Reads one whole answer (headers, then Content-Length bytes of body), waiting at most
+  /// `ms` for each piece: for connections the server keeps open.
+  std::string read_response(int ms) {
+    std::string out;
+    char buf[65536];
+    for (;;) {
+      const size_t end = out.find("\r\n\r\n");
+      if (end != std::string::npos) {
+        size_t length = 0;
+        const size_t at = out.find("Content-Length: ");
+        if (at != std::string::npos && at < end) length = std::stoul(out.substr(at + 16));
+        if (out.size() >= end + 4 + length) return out;
+      }
+      pollfd p{fd_, POLLIN, 0};
+      if (::poll(&p, 1, ms) <= 0) return out;
+      const ssize_t n = ::recv(fd_, buf, sizeof(buf), 0);
+      if (n <= 0) return out;
+      out.append(buf, static_cast<size_t>(n));
+    }
+  }
   /// Whether the server has closed the connection (waits up to `ms`).
   bool closed_by_server(int ms) {
     pollfd p{fd_, POLLIN, 0};
