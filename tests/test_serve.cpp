@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "serve_support.hpp"
+#include "tools/uwapi.hpp"
 #include "tools/web_assets.hpp"
 
 using namespace tbtest;
@@ -888,4 +889,25 @@ TEST_CASE("serve: serving writes nothing, and a solve into another directory mea
     CHECK(c.Get("/api/tf9/")->status == 200);
   }
   CHECK(snapshot(tf) == before);
+}
+
+TEST_CASE("serve: the UWAPI text writer escapes what JSON must and reads back as it wrote", "[serve]") {
+  toadbase::PositionProbe p;
+  p.players = 2;
+  p.position = "1_\"quoted\\\x01";
+  p.autogui_position = "1_TT";
+  p.outcome = {toadbase::Value::Win, 3};
+  p.moves.push_back({"a\"b", "M_10_2_x", "2_x\ty", "2_x", {toadbase::Value::Lose, 2}});
+  p.moves.push_back({"c", "M_1_2_x", "2_z", "2_z", {toadbase::Value::Lose, 2}});
+  p.moves.push_back({"d", "odd key", "2_w", "2_w", {toadbase::Value::Win, 5}});
+  const std::string text = toadbase::tools::uwapi_position_text(p);
+  const auto j = nlohmann::ordered_json::parse(text);
+  CHECK(j.dump() == text);  // compact, and nlohmann writes it back byte for byte
+  CHECK(j.at("position") == p.position);
+  REQUIRE(j.at("moves").size() == 3);
+  CHECK(j["moves"][0].at("move") == "c");  // ties in the board's order: cell 1 before cell 10
+  CHECK(j["moves"][1].at("move") == "a\"b");
+  CHECK(j["moves"][1].at("position") == "2_x\ty");
+  CHECK(j["moves"][2].at("moveValue") == "lose");
+  CHECK(toadbase::tools::uwapi_position_json(p) == j);
 }

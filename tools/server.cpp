@@ -381,7 +381,7 @@ void Server::uwapi(const std::vector<std::string>& seg, const httplib::Request& 
     if (!req.has_param("p")) return send_error(res, 400, "Invalid Position");
     try {
       const PositionProbe p = d.opened.instance->probe(*d.opened.db, req.get_param_value("p"), "");
-      return send_json(res, 200, text(uwapi_position_json(p)));
+      return send_json(res, 200, uwapi_position_text(p));
     } catch (const BadPosition&) {
       return send_error(res, 400, "Invalid Position");
     }

@@ -1,7 +1,7 @@
 #include "tools/uwapi.hpp"
 
 #include <algorithm>
-#include <cstdio>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -80,9 +80,16 @@ int value_rank(Value v) {
 /// The cells of an autogui arrow key "M_<from>_<to>_x" (as GamesCrafters' modules list moves,
 /// in the board's order); {-1, -1} for a key of another form.
 std::pair<int, int> arrow_cells(const std::string& key) {
-  int from = -1, to = -1;
-  char sound = 0;
-  if (std::sscanf(key.c_str(), "M_%d_%d_%c", &from, &to, &sound) != 3) return {-1, -1};
+  // "M_" digits "_" digits "_" sound
+  size_t at = 2;
+  auto number = [&](int& v) {
+    const size_t first = at;
+    v = 0;
+    while (at < key.size() && key[at] >= '0' && key[at] <= '9' && at - first < 6) v = v * 10 + (key[at++] - '0');
+    return at > first && at < key.size() && key[at++] == '_';
+  };
+  int from = 0, to = 0;
+  if (key.compare(0, 2, "M_") != 0 || !number(from) || !number(to) || at + 1 != key.size()) return {-1, -1};
   return {from, to};
 }
 
@@ -90,7 +97,50 @@ Value flipped(Value v) { return v == Value::Win ? Value::Lose : v == Value::Lose
 
 }  // namespace
 
-nlohmann::ordered_json uwapi_position_json(const PositionProbe& probe) {
+namespace {
+
+/// Appends `s` as a JSON string.
+void put_string(std::string& out, std::string_view s) {
+  static const char* hex = "0123456789abcdef";
+  out += '"';
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c < 0x20) {
+      const char* brief = c == '\b' ? "\\b" : c == '\f' ? "\\f" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : nullptr;
+      if (brief) {
+        out += brief;
+        continue;
+      }
+      out += "\\u00";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += ch;
+    }
+  }
+  out += '"';
+}
+
+void put_field(std::string& out, const char* key, std::string_view value) {
+  out += '"';
+  out += key;
+  out += "\":";
+  put_string(out, value);
+}
+
+void put_field(std::string& out, const char* key, int value) {
+  out += '"';
+  out += key;
+  out += "\":";
+  out += std::to_string(value);
+}
+
+}  // namespace
+
+std::string uwapi_position_text(const PositionProbe& probe) {
   const bool puzzle = probe.players == 1;
   // a puzzle position's remoteness as the client reads it: -200 when the goal is out of reach
   auto remoteness = [&](const Outcome& o) {
@@ -131,26 +181,45 @@ nlohmann::ordered_json uwapi_position_json(const PositionProbe& probe) {
     if (ra != rb) return ra < rb;
     return a.delta != b.delta ? a.delta < b.delta : a.cells < b.cells;
   });
-  nlohmann::ordered_json moves = nlohmann::ordered_json::array();
-  for (const Row& r : rows) {
-    nlohmann::ordered_json m;
-    m["move"] = r.m->name;
-    m["autoguiMove"] = r.m->autogui;
-    m["position"] = r.m->position;
-    m["autoguiPosition"] = r.m->autogui_position;
-    m["positionValue"] = uwapi_value(r.m->outcome.value);
-    m["remoteness"] = remoteness(r.m->outcome);
-    m["moveValue"] = uwapi_value(r.move_value);
-    m["deltaRemoteness"] = r.delta;
-    moves.push_back(std::move(m));
+  // written straight into one string (the server's hot path): the field order is the spec's
+  std::string out;
+  out.reserve(128 + 256 * rows.size());
+  out += '{';
+  put_field(out, "position", probe.position);
+  out += ',';
+  put_field(out, "autoguiPosition", probe.autogui_position);
+  out += ',';
+  put_field(out, "positionValue", uwapi_value(probe.outcome.value));
+  out += ',';
+  put_field(out, "remoteness", parent);
+  out += ",\"moves\":[";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    if (i) out += ',';
+    out += '{';
+    put_field(out, "move", r.m->name);
+    out += ',';
+    put_field(out, "autoguiMove", r.m->autogui);
+    out += ',';
+    put_field(out, "position", r.m->position);
+    out += ',';
+    put_field(out, "autoguiPosition", r.m->autogui_position);
+    out += ',';
+    put_field(out, "positionValue", uwapi_value(r.m->outcome.value));
+    out += ',';
+    put_field(out, "remoteness", remoteness(r.m->outcome));
+    out += ',';
+    put_field(out, "moveValue", uwapi_value(r.move_value));
+    out += ',';
+    put_field(out, "deltaRemoteness", r.delta);
+    out += '}';
   }
-  nlohmann::ordered_json j;
-  j["position"] = probe.position;
-  j["autoguiPosition"] = probe.autogui_position;
-  j["positionValue"] = uwapi_value(probe.outcome.value);
-  j["remoteness"] = parent;
-  j["moves"] = std::move(moves);
-  return j;
+  out += "]}";
+  return out;
+}
+
+nlohmann::ordered_json uwapi_position_json(const PositionProbe& probe) {
+  return nlohmann::ordered_json::parse(uwapi_position_text(probe));
 }
 
 nlohmann::ordered_json query_json(const Instance& instance, const TierSource& source, const std::string& text,

@@ -35,6 +35,8 @@ nlohmann::ordered_json position_json(const PositionProbe& probe);
 ///    "autoguiPosition":"1_T-TT-F--FF","positionValue":"win","remoteness":23,"moveValue":"lose",
 ///    "deltaRemoteness":0}, ...]}
 nlohmann::ordered_json uwapi_position_json(const PositionProbe& probe);
+/// The same JSON as text, written straight into one string (what the server sends).
+std::string uwapi_position_text(const PositionProbe& probe);
 /// UWAPI's remoteness code for a position that can never reach the goal (a puzzle's dead end).
 inline constexpr int kUwapiInfiniteRemoteness = -200;
 
