@@ -39,7 +39,7 @@ int run_serve(const ServeCliOptions& o) {
   server.start();
   if (!o.quiet)
     for (const auto& d : server.databases())
-      std::cout << "serving " << d->id << ": " << d->game << " " << dump(d->opened.db->manifest()["parameters"])
+      std::cout << "serving " << d->id << ": " << d->game << " " << dump(d->opened.db->summary().at("parameters"))
                 << " (" << d->path << ")\n";
   std::cout << "listening on " << server.url() << "  (GamesmanUni: " << server.url() << "uwapi/)" << std::endl;
   int sig = 0;

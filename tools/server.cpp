@@ -218,6 +218,9 @@ std::vector<std::unique_ptr<ServedDatabase>> open_served(const std::vector<std::
     auto d = std::make_unique<ServedDatabase>();
     try {
       d->opened = open_database(path, true, cache_bytes);
+      // the per-tier list is parsed on first use, which is not thread-safe: done here, once,
+      // before any request thread reads it (/api/<db>/?tiers=1)
+      d->opened.db->manifest();
     } catch (const std::exception& e) {
       warnings.push_back(std::string("skipped ") + e.what());
       continue;
@@ -242,7 +245,7 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
   std::map<std::string, ojson> variants;
   for (auto& d : dbs_) {
     by_id_[d->id] = d.get();
-    const nlohmann::json& m = d->opened.db->manifest();
+    const nlohmann::json& m = d->opened.db->summary();
     ojson entry;
     entry["id"] = d->id;
     entry["game"] = d->game;
@@ -473,7 +476,7 @@ std::string Server::listing_html() const {
       html_escape(url()) + "uwapi/</code>; every database also answers our own JSON under <code>/api/</code>.</p>\n"
       "<table><thead><tr><th>database</th><th>game</th><th>positions</th><th>routes</th></tr></thead><tbody>\n";
   for (const auto& d : dbs_) {
-    const nlohmann::json& m = d->opened.db->manifest();
+    const nlohmann::json& m = d->opened.db->summary();
     const std::string id = url_escape(d->id);
     const std::string start = d->opened.instance->start_position();
     h += "<tr><td><code>" + html_escape(d->id) + "</code></td><td>" + html_escape(d->game) + " <code>" +
