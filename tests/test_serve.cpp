@@ -751,6 +751,9 @@ TEST_CASE("serve: limits on the URL, headers, body and connections, and slow cli
 
   // connections past the limit get 503 and are closed; the server recovers
   std::vector<std::unique_ptr<RawSocket>> idle;
+  for (int i = 0; i < 200 && s.server->open_connections() > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the earlier connections gone
+  REQUIRE(s.server->open_connections() == 0);
   for (int i = 0; i < 16; ++i) idle.push_back(std::make_unique<RawSocket>(s.port));
   for (int i = 0; i < 200 && s.server->open_connections() < 16; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));  // all adopted (a loaded machine is slow to)
