@@ -57,5 +57,6 @@ Command add_verify(CLI::App& root);
 Command add_validate(CLI::App& root);
 Command add_export(CLI::App& root);
 Command add_bench(CLI::App& root);
+Command add_serve(CLI::App& root);
 
 }  // namespace toadbase::tools

@@ -13,7 +13,7 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every subcommand");
   std::vector<Command> commands = add_solve(app);
-  for (auto add : {add_query, add_info, add_analyze, add_verify, add_validate, add_export, add_bench})
+  for (auto add : {add_query, add_info, add_analyze, add_verify, add_validate, add_export, add_bench, add_serve})
     commands.push_back(add(app));
   // the games' own subcommands
   static const DatabaseHost host;

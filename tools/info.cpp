@@ -4,8 +4,26 @@
 
 #include "db/database.hpp"
 #include "tools/cli.hpp"
+#include "tools/info.hpp"
 
 namespace toadbase::tools {
+
+nlohmann::json info_json(const db::Database& d, bool with_tiers) {
+  nlohmann::json m = with_tiers ? d.manifest() : d.summary();
+  m["committed_tiers"] = d.committed_tiers();
+  m["disk_bytes"] = d.disk_bytes();
+  if (!d.complete()) {
+    uint64_t stored = 0, done = 0;
+    for (TierId t = 0; t < d.tier_count(); ++t)
+      if (d.has_tier(t)) stored += d.tier_meta(t).stored_bytes, done += d.tier_meta(t).positions;
+    m["stored_bytes"] = stored;
+    m["committed_positions"] = done;
+  }
+  const uint64_t positions = m.value("positions", uint64_t{0});
+  const uint64_t stored = m.value("stored_bytes", uint64_t{0});
+  m["bits_per_position"] = positions ? 8.0 * static_cast<double>(stored) / static_cast<double>(positions) : 0.0;
+  return m;
+}
 
 namespace {
 
@@ -17,19 +35,9 @@ struct InfoOptions {
 int run_info(const InfoOptions& o) {
   const Common& c = o.c;
   auto d = db::Database::open_read_only(c.db);
-  nlohmann::json m = o.with_tiers ? d->manifest() : d->summary();
-  m["committed_tiers"] = d->committed_tiers();
-  m["disk_bytes"] = d->disk_bytes();
-  if (!d->complete()) {
-    uint64_t stored = 0, done = 0;
-    for (TierId t = 0; t < d->tier_count(); ++t)
-      if (d->has_tier(t)) stored += d->tier_meta(t).stored_bytes, done += d->tier_meta(t).positions;
-    m["stored_bytes"] = stored;
-    m["committed_positions"] = done;
-  }
+  const nlohmann::json m = info_json(*d, o.with_tiers);
   const uint64_t positions = m.value("positions", uint64_t{0});
   const uint64_t stored = m.value("stored_bytes", uint64_t{0});
-  m["bits_per_position"] = positions ? 8.0 * static_cast<double>(stored) / static_cast<double>(positions) : 0.0;
   if (c.json_out) {
     std::cout << dump(m) << "\n";
     return 0;

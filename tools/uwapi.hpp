@@ -22,6 +22,24 @@ namespace toadbase::tools {
 
 /// The JSON of a probed win/lose position.
 nlohmann::ordered_json position_json(const PositionProbe& probe);
+/// The JSON of a probed win/lose position on GamesmanUni's route (spec/uwapi.md): the same
+/// probe as position_json, with the board widget's `autoguiPosition` on the position and on
+/// every move, and the client's rules for puzzles: a position that cannot reach the goal has
+/// remoteness -200; a move's deltaRemoteness is the parent's remoteness minus the child's,
+/// its moveValue win / tie / lose as that is > 0, 0, < 0 (a child that cannot reach the goal:
+/// lose, -200, delta 0). Moves sorted win, tie, draw, lose, each by deltaRemoteness, ties in
+/// the board's order (the arrow's source cell, left to right), as GamesCrafters' modules list them.
+///
+///   {"position":"2_T-TT--F-FF","autoguiPosition":"2_T-TT--F-FF","positionValue":"lose",
+///    "remoteness":24,"moves":[{"move":"6-5","autoguiMove":"M_6_5_x","position":"1_T-TT-F--FF",
+///    "autoguiPosition":"1_T-TT-F--FF","positionValue":"win","remoteness":23,"moveValue":"lose",
+///    "deltaRemoteness":0}, ...]}
+nlohmann::ordered_json uwapi_position_json(const PositionProbe& probe);
+/// The same JSON as text, written straight into one string (what the server sends).
+std::string uwapi_position_text(const PositionProbe& probe);
+/// UWAPI's remoteness code for a position that can never reach the goal (a puzzle's dead end).
+inline constexpr int kUwapiInfiniteRemoteness = -200;
+
 /// The JSON line `toadbase query` prints for a position of any game; throws BadPosition.
 nlohmann::ordered_json query_json(const Instance& instance, const TierSource& source, const std::string& text,
                                   const std::string& turn);

@@ -48,6 +48,13 @@ std::vector<NamedMove<Position>> Module::moves(const Position& p) {
   return out;
 }
 
+std::string Module::autogui_position(const Position& p) {
+  std::string board = frog_puzzle::format(p);
+  for (char& c : board)
+    if (c == '_') c = '-';
+  return "1_" + board;
+}
+
 Position Module::start(const Space& space) { return start_of(space.counts()); }
 
 nlohmann::json Module::census(const Space& space,

@@ -30,6 +30,9 @@ struct Module {
   static Position parse(const std::string& text, const std::string& turn);
   static std::string format(const Position& p) { return frog_puzzle::format(p); }
   static std::vector<NamedMove<Position>> moves(const Position& p);
+  /// The board as GamesmanUni's widget reads it: one player, `-` for an empty cell
+  /// ("LL_RR" -> "1_LL-RR").
+  static std::string autogui_position(const Position& p);
   /// The space's start L..L _.._ R..R.
   static Position start(const Space& space);
 

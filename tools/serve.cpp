@@ -1,0 +1,87 @@
+// toadbase serve --data DIR | --db PATH ...: every database over HTTP (routes: tools/server.hpp).
+#include <pthread.h>
+
+#include <csignal>
+#include <iostream>
+
+#include "tools/cli.hpp"
+#include "tools/server.hpp"
+
+namespace toadbase::tools {
+
+namespace {
+
+struct ServeCliOptions {
+  std::vector<std::string> data_dirs, db_paths;
+  ServeOptions serve;
+  size_t cache_mb = 256;
+  int threads = 0;
+  bool quiet = false;
+};
+
+int run_serve(const ServeCliOptions& o) {
+  // the signals that stop the server are taken by this thread alone (sigwait below); the
+  // server's threads, started after this, inherit the mask
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  std::vector<std::string> warnings;
+  auto dbs = open_served(o.data_dirs, o.db_paths, o.cache_mb << 20, warnings);
+  for (const auto& w : warnings) std::cerr << "toadbase serve: warning: " << w << "\n";
+  if (dbs.empty()) throw UserError("serve: no database to serve (every one given was skipped, see the warnings)");
+  ServeOptions so = o.serve;
+  so.limits.threads = o.threads;
+  Server server(std::move(dbs), so);
+  server.start();
+  if (!o.quiet)
+    for (const auto& d : server.databases())
+      std::cout << "serving " << d->id << ": " << d->game << " " << dump(d->opened.db->summary().at("parameters"))
+                << " (" << d->path << ")\n";
+  std::cout << "listening on " << server.url() << "  (GamesmanUni: " << server.url() << "uwapi/)" << std::endl;
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  server.stop();
+  if (!o.quiet) std::cout << "stopped (" << (sig == SIGINT ? "SIGINT" : "SIGTERM") << ")" << std::endl;
+  return 0;
+}
+
+}  // namespace
+
+Command add_serve(CLI::App& root) {
+  auto o = std::make_shared<ServeCliOptions>();
+  auto* serve = root.add_subcommand("serve", "answer databases over HTTP: GamesmanUni's API (/uwapi/), JSON (/api/), a page (/)");
+  serve->add_option("--data", o->data_dirs, "serve every database one level under this directory (repeatable)")
+      ->type_name("DIR");
+  serve->add_option("--db", o->db_paths, "serve this database (repeatable)")->type_name("PATH");
+  serve->add_option("--host", o->serve.host, "the address to listen on (0.0.0.0: every interface)")
+      ->capture_default_str();
+  serve->add_option("--port", o->serve.port, "the port (0: any free port; the URL is printed)")
+      ->check(CLI::Range(0, 65535))
+      ->capture_default_str();
+  serve->add_option("--threads", o->threads, "worker threads (default: the cores)")->check(CLI::Range(0, 1024));
+  serve->add_option("--cache", o->cache_mb, "block cache of each database, MiB")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
+  serve->add_option("--max-connections", o->serve.limits.max_connections, "connections open at once")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  serve->add_flag("--quiet", o->quiet, "print only the URL");
+  serve->footer(
+      "Examples:\n"
+      "  toadbase serve --data data/\n"
+      "  toadbase serve --db data/tf16 --db data/frogs8 --port 9000 --host 0.0.0.0\n"
+      "  curl 'http://127.0.0.1:8080/uwapi/toads-frogs/tf16/positions/?p=1_TT--FF'");
+  return {serve, [serve, o] {
+            if (o->data_dirs.empty() && o->db_paths.empty()) {
+              std::cerr << "toadbase serve: give --data DIR or --db PATH (see toadbase serve --help)\n";
+              return 2;
+            }
+            return run_serve(*o);
+          }};
+}
+
+}  // namespace toadbase::tools

@@ -1,0 +1,499 @@
+#include "tools/server.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string_view>
+
+#include "tools/info.hpp"
+#include "tools/uwapi.hpp"
+#include "tools/web_assets.hpp"
+
+namespace toadbase::tools {
+
+namespace {
+
+namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;
+
+/// JSON text that may hold the user's bytes: invalid UTF-8 is replaced, as the command does.
+template <class J>
+std::string text(const J& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void send_json(httplib::Response& res, int status, const std::string& body) {
+  res.status = status;
+  res.set_content(body, "application/json");
+}
+
+void send_error(httplib::Response& res, int status, const std::string& message) {
+  send_json(res, status, text(nlohmann::json{{"error", message}}));
+}
+
+// ---- GamesmanUni's games ---------------------------------------------------------------
+
+/// A game GamesmanUni can play from our databases.
+struct UwapiGame {
+  const char* id;     // our game's name, and the id on /uwapi/
+  const char* name;
+  const char* type;   // "twoPlayer" | "onePlayer"
+  char mover, other;  // the two pieces' letters on the board
+  const char* instructions;
+};
+
+constexpr UwapiGame kUwapiGames[] = {
+    {"toads-frogs", "Toads and Frogs", "twoPlayer", 'T', 'F',
+     "# Toads and Frogs\n\n"
+     "A strip of cells holds toads (T) and frogs (F). Player 1 moves the toads, which go right; "
+     "player 2 moves the frogs, which go left.\n\n"
+     "- On your turn, slide one of your pieces one cell forward into an empty cell, or jump it "
+     "over exactly one opposing piece into the empty cell just beyond.\n"
+     "- You cannot jump your own piece, an empty cell, or two pieces.\n"
+     "- The player who cannot move loses.\n\n"
+     "Every position's value comes from an exhaustive solve: a win hurries, a loss stalls.\n"},
+    {"frog-puzzle", "Frog Swap Puzzle", "onePlayer", 'L', 'R',
+     "# Frog Swap Puzzle\n\n"
+     "Frogs facing right (L) start on the left, frogs facing left (R) on the right, with an "
+     "empty cell between them. Swap the two groups.\n\n"
+     "- A frog moves only the way it faces: into the adjacent empty cell, or over exactly one "
+     "frog of the other kind into the empty cell beyond.\n"
+     "- The puzzle is solved when every R is left of every L.\n\n"
+     "Some moves lead to dead ends from which the goal cannot be reached.\n"},
+};
+
+const UwapiGame* uwapi_game(std::string_view id) {
+  for (const auto& g : kUwapiGames)
+    if (id == g.id) return &g;
+  return nullptr;
+}
+
+/// "16 cells", "16 cells, 5 toads, 5 frogs", "3 + 3 frogs, 1 empty cell".
+std::string describe(const std::string& game, const nlohmann::json& p) {
+  auto num = [&](const char* k) { return p.contains(k) ? std::to_string(p[k].get<long long>()) : std::string("?"); };
+  if (game == "toads-frogs") {
+    std::string s = num("length") + " cells";
+    if (p.contains("toads")) s += ", " + num("toads") + " toads, " + num("frogs") + " frogs";
+    return s;
+  }
+  if (game == "frog-puzzle") {
+    const std::string e = num("empty");
+    return num("left") + " + " + num("right") + " frogs, " + e + (e == "1" ? " empty cell" : " empty cells");
+  }
+  return text(p);
+}
+
+/// The board widget's data for a 1 x n strip, naming only images GamesmanUni ships.
+ojson image_data(const UwapiGame& g, int cells) {
+  ojson centers = ojson::array();
+  for (int i = 0; i < cells; ++i) centers.push_back({i + 0.5, 2});
+  ojson theme;
+  theme["space"] = {cells, 3};
+  theme["centers"] = std::move(centers);
+  if (cells == 5 || cells == 7 || cells == 9 || cells == 11)
+    theme["background"] = "toadsandfrogs/pond" + std::to_string(cells - 1) + ".svg";
+  ojson chars;
+  chars[std::string(1, g.mover)] = {{"image", "toadsandfrogs/bluefrog.svg"}, {"scale", 0.9}};
+  chars[std::string(1, g.other)] = {{"image", "toadsandfrogs/redfrog.svg"}, {"scale", 0.9}};
+  theme["charImages"] = std::move(chars);
+  theme["arrowWidth"] = 0.1;
+  theme["sounds"] = {{"x", "animals/frog.mp3"}};
+  theme["animationType"] = "simpleSlides";
+  ojson j;
+  j["defaultTheme"] = "frogs";
+  j["themes"]["frogs"] = std::move(theme);
+  return j;
+}
+
+// ---- paths -----------------------------------------------------------------------------
+
+/// The path's segments, one trailing slash allowed ("/uwapi/tf10/" -> {"uwapi", "tf10"});
+/// false for an empty segment inside the path.
+bool segments(const std::string& path, std::vector<std::string>& out) {
+  out.clear();
+  std::string_view p = path;
+  if (p.empty() || p.front() != '/') return false;
+  p.remove_prefix(1);
+  if (!p.empty() && p.back() == '/') p.remove_suffix(1);
+  if (p.empty()) return true;
+  for (;;) {
+    const size_t slash = p.find('/');
+    const std::string_view s = p.substr(0, slash);
+    if (s.empty()) return false;  // "//" inside, or a second trailing slash
+    out.emplace_back(s);
+    if (slash == std::string_view::npos) return true;
+    p.remove_prefix(slash + 1);
+  }
+}
+
+const char* content_type(std::string_view path) {
+  const size_t dot = path.rfind('.');
+  const std::string_view ext = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+  if (ext == "html") return "text/html; charset=utf-8";
+  if (ext == "css") return "text/css; charset=utf-8";
+  if (ext == "js" || ext == "mjs") return "text/javascript; charset=utf-8";
+  if (ext == "json" || ext == "map") return "application/json";
+  if (ext == "svg") return "image/svg+xml";
+  if (ext == "png") return "image/png";
+  if (ext == "ico") return "image/x-icon";
+  if (ext == "txt" || ext == "md") return "text/plain; charset=utf-8";
+  if (ext == "woff2") return "font/woff2";
+  return "application/octet-stream";
+}
+
+std::string html_escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+/// A path segment as a link's URL carries it (RFC 3986 unreserved characters kept).
+std::string url_escape(std::string_view s) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+bool is_batch_route(const std::vector<std::string>& seg) {
+  return seg.size() == 3 && seg[0] == "api" && seg[2] == "query";
+}
+
+}  // namespace
+
+// ---- opening -----------------------------------------------------------------------------
+
+std::vector<std::unique_ptr<ServedDatabase>> open_served(const std::vector<std::string>& data_dirs,
+                                                         const std::vector<std::string>& db_paths,
+                                                         size_t cache_bytes, std::vector<std::string>& warnings) {
+  std::vector<std::string> paths;
+  for (const auto& dir : data_dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+      warnings.push_back(dir + ": not a directory; no databases from it");
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (e.is_directory(ec) && fs::exists(e.path() / "CURRENT", ec)) found.push_back(e.path().string());
+    if (ec) warnings.push_back(dir + ": " + ec.message());
+    std::sort(found.begin(), found.end());
+    if (found.empty()) warnings.push_back(dir + ": no database in it (a database is a directory holding CURRENT)");
+    paths.insert(paths.end(), found.begin(), found.end());
+  }
+  paths.insert(paths.end(), db_paths.begin(), db_paths.end());
+
+  std::vector<std::unique_ptr<ServedDatabase>> out;
+  std::set<std::string> ids;
+  for (const auto& path : paths) {
+    std::string id = fs::path(path).lexically_normal().filename().string();
+    if (id.empty() || id == "." || id == "..") id = fs::absolute(path).lexically_normal().parent_path().filename().string();
+    if (id.empty() || id == "." || id == "..") {
+      warnings.push_back(path + ": skipped: its directory has no name to serve it under");
+      continue;
+    }
+    if (ids.count(id)) {
+      warnings.push_back(path + ": skipped: another database is already served as '" + id + "'");
+      continue;
+    }
+    auto d = std::make_unique<ServedDatabase>();
+    try {
+      d->opened = open_database(path, true, cache_bytes);
+      // the per-tier list is parsed on first use, which is not thread-safe: done here, once,
+      // before any request thread reads it (/api/<db>/?tiers=1)
+      d->opened.db->manifest();
+    } catch (const std::exception& e) {
+      warnings.push_back(std::string("skipped ") + e.what());
+      continue;
+    }
+    d->id = id;
+    d->path = path;
+    d->game = d->opened.db->identity().game;
+    ids.insert(id);
+    out.push_back(std::move(d));
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a->id < b->id; });
+  return out;
+}
+
+// ---- the server ------------------------------------------------------------------------
+
+Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOptions options)
+    : dbs_(std::move(databases)), options_(std::move(options)), http_(options_.limits) {
+  if (dbs_.empty()) throw std::invalid_argument("no database to serve");
+  // what never changes while serving is written once
+  ojson api = ojson::array();
+  std::map<std::string, ojson> variants;
+  for (auto& d : dbs_) {
+    by_id_[d->id] = d.get();
+    const nlohmann::json& m = d->opened.db->summary();
+    ojson entry;
+    entry["id"] = d->id;
+    entry["game"] = d->game;
+    entry["parameters"] = m.value("parameters", nlohmann::json::object());
+    entry["positions"] = m.value("positions", uint64_t{0});
+    entry["tiers"] = d->opened.db->tier_count();
+    entry["stored_bytes"] = m.value("stored_bytes", uint64_t{0});
+    entry["digest"] = m.value("digest", std::string());
+    entry["manifest"] = "/api/" + url_escape(d->id) + "/";
+    entry["query"] = "/api/" + url_escape(d->id) + "/query?p=";
+    const UwapiGame* g = uwapi_game(d->game);
+    if (g && d->opened.instance->win_lose()) {
+      const std::string start = d->opened.instance->start_position();
+      if (!start.empty()) {
+        // one probe at start-up gives the start's autogui form (and checks the database answers)
+        const PositionProbe p = d->opened.instance->probe(*d->opened.db, start, "");
+        const std::string& autogui = p.autogui_position;
+        d->cells = static_cast<int>(autogui.size() > 2 ? autogui.size() - 2 : 0);
+        const std::string name = d->id + " (" + describe(d->game, m.value("parameters", nlohmann::json::object())) + ")";
+        ojson v;
+        v["id"] = d->id;
+        v["name"] = name;
+        v["startPosition"] = p.position;
+        v["autoguiStartPosition"] = autogui;
+        v["imageAutoGUIData"] = image_data(*g, d->cells);
+        v["gui"] = "v2";
+        d->uwapi_variant = text(v);
+        variants[g->id].push_back({{"id", d->id}, {"name", name}, {"gui", "v2"}});
+        entry["uwapi"] = "/uwapi/" + std::string(g->id) + "/" + url_escape(d->id) + "/";
+      }
+    }
+    api.push_back(std::move(entry));
+  }
+  api_json_ = text(ojson{{"databases", std::move(api)}});
+  std::vector<const UwapiGame*> listed;
+  for (const auto& g : kUwapiGames)
+    if (variants.count(g.id)) listed.push_back(&g);
+  std::sort(listed.begin(), listed.end(), [](auto* a, auto* b) { return std::string_view(a->name) < b->name; });
+  ojson games = ojson::array();
+  for (const UwapiGame* g : listed) {
+    games.push_back({{"id", g->id}, {"name", g->name}, {"type", g->type}, {"gui", "v2"}});
+    ojson j;
+    j["id"] = g->id;
+    j["name"] = g->name;
+    j["variants"] = std::move(variants[g->id]);
+    j["allowCustomVariantCreation"] = false;
+    j["supportsWinBy"] = false;
+    game_json_[g->id] = text(j);
+  }
+  games_json_ = text(games);
+
+  http_.set_default_headers({{"Access-Control-Allow-Origin", "*"}});
+  http_.set_router([this](const httplib::Request& req, httplib::Response& res) {
+    std::vector<std::string> seg;
+    if (req.method == "POST" && segments(req.path, seg) && is_batch_route(seg))
+      return httplib::Server::HandlerResponse::Unhandled;  // the POST handler reads the body
+    answer(req, res);
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  http_.Post(".*", [this](const httplib::Request& req, httplib::Response& res) {
+    std::vector<std::string> seg;
+    segments(req.path, seg);
+    const auto it = by_id_.find(seg.at(1));
+    if (it == by_id_.end()) return send_error(res, 404, "no database '" + seg[1] + "' is served");
+    batch(*it->second, req, res);
+  });
+  // answers httplib makes itself (a request it cannot parse, 414, 413) get a JSON body too
+  http_.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+    std::string why = "HTTP " + std::to_string(res.status);
+    if (res.status == 400) why = "bad request: the request line or a header cannot be read";
+    if (res.status == 413) why = "the body is too long";
+    if (res.status == 414) why = "the request line is too long";
+    if (res.status == 416) why = "the range cannot be satisfied";
+    send_error(res, res.status, why);
+    return httplib::Server::HandlerResponse::Handled;
+  }));
+  http_.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+    std::string what = "internal error";
+    try {
+      if (ep) std::rethrow_exception(ep);
+    } catch (const std::exception& e) {
+      what += std::string(": ") + e.what();
+    } catch (...) {
+    }
+    send_error(res, 500, what);
+  });
+}
+
+Server::~Server() { stop(); }
+
+int Server::start() {
+  port_ = http_.start(options_.host, options_.port);
+  return port_;
+}
+
+std::string Server::url() const {
+  const bool v6 = options_.host.find(':') != std::string::npos;
+  return "http://" + (v6 ? "[" + options_.host + "]" : options_.host) + ":" + std::to_string(port_) + "/";
+}
+
+void Server::stop() { http_.shutdown(); }
+
+void Server::answer(const httplib::Request& req, httplib::Response& res) const {
+  std::vector<std::string> seg;
+  const bool routed = segments(req.path, seg);
+  if (req.method == "OPTIONS") {
+    res.status = 204;
+    res.set_header("Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS");
+    res.set_header("Access-Control-Allow-Headers", "Content-Type");
+    res.set_header("Access-Control-Max-Age", "86400");
+    return;
+  }
+  if (req.method != "GET" && req.method != "HEAD") {
+    const bool batch_route = routed && is_batch_route(seg);
+    res.set_header("Allow", batch_route ? "GET, HEAD, POST, OPTIONS" : "GET, HEAD, OPTIONS");
+    return send_error(res, 405, req.method + " is not answered here; " +
+                                    (batch_route ? "GET, HEAD or POST" : "GET or HEAD") + " " + req.path);
+  }
+  if (routed && !seg.empty() && seg[0] == "uwapi") return uwapi(seg, req, res);
+  if (routed && !seg.empty() && seg[0] == "api") return api(seg, req, res);
+  page(req.path, res);
+}
+
+void Server::uwapi(const std::vector<std::string>& seg, const httplib::Request& req, httplib::Response& res) const {
+  if (seg.size() == 1) return send_json(res, 200, games_json_);
+  const auto game = game_json_.find(seg[1]);
+  if (game == game_json_.end()) return send_error(res, 404, "Invalid Game");
+  if (seg.size() == 2) return send_json(res, 200, game->second);
+  const auto it = by_id_.find(seg[2]);
+  if (it == by_id_.end() || it->second->game != seg[1] || it->second->uwapi_variant.empty())
+    return send_error(res, 404, "Invalid Variant");
+  const ServedDatabase& d = *it->second;
+  if (seg.size() == 3) return send_json(res, 200, d.uwapi_variant);
+  if (seg.size() == 4 && seg[3] == "positions") {
+    if (!req.has_param("p")) return send_error(res, 400, "Invalid Position");
+    try {
+      const PositionProbe p = d.opened.instance->probe(*d.opened.db, req.get_param_value("p"), "");
+      return send_json(res, 200, uwapi_position_text(p));
+    } catch (const BadPosition&) {
+      return send_error(res, 400, "Invalid Position");
+    }
+  }
+  if (seg.size() == 4 && seg[3] == "instructions")
+    return send_json(res, 200, text(nlohmann::json{{"instructions", uwapi_game(seg[1])->instructions}}));
+  return send_error(res, 404, "no such route: " + req.path);
+}
+
+void Server::api(const std::vector<std::string>& seg, const httplib::Request& req, httplib::Response& res) const {
+  if (seg.size() == 1) return send_json(res, 200, api_json_);
+  const auto it = by_id_.find(seg[1]);
+  if (it == by_id_.end()) return send_error(res, 404, "no database '" + seg[1] + "' is served");
+  const ServedDatabase& d = *it->second;
+  if (seg.size() == 2) {
+    const bool tiers = req.has_param("tiers") && req.get_param_value("tiers") != "0";
+    return send_json(res, 200, text(info_json(*d.opened.db, tiers)));
+  }
+  if (seg.size() == 3 && seg[2] == "query") {
+    if (!req.has_param("p")) return send_error(res, 400, "give the position: /api/" + d.id + "/query?p=POSITION");
+    const std::string p = req.get_param_value("p");
+    try {
+      return send_json(res, 200, text(query_json(*d.opened.instance, *d.opened.db, p, req.get_param_value("turn"))));
+    } catch (const BadPosition& e) {
+      ojson j;
+      j["position"] = p;
+      j["error"] = e.what();
+      return send_json(res, 400, text(j));
+    }
+  }
+  send_error(res, 404, "no such route: " + req.path);
+}
+
+void Server::batch(const ServedDatabase& d, const httplib::Request& req, httplib::Response& res) const {
+  std::vector<std::string_view> lines;
+  std::string_view body = req.body;
+  while (!body.empty()) {
+    const size_t nl = body.find('\n');
+    std::string_view line = body.substr(0, nl);
+    body.remove_prefix(nl == std::string_view::npos ? body.size() : nl + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    if (lines.size() == options_.max_batch_lines)
+      return send_error(res, 413, "more than " + std::to_string(options_.max_batch_lines) +
+                                      " positions in one request; split them");
+    lines.push_back(line);
+  }
+  const std::string turn = req.get_param_value("turn");
+  std::string out;
+  for (std::string_view line : lines) {
+    const std::string p(line);
+    try {
+      out += text(query_json(*d.opened.instance, *d.opened.db, p, turn));
+    } catch (const BadPosition& e) {
+      ojson j;
+      j["position"] = p;
+      j["error"] = e.what();
+      out += text(j);
+    }
+    out += '\n';
+  }
+  res.status = 200;
+  res.set_content(out, "application/x-ndjson");
+}
+
+void Server::page(const std::string& path, httplib::Response& res) const {
+  // the table holds every file there is: a path that is not a key of it is not found, so
+  // nothing ("..", encoded slashes, absolute paths) reaches a file outside it
+  const WebAsset* a = find_web_asset(path == "/" ? "/index.html" : path);
+  if (a) {
+    res.status = 200;
+    res.set_content(std::string(a->data), content_type(a->path));
+    return;
+  }
+  if (path == "/" || path == "/index.html") {
+    res.status = 200;
+    res.set_content(listing_html(), "text/html; charset=utf-8");
+    return;
+  }
+  send_error(res, 404, "no such page: " + path);
+}
+
+std::string Server::listing_html() const {
+  std::string h =
+      "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+      "<title>toadbase</title><link rel=\"stylesheet\" href=\"/toadbase.css\"></head><body>\n"
+      "<h1>toadbase</h1>\n<p class=\"lead\">Solved databases served here. Point GamesmanUni at <code>" +
+      html_escape(url()) + "uwapi/</code>; every database also answers our own JSON under <code>/api/</code>.</p>\n"
+      "<table><thead><tr><th>database</th><th>game</th><th>positions</th><th>routes</th></tr></thead><tbody>\n";
+  for (const auto& d : dbs_) {
+    const nlohmann::json& m = d->opened.db->summary();
+    const std::string id = url_escape(d->id);
+    const std::string start = d->opened.instance->start_position();
+    h += "<tr><td><code>" + html_escape(d->id) + "</code></td><td>" + html_escape(d->game) + " <code>" +
+         html_escape(text(m.value("parameters", nlohmann::json::object()))) + "</code></td><td>" +
+         std::to_string(m.value("positions", uint64_t{0})) + "</td><td><a href=\"/api/" + id +
+         "/\">manifest</a>";
+    if (!start.empty())
+      h += " &middot; <a href=\"/api/" + id + "/query?p=" + url_escape(start) + "\">start position</a>";
+    if (!d->uwapi_variant.empty())
+      h += " &middot; <a href=\"/uwapi/" + url_escape(d->game) + "/" + id + "/\">UWAPI variant</a>"
+           " &middot; <a href=\"/uwapi/" + url_escape(d->game) + "/" + id + "/positions/?p=" + url_escape(start) +
+           "\">UWAPI start</a>";
+    h += "</td></tr>\n";
+  }
+  h += "</tbody></table>\n<p><a href=\"/api/\">/api/</a> lists the databases as JSON; "
+       "<a href=\"/uwapi/\">/uwapi/</a> the games GamesmanUni can play.</p>\n</body></html>\n";
+  return h;
+}
+
+}  // namespace toadbase::tools

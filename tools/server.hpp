@@ -1,0 +1,93 @@
+// `toadbase serve`'s routes: databases opened once, read-only, answered over HTTP by every
+// worker thread through the same engine probe as `toadbase query`.
+//
+//   /uwapi/                                   GamesmanUni's API (spec/uwapi.md): the games
+//   /uwapi/<game>/                            a game and its variants (one per database)
+//   /uwapi/<game>/<variant>/                  start position, board widget data
+//   /uwapi/<game>/<variant>/positions/?p=P    a position's value and every move's
+//   /uwapi/<game>/<variant>/instructions/     the rules, as markdown
+//   /api/                                     our own JSON: every database
+//   /api/<db>/                                its manifest, as `toadbase info --json`
+//   /api/<db>/query?p=P[&turn=1|2]            the line `toadbase query` prints
+//   POST /api/<db>/query                      one position a line -> JSON lines
+//   /  and any other path                     the web page's files, built into the binary
+//
+// Every answer carries Access-Control-Allow-Origin: *; OPTIONS answers 204; methods other
+// than GET/HEAD (and POST on the batch route) answer 405. The HTTP side (connections,
+// limits, timeouts) is tools/http_server.hpp.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tools/http_server.hpp"
+#include "tools/open.hpp"
+
+namespace toadbase::tools {
+
+/// A database the server answers for.
+struct ServedDatabase {
+  std::string id;    // the directory's name: its path segment in every route
+  std::string path;  // as given
+  Opened opened;
+  std::string game;  // the manifest's game
+  std::string uwapi_variant;  // the variant's JSON on /uwapi/ ("" when GamesmanUni cannot play it)
+  int cells = 0;              // board cells (UWAPI games)
+};
+
+/// Opens every database one level under each of `data_dirs` (a directory holding a RocksDB
+/// `CURRENT` file) and each of `db_paths`, read-only, sorted by id. A database that cannot
+/// be opened, or whose id is taken, is named in `warnings` and skipped.
+std::vector<std::unique_ptr<ServedDatabase>> open_served(const std::vector<std::string>& data_dirs,
+                                                         const std::vector<std::string>& db_paths,
+                                                         size_t cache_bytes, std::vector<std::string>& warnings);
+
+struct ServeOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;  // 0: any free port
+  HttpLimits limits;
+  size_t max_batch_lines = 10000;  // positions in one POST
+};
+
+class Server {
+ public:
+  /// Throws std::invalid_argument when `databases` is empty.
+  Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  /// Binds and starts answering in background threads; returns the port. Throws
+  /// std::runtime_error when the address cannot be bound.
+  int start();
+  /// "http://127.0.0.1:8080/" (after start()).
+  std::string url() const;
+  /// Stops accepting, closes the connections, joins the threads.
+  void stop();
+
+  const std::vector<std::unique_ptr<ServedDatabase>>& databases() const { return dbs_; }
+  size_t open_connections() const { return http_.open_connections(); }
+
+ private:
+  struct Answer;
+  void answer(const httplib::Request& req, httplib::Response& res) const;
+  void uwapi(const std::vector<std::string>& seg, const httplib::Request& req, httplib::Response& res) const;
+  void api(const std::vector<std::string>& seg, const httplib::Request& req, httplib::Response& res) const;
+  void batch(const ServedDatabase& d, const httplib::Request& req, httplib::Response& res) const;
+  void page(const std::string& path, httplib::Response& res) const;
+  std::string listing_html() const;
+
+  std::vector<std::unique_ptr<ServedDatabase>> dbs_;
+  std::unordered_map<std::string, const ServedDatabase*> by_id_;
+  ServeOptions options_;
+  std::string games_json_;                                    // /uwapi/
+  std::unordered_map<std::string, std::string> game_json_;    // /uwapi/<game>/
+  std::string api_json_;                                      // /api/
+  HttpServer http_;
+  int port_ = -1;
+};
+
+}  // namespace toadbase::tools
