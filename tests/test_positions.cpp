@@ -82,8 +82,8 @@ TEST_CASE("parse errors name the problem", "[positions]") {
   }
   SECTION("a board that is too long") {
     const std::string e = parse_error("1_" + std::string(tf::kMaxLength + 1, 'T'));
-    CHECK_THAT(e, Contains("23 cells"));
-    CHECK_THAT(e, Contains("22"));
+    CHECK_THAT(e, Contains("27 cells"));
+    CHECK_THAT(e, Contains("the 26 supported"));
     CHECK_THAT(parse_error(std::string(40, '-'), Player::Toads), Contains("40 cells"));
   }
   SECTION("the tools' --turn option") {

@@ -12,7 +12,7 @@ Opened open_database(const std::string& path, bool need_complete, size_t cache_b
   if (!g || !g->has_database())
     throw db::DbError(path + " holds the game '" + id.game + "', which this toadbase does not know");
   try {
-    o.instance = g->instance(id.parameters);
+    o.instance = g->instance(id.parameters, id.record);
   } catch (const std::invalid_argument& e) {
     throw db::DbError(path + " holds " + id.game + " with parameters " + id.parameters.dump() +
                       " this toadbase cannot use: " + e.what());

@@ -22,7 +22,12 @@ class Game {
   virtual std::vector<ParamSpec> parameters() const = 0;
   /// Validates and fills in the given parameters (throws std::invalid_argument).
   virtual nlohmann::json normalize(const nlohmann::json& given) const = 0;
-  virtual std::unique_ptr<Instance> instance(const nlohmann::json& normalized) const = 0;
+  /// The instance of a space with the record `record` names (a database's), or with none the
+  /// record the game picks for the space (throws std::invalid_argument for a record the game
+  /// does not write).
+  virtual std::unique_ptr<Instance> instance(const nlohmann::json& normalized, const std::string& record = "") const = 0;
+  /// The records the game writes (the names `instance` takes).
+  virtual std::vector<std::string> records() const = 0;
   virtual std::vector<GameCommand> add_commands(CLI::App& root, const Host& host) const = 0;
 };
 
@@ -48,14 +53,25 @@ class Registered : public Game {
       throw std::invalid_argument(std::string(M::kName) + " has no position database");
     }
   }
-  std::unique_ptr<Instance> instance(const nlohmann::json& normalized) const override {
+  std::unique_ptr<Instance> instance(const nlohmann::json& normalized, const std::string& record = "") const override {
     if constexpr (TierGameRules<M>) {
-      return std::make_unique<TierInstance<M>>(normalized);
+      return make_tier_instance<M>(normalized, record);
     } else if constexpr (OwnEngine<M>) {
-      return M::make_instance(normalized);
+      auto inst = M::make_instance(normalized);
+      if (!record.empty() && record != inst->identity().record)
+        throw std::invalid_argument(std::string(M::kName) + " has no record '" + record + "': it writes " +
+                                    inst->identity().record);
+      return inst;
     } else {
-      (void)normalized;
+      (void)normalized, (void)record;
       throw std::invalid_argument(std::string(M::kName) + " has no position database");
+    }
+  }
+  std::vector<std::string> records() const override {
+    if constexpr (TierGameRules<M>) {
+      return tier_records<M>();
+    } else {
+      return {};
     }
   }
   std::vector<GameCommand> add_commands(CLI::App& root, const Host& host) const override {

@@ -26,6 +26,12 @@
 //   REQUIRED  using Position     a position of the space (Space::Position)
 //   REQUIRED  using RecordType   the record: ParityRecord (two players, win/lose and
 //                                remoteness) or PuzzleRecord (one player, moves to the goal)
+//   OPTIONAL  using WideRecordType   a wider record for spaces whose games may outlast
+//                                RecordType (WideParityRecord: remoteness up to 65535), with
+//   OPTIONAL  static uint64_t remoteness_bound(const nlohmann::json& normalized)   a bound
+//                      on the remoteness of the space's positions: RecordType when it fits
+//                      (kMaxStored), else WideRecordType. The record's name and width go
+//                      into the manifest, and every command reads either.
 //   REQUIRED  static Space make_space(const nlohmann::json& normalized)
 //   REQUIRED  static Position parse(const std::string& text, const std::string& turn)
 //                      a position string (`turn` "1"/"2"/"" supplies the player for a bare
@@ -38,7 +44,8 @@
 //                      the position as GamesmanUni's board reads it (default: format(p))
 //   OPTIONAL  static Position start(const Space& space)          the space's start position
 //   OPTIONAL  static nlohmann::json census(const Space&, const std::function<
-//                      std::vector<Record>(TierId)>& read_tier)  `analyze`'s own findings
+//                      std::vector<Outcome>(TierId)>& read_tier)  `analyze`'s own findings
+//                      (read_tier: the values of a tier's positions, in index order)
 //
 //   (b) ITS OWN ENGINE (a chance game, a policy table): an Instance of its own making
 //   REQUIRED  static std::unique_ptr<Instance> make_instance(const nlohmann::json& normalized)
@@ -56,11 +63,13 @@
 #include <utility>
 #include <vector>
 
+#include "solver/core/distribute.hpp"
 #include "solver/core/engine.hpp"
 #include "solver/core/params.hpp"
 #include "solver/core/progress.hpp"
 #include "solver/core/record.hpp"
 #include "solver/core/store.hpp"
+#include "solver/core/transport.hpp"
 
 namespace CLI {
 class App;  // CLI11, included where a command line is built
@@ -105,6 +114,20 @@ class Instance {
   virtual std::vector<TierInfo> tiers() const = 0;
   /// Solves every tier the store does not hold yet (call inside with_threads()).
   virtual SolveStats solve(TierStore& store, Progress* progress) const = 0;
+  /// Solves as one rank of a distributed solve: every rank calls it, rank 0 with the store,
+  /// the others with none but a packer of the store's kind (the tiers they report to rank 0
+  /// go packed). Call inside with_threads().
+  virtual SolveStats solve(TierStore* store, const TierPacker& packer, Progress* progress, Transport& transport,
+                           const CostModel& model) const {
+    (void)packer, (void)model;
+    if (transport.ranks() == 1 && store) return solve(*store, progress);
+    throw std::invalid_argument(identity().game + " solves in one process only: run it without mpirun or srun");
+  }
+  /// The plan of a distributed solve of the whole space on `ranks` ranks (distribute.hpp).
+  virtual Distribution plan(int ranks, const CostModel& model) const {
+    (void)ranks, (void)model;
+    throw std::invalid_argument(identity().game + " solves in one process only: it has no distributed plan");
+  }
   /// Recomputes every record independently of the solve and compares it with the store.
   virtual VerifyReport verify(const TierSource& source, Progress* progress) const = 0;
   /// Counts and the game's own findings (`toadbase analyze --json`).
@@ -214,6 +237,13 @@ concept OwnEngine = WithParameters<M> && requires(const nlohmann::json& j) {
 template <class M>
 concept WithCommands = requires(CLI::App& app, const Host& host) {
   { M::add_commands(app, host) } -> std::convertible_to<std::vector<GameCommand>>;
+};
+
+/// A tier game that offers a wider record for spaces whose remoteness can outgrow RecordType.
+template <class M>
+concept WithWideRecord = TierGameRules<M> && requires(const nlohmann::json& normalized) {
+  typename M::WideRecordType;
+  { M::remoteness_bound(normalized) } -> std::convertible_to<uint64_t>;
 };
 
 /// A game module (see the top of this file).

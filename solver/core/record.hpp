@@ -1,28 +1,35 @@
-// Records: the value of one position, packed into one byte.
+// Records: the value of one position, packed into one or two bytes. A record type names its
+// storage (`Storage`: the unsigned integer a tier is an array of), its name in a database's
+// manifest (`kName`), how to decode it and the hot loop's accumulator.
 //
-// Two-player, loop-free, no ties (Toads and Frogs, ParityRecord): the record is the
-// remoteness itself.
+// Two-player, loop-free, no ties (Toads and Frogs): the record is the remoteness itself.
 //
-//     bit   7 6 5 4 3 2 1 0
-//           r r r r r r r r      remoteness 0 .. 255
+//     ParityRecord       bit  7 6 5 4 3 2 1 0         remoteness 0 .. 255
+//     WideParityRecord   bit 15 14 ... 1 0            remoteness 0 .. 65535 (two bytes)
 //
 // The value needs no bit of its own: a primitive loss has remoteness 0; a win is
 // 1 + the smallest (even) remoteness of a losing child, so odd; a loss is 1 + the largest
 // (odd) remoteness of its winning children, so even. Hence: odd = win, even = lose.
+// A game picks the narrow record when its space's remoteness bound fits one byte and the
+// wide one otherwise (module.hpp: WideRecordType, remoteness_bound).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 
 namespace toadbase {
 
+/// The storage of the one-byte records (ParityRecord, PuzzleRecord).
 using Record = uint8_t;
 
 enum class Value : uint8_t { Undecided, Win, Lose, Tie, Draw };
 
-inline constexpr unsigned kMaxRemoteness = 255;
+/// The largest value a record type stores (combine() results above it overflow).
+template <class Rec>
+inline constexpr unsigned kMaxStored = std::numeric_limits<typename Rec::Storage>::max();
 
 inline std::string_view value_name(Value v) {
   switch (v) {
@@ -46,6 +53,7 @@ inline constexpr uint16_t kGamesmanLose = 1, kGamesmanTie = 3, kGamesmanWin = 4;
 
 /// The two-player parity record: remoteness in a byte, value by parity.
 struct ParityRecord {
+  using Storage = uint8_t;
   static constexpr const char* kName = "remoteness-u8-parity";
   static constexpr int kPlayers = 2;
   static Outcome decode(Record r) { return {(r & 1) ? Value::Win : Value::Lose, r}; }
@@ -55,7 +63,7 @@ struct ParityRecord {
   }
 
   /// Combine children records into the parent's: returns remoteness + 1, or a value above
-  /// kMaxRemoteness when the result would not fit (the caller reports the overflow).
+  /// 255 when the result would not fit (the caller reports the overflow).
   /// No children: a primitive loss (normal play).
   template <class Read>
   static unsigned combine(unsigned count, Read&& read) {
@@ -90,7 +98,7 @@ struct ParityRecord {
     }
     void position(uint64_t index) {
       const unsigned v = best < 512 ? best + 1 : best == kNone ? 0 : 1025 - best;
-      overflow |= v > kMaxRemoteness;
+      overflow |= v > 255;
       out[index] = static_cast<Record>(v);
       best = kNone;
     }
@@ -104,6 +112,61 @@ struct ParityRecord {
   }();
 };
 
+/// The two-player parity record in two bytes, for spaces whose games can outlast 255 moves:
+/// the same encoding (remoteness, odd = win), remoteness up to 65535.
+struct WideParityRecord {
+  using Storage = uint16_t;
+  static constexpr const char* kName = "remoteness-u16-parity";
+  static constexpr int kPlayers = 2;
+  static Outcome decode(Storage r) { return {(r & 1) ? Value::Win : Value::Lose, r}; }
+  /// GamesCrafters' 16-bit record holds remoteness up to 4095; gamescrafters16_fits() says
+  /// whether this one does.
+  static bool gamescrafters16_fits(Storage r) { return r < 4096; }
+  static uint16_t gamescrafters16(Storage r) {
+    return static_cast<uint16_t>(((r & 1) ? kGamesmanWin : kGamesmanLose) << 12 | (r & 0xfff));
+  }
+
+  /// As ParityRecord::combine, with room for 65535 (a value above it: overflow).
+  template <class Read>
+  static unsigned combine(unsigned count, Read&& read) {
+    if (count == 0) return 0;
+    constexpr unsigned kNoEven = 1u << 20;
+    unsigned min_even = kNoEven, max_odd = 0;
+    for (unsigned k = 0; k < count; ++k) {
+      const unsigned r = read(k);
+      const unsigned odd = r & 1;
+      const unsigned as_even = odd ? kNoEven : r, as_odd = odd ? r : 0u;
+      min_even = as_even < min_even ? as_even : min_even;
+      max_odd = as_odd > max_odd ? as_odd : max_odd;
+    }
+    return (min_even != kNoEven ? min_even : max_odd) + 1;
+  }
+
+  /// ParityRecord's accumulator with the keys computed instead of looked up (a table of
+  /// 65536 keys would not stay in the first-level cache):
+  ///     losing child (even r):   key r                 below 2^16
+  ///     winning child (odd r):   key 2^17 - r          above every losing key; the longest first
+  struct Accumulator {
+    static constexpr unsigned kNone = 1u << 18;
+    const Storage* const* child_records;
+    Storage* out;
+    unsigned best = kNone;
+    bool overflow = false;
+    void child(uint32_t slot, uint64_t index, bool real) {
+      const unsigned r = child_records[slot][index];
+      const unsigned key = (r & 1) ? (1u << 17) - r : r;
+      const unsigned k = real ? key : kNone;
+      best = k < best ? k : best;
+    }
+    void position(uint64_t index) {
+      const unsigned v = best < (1u << 16) ? best + 1 : best == kNone ? 0 : (1u << 17) + 1 - best;
+      overflow |= v > 65535;
+      out[index] = static_cast<Storage>(v);
+      best = kNone;
+    }
+  };
+};
+
 /// The one-player (puzzle) record, GamesCrafters' puzzle convention: a position is a win
 /// when the goal can be reached, with remoteness = the fewest moves to it, else a lose.
 ///
@@ -114,6 +177,7 @@ struct ParityRecord {
 /// children is a lose unless it is the goal, which the game reports as such (scan calls
 /// visit.goal(index) instead of visit.position(index)).
 struct PuzzleRecord {
+  using Storage = uint8_t;
   static constexpr const char* kName = "puzzle-remoteness-u8";
   static constexpr int kPlayers = 1;
   static constexpr Record kGoal = 1;
@@ -150,7 +214,7 @@ struct PuzzleRecord {
     }
     void position(uint64_t index) {
       const unsigned v = best == 1024 ? 0 : best + 1;
-      overflow |= v > kMaxRemoteness;
+      overflow |= v > 255;
       out[index] = static_cast<Record>(v);
       best = 1024;
     }

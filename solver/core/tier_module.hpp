@@ -1,29 +1,32 @@
 // A tier game's Instance, made from its module (the rules half of the contract in
-// module.hpp): the engine does the rest. One template serves every tier game.
+// module.hpp): the engine does the rest. One template serves every tier game, with either of
+// its records (make_tier_instance picks one).
 #pragma once
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <memory>
+#include <string>
 
 #include "solver/core/engine.hpp"
 #include "solver/core/module.hpp"
 
 namespace toadbase {
 
-template <class M>
+template <class M, class Rec = typename M::RecordType>
   requires TierGameRules<M>
 class TierInstance : public Instance {
  public:
   using Space = typename M::Space;
   using Position = typename M::Position;
-  using Rec = typename M::RecordType;
+  using R = typename Rec::Storage;
 
   explicit TierInstance(nlohmann::json params) : params_(std::move(params)), space_(M::make_space(params_)) {}
 
   const Space& space() const { return space_; }
 
-  Identity identity() const override { return {M::kName, params_, Rec::kName, 1}; }
+  Identity identity() const override { return {M::kName, params_, Rec::kName, sizeof(R)}; }
 
   std::vector<TierInfo> tiers() const override {
     std::vector<TierInfo> out;
@@ -34,6 +37,16 @@ class TierInstance : public Instance {
 
   SolveStats solve(TierStore& store, Progress* progress) const override {
     return solve_tiers<Space, Rec>(space_, store, progress);
+  }
+  SolveStats solve(TierStore* store, const TierPacker& packer, Progress* progress, Transport& transport,
+                   const CostModel& model) const override {
+    return solve_tiers<Space, Rec>(space_, store, &packer, progress, &transport, model);
+  }
+  Distribution plan(int ranks, const CostModel& model) const override {
+    CostModel m = model;
+    m.record_bytes = sizeof(R);
+    const TierPlan p = plan_tiers(space_);
+    return distribute(p, std::vector<char>(p.size.size(), 0), ranks, m);
   }
 
   /// A position string as a position of the space (or one it embeds); throws BadPosition.
@@ -109,12 +122,30 @@ class TierInstance : public Instance {
   void each_tier(const TierSource& source,
                  const std::function<void(TierId, const std::vector<uint8_t>&)>& each) const override {
     TierReader<Space, Rec> reader(space_, source);
-    for (TierId t = 0; t < space_.tier_count(); ++t) each(t, reader.records(t));
+    for (TierId t = 0; t < space_.tier_count(); ++t) {
+      if constexpr (sizeof(R) == 1) {
+        each(t, reader.records(t));
+      } else {  // record-major bytes (this machine's order: little-endian)
+        const std::vector<R> recs = reader.records(t);
+        std::vector<uint8_t> raw(recs.size() * sizeof(R));
+        if (!raw.empty()) std::memcpy(raw.data(), recs.data(), raw.size());
+        each(t, raw);
+      }
+    }
   }
 
   std::vector<uint16_t> gamescrafters16(const std::vector<uint8_t>& records) const override {
-    std::vector<uint16_t> out(records.size());
-    for (size_t i = 0; i < records.size(); ++i) out[i] = Rec::gamescrafters16(records[i]);
+    std::vector<uint16_t> out(records.size() / sizeof(R));
+    for (size_t i = 0; i < out.size(); ++i) {
+      R r;
+      std::memcpy(&r, records.data() + i * sizeof(R), sizeof(R));
+      if constexpr (requires { Rec::gamescrafters16_fits(r); }) {
+        if (!Rec::gamescrafters16_fits(r))
+          throw std::invalid_argument("remoteness " + std::to_string(Rec::decode(r).remoteness) +
+                                      " does not fit the 12 bits of GamesCrafters' 16-bit record");
+      }
+      out[i] = Rec::gamescrafters16(r);
+    }
     return out;
   }
 
@@ -125,7 +156,7 @@ class TierInstance : public Instance {
     int longest_win = -1, longest_loss = -1;
     std::string win_example, loss_example;
     for (TierId t = 0; t < space_.tier_count(); ++t) {
-      const std::vector<Record> recs = reader.records(t);
+      const std::vector<R> recs = reader.records(t);
       std::map<unsigned, uint64_t> w, l;
       int tw = -1, tl = -1;
       uint64_t iw = 0, il = 0;
@@ -170,8 +201,13 @@ class TierInstance : public Instance {
     if (longest_win >= 0) out["longest_win"] = {{"remoteness", longest_win}, {"position", win_example}};
     if (longest_loss >= 0 && Rec::kPlayers == 2)
       out["longest_loss"] = {{"remoteness", longest_loss}, {"position", loss_example}};
-    if constexpr (requires { M::census(space_, [](TierId) { return std::vector<Record>{}; }); }) {
-      const nlohmann::json extra = M::census(space_, [&](TierId t) { return reader.records(t); });
+    if constexpr (requires { M::census(space_, [](TierId) { return std::vector<Outcome>{}; }); }) {
+      const nlohmann::json extra = M::census(space_, [&](TierId t) {
+        const std::vector<R> recs = reader.records(t);
+        std::vector<Outcome> values(recs.size());
+        for (size_t i = 0; i < recs.size(); ++i) values[i] = Rec::decode(recs[i]);
+        return values;
+      });
       for (auto& [k, v] : extra.items()) out[k] = v;
     }
     return out;
@@ -181,5 +217,42 @@ class TierInstance : public Instance {
   nlohmann::json params_;
   Space space_;
 };
+
+}  // namespace toadbase
+
+namespace toadbase {
+
+/// The Instance of a tier game's space with the record `record` names (a database's
+/// manifest), or with no name the one the game picks for the space: RecordType, or its
+/// WideRecordType when the space's remoteness bound passes what RecordType holds. Throws
+/// std::invalid_argument for a record the game does not write.
+template <class M>
+  requires TierGameRules<M>
+std::unique_ptr<Instance> make_tier_instance(const nlohmann::json& normalized, const std::string& record = "") {
+  using Narrow = typename M::RecordType;
+  if (record == Narrow::kName) return std::make_unique<TierInstance<M, Narrow>>(normalized);
+  if constexpr (WithWideRecord<M>) {
+    using Wide = typename M::WideRecordType;
+    if (record == Wide::kName) return std::make_unique<TierInstance<M, Wide>>(normalized);
+    if (record.empty()) {
+      if (M::remoteness_bound(normalized) > kMaxStored<Narrow>) return std::make_unique<TierInstance<M, Wide>>(normalized);
+      return std::make_unique<TierInstance<M, Narrow>>(normalized);
+    }
+    throw std::invalid_argument(std::string(M::kName) + " has no record '" + record + "': it writes " + Narrow::kName +
+                                " or " + Wide::kName);
+  } else {
+    if (record.empty()) return std::make_unique<TierInstance<M, Narrow>>(normalized);
+    throw std::invalid_argument(std::string(M::kName) + " has no record '" + record + "': it writes " + Narrow::kName);
+  }
+}
+
+/// The names of the records a tier game writes (its RecordType first).
+template <class M>
+  requires TierGameRules<M>
+std::vector<std::string> tier_records() {
+  std::vector<std::string> out{M::RecordType::kName};
+  if constexpr (WithWideRecord<M>) out.push_back(M::WideRecordType::kName);
+  return out;
+}
 
 }  // namespace toadbase

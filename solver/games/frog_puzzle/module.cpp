@@ -58,7 +58,7 @@ std::string Module::autogui_position(const Position& p) {
 Position Module::start(const Space& space) { return start_of(space.counts()); }
 
 nlohmann::json Module::census(const Space& space,
-                            const std::function<std::vector<Record>(TierId)>& read_tier) {
+                            const std::function<std::vector<Outcome>(TierId)>& read_tier) {
   const Position start = start_of(space.counts());
   Explorer ex(start, kDefaultExploreLimit, false);
   // group the reachable positions by tier, read each tier once
@@ -71,9 +71,9 @@ nlohmann::json Module::census(const Space& space,
   uint64_t wins = 0, loses = 0;
   std::map<unsigned, uint64_t> by_r;
   for (auto& [t, idx] : by_tier) {
-    const std::vector<Record> recs = read_tier(t);
+    const std::vector<Outcome> recs = read_tier(t);
     for (uint64_t i : idx) {
-      const Outcome o = PuzzleRecord::decode(recs.at(i));
+      const Outcome o = recs.at(i);
       if (o.value == Value::Win) {
         ++wins;
         ++by_r[o.remoteness];
@@ -82,7 +82,7 @@ nlohmann::json Module::census(const Space& space,
       }
     }
   }
-  const Outcome s = PuzzleRecord::decode(read_tier(space.rank(start).tier).at(space.rank(start).index));
+  const Outcome s = read_tier(space.rank(start).tier).at(space.rank(start).index);
   nlohmann::json rows = nlohmann::json::array();
   for (auto [r, c] : by_r) rows.push_back({{"remoteness", r}, {"positions", c}});
   nlohmann::json out;

@@ -39,7 +39,7 @@ struct Module {
   /// From the start L^n _^k R^m: positions reachable, how many can still reach the goal,
   /// dead ends, stuck positions, remoteness of the reachable ones (values from the records).
   static nlohmann::json census(const Space& space,
-                               const std::function<std::vector<Record>(TierId)>& read_tier);
+                               const std::function<std::vector<Outcome>(TierId)>& read_tier);
 
   /// `toadbase frog-puzzle solve` and `toadbase frog-puzzle check` (command.cpp).
   static std::vector<GameCommand> add_commands(CLI::App& root, const Host& host);

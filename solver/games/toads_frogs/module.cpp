@@ -1,5 +1,6 @@
 #include "solver/games/toads_frogs/module.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <map>
@@ -79,17 +80,29 @@ Position Module::start(const Space& space) {
   return p;
 }
 
+uint64_t Module::remoteness_bound(const nlohmann::json& j) {
+  const int n = j.at("length").get<int>();
+  uint64_t worst = 0;
+  for (int t = 0; t <= n; ++t)
+    for (int f = 0; t + f <= n; ++f) {
+      if (j.contains("toads") && (t != j.at("toads").get<int>() || f != j.at("frogs").get<int>())) continue;
+      const uint64_t e = static_cast<uint64_t>(n - t - f);
+      worst = std::max<uint64_t>(worst, e * static_cast<uint64_t>(t + f) + 2 * static_cast<uint64_t>(t) * static_cast<uint64_t>(f));
+    }
+  return worst;
+}
+
 nlohmann::json Module::census(const Space& space,
-                            const std::function<std::vector<Record>(TierId)>& read_tier) {
+                            const std::function<std::vector<Outcome>(TierId)>& read_tier) {
   // key: (toads, frogs) -> counts of L, R, N, P
   std::map<std::pair<int, int>, std::array<uint64_t, 4>> by_counts;
   for (TierId t = 0; t < space.tier_count(); ++t) {
     if (!space.toads_to_move(t)) continue;
     const TierId u = space.other_turn_tier(t);
-    const std::vector<Record> toads = read_tier(t), frogs = read_tier(u);
+    const std::vector<Outcome> toads = read_tier(t), frogs = read_tier(u);
     auto& c = by_counts[{space.tier_toads(t), space.tier_frogs(t)}];
     for (size_t i = 0; i < toads.size(); ++i) {
-      const bool toads_win_first = toads[i] & 1, frogs_win_first = frogs[i] & 1;
+      const bool toads_win_first = toads[i].value == Value::Win, frogs_win_first = frogs[i].value == Value::Win;
       const int cls = toads_win_first ? (frogs_win_first ? 2 : 0) : (frogs_win_first ? 1 : 3);
       ++c[cls];
     }

@@ -17,6 +17,8 @@ struct Module {
   using Space = toads_frogs::Space;
   using Position = toads_frogs::Position;
   using RecordType = ParityRecord;
+  /// Lengths from 23 up: a game can outlast 255 moves (remoteness_bound).
+  using WideRecordType = WideParityRecord;
 
   static constexpr const char* kName = "toads-frogs";
   static constexpr const char* kTitle = "Toads and Frogs (Richard Guy), two players";
@@ -34,9 +36,15 @@ struct Module {
   /// count the conventional start of the length (round(n/3) toads and frogs), Toads to move.
   static Position start(const Space& space);
 
+  /// The P-potential bound on the number of moves of any game of the space, e(t + f) + 2tf
+  /// (e empty cells, t toads, f frogs), at its worst piece counts: every move lowers the sum
+  /// over toads of the empty cells and frogs to their right plus the sum over frogs of the
+  /// empty cells and toads to their left by one or more. 242 for length 22, 264 for 23.
+  static uint64_t remoteness_bound(const nlohmann::json& normalized);
+
   /// The outcome classes L / R / N / P of every board, by piece counts.
   static nlohmann::json census(const Space& space,
-                               const std::function<std::vector<Record>(TierId)>& read_tier);
+                               const std::function<std::vector<Outcome>(TierId)>& read_tier);
 };
 
 }  // namespace toadbase::toads_frogs

@@ -210,7 +210,8 @@ TierId Space::tail_source(TierId id) const {
   return tier_of(x.t - 1, x.f + 1, x.sum - (n_ - 1) + (x.t - 1), x.toads_turn);
 }
 
-void Space::fill_tail(TierId id, const Record* source, Record* out) const {
+template <class R>
+void Space::fill_tail_of(TierId id, const R* source, R* out) const {
   const Tier& x = tiers_[id];
   if (x.prefix == x.size) return;
   const Tier& src = tiers_[tail_source(id)];
@@ -229,12 +230,15 @@ void Space::fill_tail(TierId id, const Record* source, Record* out) const {
                     [&](const tbb::blocked_range<uint64_t>& rows) {
     for (uint64_t ia = rows.begin(); ia != rows.end(); ++ia) {
       const uint32_t toads = toads_at(x.t, x.sum, ia);
-      const Record* from = source + toads_rank((toads & ~last) << 1) * src.frog_sets;
-      Record* row = out + ia * nb;
+      const R* from = source + toads_rank((toads & ~last) << 1) * src.frog_sets;
+      R* row = out + ia * nb;
       for (uint64_t rb = 0; rb < nb; ++rb) row[rb] = from[rank_in_source[rb]];
     }
   });
 }
+
+void Space::fill_tail(TierId t, const uint8_t* source, uint8_t* out) const { fill_tail_of(t, source, out); }
+void Space::fill_tail(TierId t, const uint16_t* source, uint16_t* out) const { fill_tail_of(t, source, out); }
 
 Position Space::canonical(const Position& p) const {
   if (params_.toads) return p;

@@ -69,9 +69,12 @@
 
 namespace toadbase::toads_frogs {
 
-/// The longest strip accepted. Remoteness provably fits the one-byte record up to here:
-/// the P-potential bound e(t + f) + 2tf on the number of moves is at most 242 for n = 22.
-inline constexpr int kMaxLength = 22;
+/// The longest strip accepted. The hot loop's tables grow as 2^n (set_rank_ and sets_, four
+/// bytes an entry, 512 MiB at 26, 2 GiB at 28, in every process that opens the space), and
+/// 26 cells already hold 5 * 10^12 positions. Up to 22 cells the P-potential bound e(t + f) +
+/// 2tf on the number of moves (242 at 22) fits the one-byte record; from 23 the module picks
+/// the two-byte one (module.hpp: remoteness_bound).
+inline constexpr int kMaxLength = 26;
 
 enum class Player : uint8_t { Toads = 1, Frogs = 2 };
 
@@ -164,8 +167,10 @@ class Space {
   uint64_t tier_prefix(TierId t) const { return tiers_[t].prefix; }
   /// The tier of the boards "F" + X that the tail's boards X + "T" play as.
   TierId tail_source(TierId t) const;
-  /// out[prefix .. size) of tier t from the source tier's records.
-  void fill_tail(TierId t, const Record* source, Record* out) const;
+  /// out[prefix .. size) of tier t from the source tier's records (one-byte records, or the
+  /// two-byte records of spaces whose games can outlast 255 moves).
+  void fill_tail(TierId t, const uint8_t* source, uint8_t* out) const;
+  void fill_tail(TierId t, const uint16_t* source, uint16_t* out) const;
   /// A position with the same value that is stored or one ply from stored ones: mirrored
   /// when it has more toads than frogs (every piece count), then with every toad frozen at
   /// the right end turned into a frog frozen at the left end (a board of a tier's prefix).
@@ -204,6 +209,8 @@ class Space {
   }
   uint64_t toads_rank(uint32_t toads) const { return set_rank_[toads]; }  // rank_toads by lookup
 
+  template <class R>
+  void fill_tail_of(TierId t, const R* source, R* out) const;
   template <class Block, class Each>
   void walk(const Tier& tier, uint64_t lo, uint64_t hi, Block&& block, Each&& each) const;
   // inlined into scan(), so that its local copy of the visitor stays in registers

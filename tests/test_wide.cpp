@@ -1,0 +1,172 @@
+// Wide records: a space whose games can outlast 255 moves (Toads and Frogs from 23 cells) is
+// solved with the two-byte parity record. Forced on small spaces, it must give the values of
+// the one-byte record through the engine and every command.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "solver/core/engine.hpp"
+#include "solver/core/tier_module.hpp"
+#include "solver/games/toads_frogs/module.hpp"
+#include "support.hpp"
+#include "tools/registry.hpp"
+
+using namespace tbtest;
+using Catch::Matchers::Contains;
+using json = nlohmann::json;
+using toadbase::Outcome;
+using toadbase::ParityRecord;
+using toadbase::WideParityRecord;
+
+TEST_CASE("wide record: decodes and combines as the one-byte record, and goes on to 65535", "[wide][record]") {
+  for (unsigned r = 0; r < 256; ++r) CHECK(WideParityRecord::decode(static_cast<uint16_t>(r)) == ParityRecord::decode(static_cast<uint8_t>(r)));
+  // the hot loop's accumulator against combine(), on random children, both records
+  std::mt19937 rng(7);
+  uint64_t bad = 0;
+  for (int round = 0; round < 20000; ++round) {
+    const unsigned count = static_cast<unsigned>(rng() % 5);
+    std::vector<uint16_t> wide(count);
+    std::vector<uint8_t> narrow(count);
+    const bool small = round % 2;
+    for (unsigned k = 0; k < count; ++k) {
+      wide[k] = static_cast<uint16_t>(small ? rng() % 200 : rng() % 65535);
+      narrow[k] = static_cast<uint8_t>(wide[k] % 200);
+    }
+    // child k at index 0 of its own slot
+    std::vector<const uint16_t*> wide_slots;
+    std::vector<const uint8_t*> narrow_slots;
+    for (unsigned k = 0; k < count; ++k) wide_slots.push_back(&wide[k]), narrow_slots.push_back(&narrow[k]);
+    uint16_t wide_out = 0;
+    uint8_t narrow_out = 0;
+    WideParityRecord::Accumulator wa{wide_slots.data(), &wide_out};
+    ParityRecord::Accumulator na{narrow_slots.data(), &narrow_out};
+    for (unsigned k = 0; k < count; ++k) wa.child(k, 0, true), na.child(k, 0, true);
+    wa.child(0, 0, false);  // not a move: changes nothing
+    wa.position(0);
+    na.position(0);
+    const unsigned want = WideParityRecord::combine(count, [&](unsigned k) { return wide[k]; });
+    bad += want <= 65535 ? (wa.overflow || wide_out != want) : !wa.overflow;
+    bad += narrow_out != ParityRecord::combine(count, [&](unsigned k) { return narrow[k]; });
+    if (small) bad += wide_out != narrow_out;
+  }
+  CHECK(bad == 0);
+  auto combine = [](std::vector<unsigned> kids) {
+    return WideParityRecord::combine(static_cast<unsigned>(kids.size()), [&](unsigned k) { return kids[k]; });
+  };
+  CHECK(combine({300}) == 301);            // a losing child: a win
+  CHECK(combine({301, 4001}) == 4002);     // every child wins: the longest loss
+  CHECK(combine({65535}) == 65536);        // past the record: the caller reports the overflow
+  CHECK(WideParityRecord::decode(4001) == Outcome{toadbase::Value::Win, 4001});
+  CHECK(WideParityRecord::gamescrafters16_fits(4095));
+  CHECK_FALSE(WideParityRecord::gamescrafters16_fits(4096));
+}
+
+TEST_CASE("wide record forced: the values of the narrow one through solve, verify and probe", "[wide]") {
+  const tf::Space space(tf::SpaceParams{9, std::nullopt, std::nullopt});
+  MemStore narrow(space.tier_count());
+  toadbase::solve_tiers(space, narrow, nullptr);
+  BasicMemStore<uint16_t> wide(space.tier_count());
+  toadbase::with_threads(2, [&] { return toadbase::solve_tiers<tf::Space, WideParityRecord>(space, wide, nullptr); });
+  uint64_t bad = 0;
+  for (TierId t = 0; t < space.tier_count(); ++t) {
+    REQUIRE(wide.records[t].size() == narrow.records[t].size());
+    for (size_t i = 0; i < wide.records[t].size(); ++i) bad += wide.records[t][i] != narrow.records[t][i];
+    bad += wide.kept[t] != narrow.kept[t];
+  }
+  CHECK(bad == 0);
+  for (const std::string& board : all_boards(9))
+    for (const char* turn : {"1_", "2_"}) {
+      const tf::Position p = to_position(turn + board);
+      bad += !(toadbase::probe<tf::Space, WideParityRecord>(space, wide, p) == toadbase::probe(space, narrow, p));
+    }
+  CHECK(bad == 0);
+  const auto rep = toadbase::verify_tiers<tf::Space, WideParityRecord>(
+      space, wide, nullptr, [&](const tf::Position& p) { return toadbase::probe<tf::Space, WideParityRecord>(space, wide, p); },
+      [](const tf::Position& p) { return tf::format(p); });
+  CHECK(rep.ok);
+  CHECK(rep.positions_checked == space.total_positions());
+  // a damaged high byte is caught by verify
+  BasicMemStore<uint16_t> damaged = wide;
+  TierId stored = 0;
+  while (!(space.tier_stored(stored) && space.tier_prefix(stored) > 3)) ++stored;
+  damaged.records[stored][2] = static_cast<uint16_t>(damaged.records[stored][2] + 256);
+  const auto bad_rep = toadbase::verify_tiers<tf::Space, WideParityRecord>(
+      space, damaged, nullptr, [&](const tf::Position& p) { return toadbase::probe<tf::Space, WideParityRecord>(space, damaged, p); },
+      [](const tf::Position& p) { return tf::format(p); });
+  CHECK_FALSE(bad_rep.ok);
+  CHECK_THAT(bad_rep.problem, Contains(space.tier_name(stored) + " index 2"));
+}
+
+TEST_CASE("the game picks its record from the space's remoteness bound", "[wide]") {
+  using M = toadbase::toads_frogs::Module;
+  CHECK(M::remoteness_bound({{"length", 22}}) == 242);
+  CHECK(M::remoteness_bound({{"length", 23}}) == 264);
+  CHECK(M::remoteness_bound({{"length", 24}}) == 288);
+  CHECK(M::remoteness_bound({{"length", 23}, {"toads", 3}, {"frogs", 3}}) == 17 * 6 + 2 * 9);
+  const auto* g = toadbase::tools::find_game("toads-frogs");
+  REQUIRE(g != nullptr);
+  auto record_of = [&](const json& given, const std::string& record = "") {
+    const toadbase::Identity id = g->instance(g->normalize(given), record)->identity();
+    return id.record + "/" + std::to_string(id.record_bytes);
+  };
+  CHECK(record_of({{"length", 12}}) == "remoteness-u8-parity/1");
+  CHECK(record_of({{"length", 23}, {"toads", 11}, {"frogs", 12}}) == "remoteness-u16-parity/2");
+  CHECK(record_of({{"length", 23}, {"toads", 3}, {"frogs", 3}}) == "remoteness-u8-parity/1");  // short games
+  CHECK(record_of({{"length", 8}}, "remoteness-u16-parity") == "remoteness-u16-parity/2");
+  CHECK_THROWS_WITH(record_of({{"length", 8}}, "remoteness-u32"),
+                    Contains("no record 'remoteness-u32'") && Contains("remoteness-u8-parity or remoteness-u16-parity"));
+  CHECK(g->records() == std::vector<std::string>{"remoteness-u8-parity", "remoteness-u16-parity"});
+  const auto* puzzle = toadbase::tools::find_game("frog-puzzle");
+  REQUIRE(puzzle != nullptr);
+  CHECK(puzzle->records() == std::vector<std::string>{"puzzle-remoteness-u8"});
+}
+
+TEST_CASE("cli: a database of wide records answers every command as the narrow one does", "[wide][cli]") {
+  TempDir dir("wide-cli");
+  const std::string narrow = dir / "narrow", wide = dir / "wide";
+  const json n = json::parse(ok({"solve", "toads-frogs", "--length", "8", "--db", narrow, "--quiet", "--json"}).out);
+  const json w = json::parse(ok({"solve", "toads-frogs", "--length", "8", "--record", "remoteness-u16-parity", "--db",
+                                 wide, "--quiet", "--json"})
+                                 .out);
+  CHECK(n.at("record") == "remoteness-u8-parity");
+  CHECK(w.at("record") == "remoteness-u16-parity");
+  CHECK(w.at("digest") != n.at("digest"));  // the digest is over the byte planes
+  const json info = json::parse(ok({"info", "--db", wide, "--json"}).out);
+  CHECK(info.at("record") == "remoteness-u16-parity");
+  CHECK(info.at("record_bytes") == 2);
+  // every position, both players to move, through query
+  std::string positions;
+  for (const std::string& board : all_boards(8)) positions += "1_" + board + "\n2_" + board + "\n";
+  CHECK(ok({"query", "--db", wide, "-"}, positions).out == ok({"query", "--db", narrow, "-"}, positions).out);
+  CHECK(ok({"analyze", "--db", wide, "--json"}).out == ok({"analyze", "--db", narrow, "--json"}).out);
+  CHECK_THAT(ok({"verify", "--db", wide, "--quiet"}).out, Contains("OK"));
+  // validate: claims from the oracle
+  std::string tsv;
+  for (const std::string& board : all_boards(8)) {
+    const Truth t = oracle("1_" + board);
+    tsv += "1_" + board + "\t" + (t.win ? "win" : "lose") + "\t" + std::to_string(t.remoteness) + "\n";
+  }
+  write_file(dir / "claims.tsv", tsv);
+  CHECK_THAT(ok({"validate", "--db", wide, dir / "claims.tsv"}).out, Contains("6561 agreeing, 0 disagreeing"));
+  // export: two bytes a record (little-endian) with the same values; the same 16-bit records
+  ok({"export", "--db", narrow, dir / "n.raw"});
+  ok({"export", "--db", wide, dir / "w.raw"});
+  const std::string nr = read_file(dir / "n.raw"), wr = read_file(dir / "w.raw");
+  REQUIRE(wr.size() == 2 * nr.size());
+  uint64_t bad = 0;
+  for (size_t i = 0; i < nr.size(); ++i) bad += wr[2 * i] != nr[i] || wr[2 * i + 1] != 0;
+  CHECK(bad == 0);
+  ok({"export", "--db", narrow, "--format", "gamescrafters16", dir / "n.gc"});
+  ok({"export", "--db", wide, "--format", "gamescrafters16", dir / "w.gc"});
+  CHECK(read_file(dir / "n.gc") == read_file(dir / "w.gc"));
+  // resuming needs the same record
+  const RunResult r = run_toadbase({"solve", "toads-frogs", "--length", "8", "--db", wide});
+  CHECK(r.rc == 1);
+  CHECK_THAT(r.err, Contains("remoteness-u16-parity"));
+  const RunResult bogus = run_toadbase({"solve", "toads-frogs", "--length", "8", "--record", "u32", "--db", dir / "x"});
+  CHECK(bogus.rc == 1);
+  CHECK_THAT(bogus.err, Contains("no record 'u32'"));
+}
