@@ -137,10 +137,12 @@ namespace {
 /// Refuses a database that holds something else than `id` with these tiers.
 void check_fits(const nlohmann::json& m, const std::string& path, const Identity& id, const std::vector<TierInfo>& tiers) {
   const Identity have = identity_of(m);
-  if (have.game != id.game || have.parameters != id.parameters || have.record != id.record ||
-      have.record_bytes != id.record_bytes)
+  if (have.game != id.game || have.parameters != id.parameters)
     throw DbError(path + " holds " + have.game + " " + have.parameters.dump() + ", not " + id.game + " " +
                   id.parameters.dump() + ": give another --db or remove it");
+  if (have.record != id.record || have.record_bytes != id.record_bytes)
+    throw DbError(path + " stores records " + have.record + ", this solve writes " + id.record + ": give --record " +
+                  have.record + " to resume it, or another --db");
   if (m.value("format_version", 0u) != kFormatVersion)
     throw DbError(path + " was written in format version " + m["format_version"].dump() +
                   " (an older toadbase); it can be read but not resumed: remove it and solve again");
@@ -174,7 +176,12 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
   o.create_if_missing = true;
   o.IncreaseParallelism(2);
   rocksdb::DB* raw = nullptr;
-  check(rocksdb::DB::Open(o, path, &raw), "cannot open database " + path);
+  const rocksdb::Status opened = rocksdb::DB::Open(o, path, &raw);
+  if (opened.IsIOError() && opened.ToString().find("lock") != std::string::npos)  // RocksDB's LOCK file: one writer
+    throw DbError(path + " is being written by another process (its LOCK is held): another solve of it is running, "
+                  "or a launcher started several one-rank solves of it (srun without --mpi=pmix?); let it finish or "
+                  "stop it, then run the solve again to resume");
+  check(opened, "cannot open database " + path);
   d->db_.reset(raw);
   std::string value;
   auto s = d->db_->Get(rocksdb::ReadOptions(), kManifestKey, &value);
@@ -258,40 +265,115 @@ std::unique_ptr<Database> Database::open_read_only(const std::string& path, size
   return d;
 }
 
+/// A tier as the database commits it: its commit record and its blocks.
+struct PackedTier {
+  TierMeta meta;
+  std::vector<std::string> blocks;
+};
+
+namespace {
+
+PackedTier pack_tier(unsigned width, int level, const uint8_t* rm, uint64_t count, uint64_t kept) {
+  if (kept > count) throw DbError("a tier keeps more records than it has");
+  const PlaneLayout layout{width, kept};
+  PackedTier p;
+  p.meta.positions = count;
+  p.meta.kept = kept;
+  p.meta.blocks = blocks_of(layout.stream_bytes());
+  p.blocks.resize(p.meta.blocks);
+  tbb::parallel_for(uint64_t{0}, p.meta.blocks, [&](uint64_t b) {
+    const uint64_t from = b * kBlockBytes, len = std::min(kBlockBytes, layout.stream_bytes() - from);
+    if (width == 1) {
+      p.blocks[b] = encode_block(rm + from, len, level);
+    } else {
+      std::vector<uint8_t> raw(len);
+      layout.gather(rm, from, len, raw.data());
+      p.blocks[b] = encode_block(raw.data(), len, level);
+    }
+  });
+  for (const auto& v : p.blocks) p.meta.stored_bytes += v.size();
+  p.meta.digest = plane_digest(rm, count, width);
+  return p;
+}
+
+void put64(std::vector<uint8_t>& out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+uint64_t get64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+class BlockPacker : public toadbase::TierPacker {
+ public:
+  BlockPacker(unsigned width, int level) : width_(width), level_(level) {}
+  // u64 positions, kept, blocks, digest; u64 size of each block; the blocks
+  std::vector<uint8_t> pack(const void* records, uint64_t count, uint64_t keep) const override {
+    const PackedTier p = pack_tier(width_, level_, static_cast<const uint8_t*>(records), count, std::min(keep, count));
+    std::vector<uint8_t> out;
+    out.reserve(32 + 8 * p.blocks.size() + p.meta.stored_bytes);
+    put64(out, p.meta.positions);
+    put64(out, p.meta.kept);
+    put64(out, p.meta.blocks);
+    put64(out, p.meta.digest);
+    for (const auto& b : p.blocks) put64(out, b.size());
+    for (const auto& b : p.blocks) out.insert(out.end(), b.begin(), b.end());
+    return out;
+  }
+
+ private:
+  unsigned width_;
+  int level_;
+};
+
+}  // namespace
+
+std::unique_ptr<TierPacker> Database::packer(unsigned record_bytes, int zstd_level) {
+  return std::make_unique<BlockPacker>(record_bytes, zstd_level);
+}
+
 void Database::commit_tier(TierId t, const void* records, uint64_t count, uint64_t keep) {
+  if (read_only_) throw DbError(path_ + " is opened read-only");
+  write_tier(t, pack_tier(width_, zstd_level_, static_cast<const uint8_t*>(records), count, std::min(keep, count)));
+}
+
+void Database::commit_packed(TierId t, std::span<const uint8_t> packed) {
+  const std::string where = path_ + ": tier " + std::to_string(t) + " as another rank packed it";
+  const uint8_t* p = packed.data();
+  if (packed.size() < 32) throw DbError(where + " is damaged");
+  PackedTier tier;
+  tier.meta.positions = get64(p);
+  tier.meta.kept = get64(p + 8);
+  tier.meta.blocks = get64(p + 16);
+  tier.meta.digest = get64(p + 24);
+  const uint64_t nblocks = tier.meta.blocks;
+  if (tier.meta.kept > tier.meta.positions || nblocks != blocks_of(tier.meta.kept * width_) ||
+      packed.size() < 32 + 8 * nblocks)
+    throw DbError(where + " does not add up (another record width or zstd level on that rank?)");
+  uint64_t at = 32 + 8 * nblocks;
+  tier.blocks.resize(nblocks);
+  for (uint64_t b = 0; b < nblocks; ++b) {
+    const uint64_t len = get64(p + 32 + 8 * b);
+    if (len > packed.size() - at) throw DbError(where + " is damaged");
+    tier.blocks[b].assign(reinterpret_cast<const char*>(p + at), len);
+    tier.meta.stored_bytes += len;
+    at += len;
+  }
+  if (at != packed.size()) throw DbError(where + " is damaged");
+  write_tier(t, std::move(tier));
+}
+
+void Database::write_tier(TierId t, PackedTier tier) {
   if (read_only_) throw DbError(path_ + " is opened read-only");
   if (t >= tier_meta_.size())
     throw DbError(path_ + ": tier " + std::to_string(t) + " is beyond the " + std::to_string(tier_meta_.size()) +
                   " tiers of this database");
-  const auto* rm = static_cast<const uint8_t*>(records);
-  const uint64_t kept = std::min(keep, count);
-  const PlaneLayout layout{width_, kept};
-  const uint64_t nblocks = blocks_of(layout.stream_bytes());
-  std::vector<std::string> values(nblocks);
-  const int level = zstd_level_;
-  tbb::parallel_for(uint64_t{0}, nblocks, [&](uint64_t b) {
-    const uint64_t from = b * kBlockBytes, len = std::min(kBlockBytes, layout.stream_bytes() - from);
-    if (width_ == 1) {
-      values[b] = encode_block(rm + from, len, level);
-    } else {
-      std::vector<uint8_t> raw(len);
-      layout.gather(rm, from, len, raw.data());
-      values[b] = encode_block(raw.data(), len, level);
-    }
-  });
-  TierMeta m;
-  m.positions = count;
-  m.kept = kept;
-  m.blocks = nblocks;
-  m.digest = plane_digest(rm, count, width_);
   GroupWriter::KeyValues kvs;
-  kvs.reserve(nblocks + 1);
-  for (uint64_t b = 0; b < nblocks; ++b) {
-    m.stored_bytes += values[b].size();
-    kvs.emplace_back(block_key(t, b), std::move(values[b]));
-  }
-  kvs.emplace_back(tier_key(t), encode_commit(m, width_));
-  tier_meta_[t] = m;  // each tier is committed by one thread at a time
+  kvs.reserve(tier.blocks.size() + 1);
+  for (uint64_t b = 0; b < tier.blocks.size(); ++b) kvs.emplace_back(block_key(t, b), std::move(tier.blocks[b]));
+  kvs.emplace_back(tier_key(t), encode_commit(tier.meta, width_));
+  tier_meta_[t] = tier.meta;  // each tier is committed by one thread at a time
   try {
     writer_->add(std::move(kvs));
   } catch (...) {

@@ -33,6 +33,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,7 @@ namespace toadbase::db {
 
 class BlockCache;
 class GroupWriter;
+struct PackedTier;
 
 class Database : public TierStore {
  public:
@@ -91,6 +93,13 @@ class Database : public TierStore {
   /// other commits; reads and flush() must not run while a commit does (the solver reads
   /// between levels). Committing a tier again replaces it.
   void commit_tier(TierId t, const void* records, uint64_t count, uint64_t keep) override;
+  /// As commit_tier, from the bytes packer() made of a tier on another rank.
+  void commit_packed(TierId t, std::span<const uint8_t> packed) override;
+  /// Packs tiers into what commit_packed takes, on a rank that holds no database: the blocks
+  /// compressed as a database with these records and zstd level stores them.
+  static std::unique_ptr<TierPacker> packer(unsigned record_bytes, int zstd_level);
+  /// The zstd level of the stored blocks.
+  int zstd_level() const { return zstd_level_; }
 
   /// Writes the pending group of tiers.
   void flush();
@@ -110,6 +119,7 @@ class Database : public TierStore {
 
  private:
   Database();
+  void write_tier(TierId t, PackedTier tier);
   /// Reads the commit records; damaged ones throw, or with `damaged` are listed there.
   void load_tier_meta(std::vector<TierId>* damaged = nullptr);
   void drop_tier_keys(TierId t);  // a tier's blocks and commit record, deleted (synced)

@@ -61,18 +61,10 @@ struct PlaneLayout {
   }
 };
 
-/// The tier digest: XXH64 of the planes of all `count` records (record-major input).
+/// The tier digest: XXH64 of the planes of all `count` records (record-major input); its
+/// definition is the engine's (solver/core/hash.hpp), which ranks that hold no database use too.
 inline uint64_t plane_digest(const uint8_t* records, uint64_t count, unsigned width) {
-  if (width == 1) return xxh64(records, count);
-  Xxh64Stream h;
-  const PlaneLayout all{width, count};
-  uint8_t buf[1 << 14];
-  for (uint64_t from = 0; from < all.stream_bytes(); from += sizeof buf) {
-    const uint64_t len = std::min<uint64_t>(sizeof buf, all.stream_bytes() - from);
-    all.gather(records, from, len, buf);
-    h.update(buf, len);
-  }
-  return h.digest();
+  return tier_digest(records, count, width);
 }
 
 }  // namespace toadbase::db

@@ -12,6 +12,9 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <cstring>
+#include <map>
+#include <span>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -59,60 +62,106 @@ std::string to_string(const tf::Position& p);
 /// Keeps every committed tier's records whole (also of derived tiers, for the tests'
 /// lookups), but loads only what the solver asked it to keep: nothing of a derived tier
 /// (`keep` 0: the solver must recompute it from its children), the prefix of a tier with a
-/// tail (the solver must copy the tail from its source).
-class MemStore : public toadbase::TierStore {
+/// tail (the solver must copy the tail from its source). A tier committed from another rank
+/// (commit_digested) has only its kept records and its digest. Records of type R (one byte:
+/// MemStore).
+template <class R>
+class BasicMemStore : public toadbase::TierStore {
  public:
-  explicit MemStore(size_t tiers) : records(tiers), committed(tiers, false), kept(tiers, 0) {}
-  MemStore(const MemStore& o)
-      : records(o.records), committed(o.committed), kept(o.kept), allow_recommit(o.allow_recommit) {}
-  unsigned record_bytes() const override { return 1; }
+  explicit BasicMemStore(size_t tiers) : records(tiers), committed(tiers, false), kept(tiers, 0), digests(tiers, 0) {}
+  BasicMemStore(const BasicMemStore& o)
+      : records(o.records), committed(o.committed), kept(o.kept), digests(o.digests), counts(o.counts),
+        allow_recommit(o.allow_recommit) {}
+  unsigned record_bytes() const override { return sizeof(R); }
   bool has_tier(TierId t) const override { return t < committed.size() && committed[t]; }
-  uint64_t tier_positions(TierId t) const override { return records.at(t).size(); }
+  uint64_t tier_positions(TierId t) const override { return counts.count(t) ? counts.at(t) : records.at(t).size(); }
   uint64_t tier_kept(TierId t) const override { return std::min<uint64_t>(kept.at(t), records.at(t).size()); }
   bool matches_digest(TierId t, const void* r, uint64_t count) const override {
-    const auto& mine = records.at(t);
-    return count == mine.size() && toadbase::xxh64(r, count) == toadbase::xxh64(mine.data(), mine.size());
+    return count == tier_positions(t) && toadbase::tier_digest(r, count, sizeof(R)) == digest_of(t);
   }
   void load_tier(TierId t, void* out) const override {
     ++loads;
     if (!committed.at(t)) throw std::logic_error("load of uncommitted tier " + std::to_string(t));
     if (!kept.at(t)) throw std::logic_error("load of derived tier " + std::to_string(t));
-    std::copy_n(records.at(t).begin(), tier_kept(t), static_cast<Record*>(out));
+    std::copy_n(records.at(t).begin(), tier_kept(t), static_cast<R*>(out));
   }
   void read_record(TierId t, uint64_t index, void* out) const override {
     if (!committed.at(t) || index >= tier_kept(t))
       throw std::logic_error("read of a record tier " + std::to_string(t) + " does not keep");
-    *static_cast<Record*>(out) = records[t][index];
+    *static_cast<R*>(out) = records[t][index];
   }
   void commit_tier(TierId t, const void* r, uint64_t count, uint64_t keep) override {
     std::lock_guard lock(mu_);  // the solver commits a level's tiers from several threads
     ++commits;
     if (committed.at(t) && !allow_recommit)
       throw std::logic_error("tier " + std::to_string(t) + " committed twice");
-    const auto* first = static_cast<const Record*>(r);
+    const auto* first = static_cast<const R*>(r);
     records.at(t).assign(first, first + count);
     committed.at(t) = true;
     kept.at(t) = keep;
+    digests.at(t) = 0;
+    counts.erase(t);
+  }
+  /// A tier packed by MemPacker (below) on another rank: its kept records and its digest.
+  void commit_packed(TierId t, std::span<const uint8_t> packed) override {
+    uint64_t head[3];
+    if (packed.size() < sizeof head) throw std::logic_error("a packed tier too short");
+    std::memcpy(head, packed.data(), sizeof head);
+    const uint64_t count = head[0], keep = head[1];
+    if (packed.size() != sizeof head + keep * sizeof(R)) throw std::logic_error("a packed tier of the wrong size");
+    std::lock_guard lock(mu_);
+    ++commits;
+    ++packed_commits;
+    if (committed.at(t) && !allow_recommit)
+      throw std::logic_error("tier " + std::to_string(t) + " committed twice");
+    records.at(t).resize(keep);
+    if (keep) std::memcpy(records.at(t).data(), packed.data() + sizeof head, keep * sizeof(R));
+    committed.at(t) = true;
+    kept.at(t) = keep;
+    digests.at(t) = head[2];
+    counts[t] = count;
+  }
+  /// The tier's digest (tier_digest of all its records).
+  uint64_t digest_of(TierId t) const {
+    if (counts.count(t)) return digests.at(t);
+    return toadbase::tier_digest(records.at(t).data(), records.at(t).size(), sizeof(R));
   }
   /// A tier an earlier run committed.
   template <class B>
     requires std::same_as<B, bool>
-  void preload(TierId, std::vector<Record>, B) = delete;  // keep counts records
-  void preload(TierId t, std::vector<Record> r, uint64_t keep) {
+  void preload(TierId, std::vector<R>, B) = delete;  // keep counts records
+  void preload(TierId t, std::vector<R> r, uint64_t keep) {
     records.at(t) = std::move(r);
     committed.at(t) = true;
     kept.at(t) = keep;
   }
 
-  std::vector<std::vector<Record>> records;
+  std::vector<std::vector<R>> records;  // whole, or the kept records of a tier committed from its digest
   std::vector<bool> committed;
   std::vector<uint64_t> kept;
+  std::vector<uint64_t> digests;
+  std::map<TierId, uint64_t> counts;  // tiers committed from their digest: their record count
   mutable uint64_t loads = 0;
-  uint64_t commits = 0;
+  uint64_t commits = 0, packed_commits = 0;
   bool allow_recommit = false;  // a resumed solve may commit a tier again (its tail's source was lost)
 
  private:
   std::mutex mu_;
+};
+using MemStore = BasicMemStore<Record>;
+
+/// What BasicMemStore::commit_packed takes: u64 count, keep, digest, then the kept records.
+template <class R>
+class MemPacker : public toadbase::TierPacker {
+ public:
+  std::vector<uint8_t> pack(const void* records, uint64_t count, uint64_t keep) const override {
+    keep = std::min(keep, count);
+    const uint64_t head[3] = {count, keep, toadbase::tier_digest(records, count, sizeof(R))};
+    std::vector<uint8_t> out(sizeof head + keep * sizeof(R));
+    std::memcpy(out.data(), head, sizeof head);
+    if (keep) std::memcpy(out.data() + sizeof head, records, keep * sizeof(R));
+    return out;
+  }
 };
 
 /// A space solved in memory through the engine.
@@ -154,7 +203,11 @@ struct RunResult {
 
 /// Starts `binary` with `args`; as spawn_toadbase.
 pid_t spawn_program(const std::string& binary, const std::vector<std::string>& args, const std::string& stdin_path,
-                    const std::string& stdout_path, const std::string& stderr_path);
+                    const std::string& stdout_path, const std::string& stderr_path,
+                    const std::vector<std::string>& env = {});
+/// Runs `binary` with `args` (and `env` added) to completion.
+RunResult run_program(const std::string& binary, const std::vector<std::string>& args,
+                      const std::vector<std::string>& env = {});
 /// Starts the toadbase binary with `args`; stdin/stdout/stderr from/to the given files
 /// ("" = /dev/null). `env` entries ("NAME=value") are added to the environment.
 /// `cwd` ("" = this process's) is the working directory of the child.

@@ -326,9 +326,15 @@ TEST_CASE("a resumed solve skips committed tiers and finishes the same", "[solve
       // a derived tier's records are not in the store: the solver must recompute them
       if (kept[t]) partial.preload(t, full.store.records[t], toadbase::records_kept(space, t));
     }
-    // a committed tier counts as done when the tiers its tail is copied from are done too
+    // a committed tier counts as done when the tiers its recovery reads are done too: the
+    // source of its tail, and a derived tier's children
+    std::vector<int> memo(space.tier_count(), -1);
     std::function<bool(TierId)> done = [&](TierId t) -> bool {
-      return kept[t] && (!toadbase::has_tail(space, t) || done(space.tail_source(t)));
+      if (memo[t] >= 0) return memo[t];
+      bool d = kept[t] && (!toadbase::has_tail(space, t) || done(space.tail_source(t)));
+      if (!space.tier_stored(t))
+        for (TierId c : space.child_tiers(t)) d = d && done(c);
+      return memo[t] = d;
     };
     uint64_t done_tiers = 0, rest_positions = 0;
     for (TierId t = 0; t < space.tier_count(); ++t) {
@@ -349,13 +355,14 @@ TEST_CASE("a resumed solve skips committed tiers and finishes the same", "[solve
 }
 
 TEST_CASE("the longest games stay within the P-potential bound e(t+f) + 2tf", "[solver][remoteness]") {
-  // the bound of the comment in toads_frogs.hpp, for every piece count the code accepts
+  // the bound of the comment in toads_frogs.hpp: up to 22 cells it fits the one-byte record
   unsigned worst_bound = 0;
-  for (int n = 1; n <= tf::kMaxLength; ++n)
+  for (int n = 1; n <= 22; ++n)
     for (int t = 0; t <= n; ++t)
       for (int f = 0; t + f <= n; ++f)
         worst_bound = std::max(worst_bound, static_cast<unsigned>((n - t - f) * (t + f) + 2 * t * f));
-  CHECK(worst_bound <= toadbase::kMaxRemoteness);
+  CHECK(worst_bound == 242);
+  CHECK(worst_bound <= toadbase::kMaxStored<ParityRecord>);
 
   for (int n : {12, 13}) {
     INFO("length " << n);
@@ -490,6 +497,18 @@ TEST_CASE("a remoteness above 255 throws overflow_error instead of wrapping", "[
       CHECK(store.committed[255]);
       CHECK_FALSE(store.committed[256]);  // the overflowing tier is never committed
     }
+  }
+}
+
+TEST_CASE("the wide record holds what overflows the one-byte one", "[solver][remoteness][wide]") {
+  const ChainGame g{300};
+  tbtest::BasicMemStore<uint16_t> store(g.links);
+  toadbase::solve_tiers<ChainGame, toadbase::WideParityRecord>(g, store, nullptr);
+  for (TierId t = 0; t < g.links; ++t) {
+    INFO("link " << t);
+    REQUIRE(store.records[t] == std::vector<uint16_t>{static_cast<uint16_t>(t)});
+    CHECK(toadbase::WideParityRecord::decode(store.records[t][0]) ==
+          Outcome{t % 2 ? Value::Win : Value::Lose, static_cast<unsigned>(t)});
   }
 }
 

@@ -76,7 +76,8 @@ class ToySpace {
   bool tier_stored(TierId t) const { return (t / 2) % 3 != 1; }
   uint64_t tier_prefix(TierId t) const { return t % 2 ? std::min<uint64_t>(2, tier_size(t)) : tier_size(t); }
   TierId tail_source(TierId t) const { return t - 1; }
-  void fill_tail(TierId t, const Record* source, Record* out) const {
+  template <class R>
+  void fill_tail(TierId t, const R* source, R* out) const {
     for (uint64_t a = tier_prefix(t); a < tier_size(t); ++a) out[a] = source[a];
   }
   Toy canonical(const Toy& p) const { return p.z == 1 && p.a >= 2 ? Toy{p.s, p.a, 0} : p; }

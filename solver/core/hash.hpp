@@ -2,6 +2,7 @@
 // recompute a database's digests with a stock xxhsum over the exported records.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -165,5 +166,25 @@ class Xxh64Stream {
   size_t buffered_ = 0;
   uint64_t total_ = 0;
 };
+
+/// A tier's digest, the one every store records and matches_digest() checks: the XXH64 of
+/// its `count` records (record-major, `width` bytes each) laid out as byte planes, byte 0 of
+/// every record, then byte 1 of every record, and so on. For one-byte records: the XXH64 of
+/// the records themselves.
+///
+///     3 records of 2 bytes   r0b0 r0b1 r1b0 r1b1 r2b0 r2b1   digest of   r0b0 r1b0 r2b0 r0b1 r1b1 r2b1
+inline uint64_t tier_digest(const void* records, uint64_t count, unsigned width) {
+  const auto* r = static_cast<const uint8_t*>(records);
+  if (width == 1) return xxh64(r, count);
+  Xxh64Stream h;
+  uint8_t buf[1 << 14];
+  for (unsigned plane = 0; plane < width; ++plane)
+    for (uint64_t from = 0; from < count; from += sizeof buf) {
+      const uint64_t len = std::min<uint64_t>(sizeof buf, count - from);
+      for (uint64_t i = 0; i < len; ++i) buf[i] = r[(from + i) * width + plane];
+      h.update(buf, len);
+    }
+  return h.digest();
+}
 
 }  // namespace toadbase

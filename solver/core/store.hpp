@@ -104,6 +104,12 @@ class TierStore : public TierSource {
   /// all; the digest covers all `count`). Called from several threads at once (the tiers of
   /// one level), so it must be thread-safe. A resumed solve may commit a tier again.
   virtual void commit_tier(TierId tier, const void* records, uint64_t count, uint64_t keep) = 0;
+  /// Commits a tier packed by this kind of store's TierPacker (below): a tier a rank that
+  /// holds no store solved. Atomic and thread-safe as commit_tier.
+  virtual void commit_packed(TierId tier, std::span<const uint8_t> packed) {
+    (void)packed;
+    throw std::logic_error("this store cannot commit tier " + std::to_string(tier) + " packed elsewhere");
+  }
 
   template <class R>
   void commit(TierId tier, std::span<const R> records, uint64_t keep = kAllRecords) {
@@ -120,6 +126,17 @@ class TierStore : public TierSource {
   template <class R, class B>
     requires std::same_as<B, bool>
   void commit(TierId, const std::vector<R>&, B) = delete;  // keep counts records
+};
+
+/// Packs a solved tier into the bytes its store commits it from (its kept records compressed
+/// as the store keeps them, its digest), on any rank: in a distributed solve the ranks that
+/// hold no store pack the tiers they report, and rank 0 commits the bytes as they come
+/// (TierStore::commit_packed), so a tier is compressed once, where it was solved.
+class TierPacker {
+ public:
+  virtual ~TierPacker() = default;
+  /// `count` records (record-major) of which the store keeps the first `keep`.
+  virtual std::vector<uint8_t> pack(const void* records, uint64_t count, uint64_t keep) const = 0;
 };
 
 }  // namespace toadbase

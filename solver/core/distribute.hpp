@@ -1,0 +1,116 @@
+// The plan of a distributed solve: which rank solves which tier (or which piece of a large
+// tier), who reports each tier to rank 0, what crosses the wire, and an estimate of each
+// rank's work, traffic and memory. Every rank computes the same plan from the same inputs
+// (integer arithmetic only, so it does not depend on the machine), and the engine checks
+// that they agree before it starts.
+//
+// The walk takes the tier DAG level by level (engine.hpp). A tier of level L reads tiers of
+// lower levels only, so a rank can solve its level-L pieces as soon as the tiers they read
+// have arrived: no rank waits for a level to end anywhere else.
+//
+//     tier t, split when large:   [0 ........ prefix)[tail)     pieces: index ranges of the
+//                                 [ piece 0 )[ piece 1 ....... ]   prefix; the last one takes
+//                                                                 the tail (copied, not scanned)
+//
+// Components first: tiers joined by what they read form components of the DAG (Toads and
+// Frogs: one a piece count, since moves and tails keep the number of pieces). A component
+// that fits one rank's share of the work is solved whole on one rank (the largest first, on
+// the least loaded rank), so its tiers never cross the wire; a larger one gets a group of
+// ranks, as many as its share, and its large tiers are cut in pieces.
+//
+// Assignment: levels lowest first; inside a level the largest pieces first, each to the rank
+// of its group where it would finish earliest, counting the time its inputs need to arrive
+// from other ranks (an input already on the rank costs nothing). That keeps a tier next to
+// the tiers it reads unless another rank is idle long enough to be worth the transfer.
+//
+// Reports: rank 0 writes every tier. The rank that holds a tier whole first tells it: rank 0
+// itself when it reads the tier or solves all of it (it commits it), else the solver of an
+// unsplit tier, else the lowest-numbered reader of a split one; a split tier that nobody
+// reads goes whole to rank 0. A reporter other than rank 0 sends the tier's kept records and
+// its digest (solver/core/hash.hpp) to rank 0.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "solver/core/store.hpp"
+
+namespace toadbase {
+
+/// Which tiers read which, and in which order the walk takes them (engine.hpp's plan_tiers
+/// fills it from a game).
+struct TierPlan {
+  std::vector<std::vector<TierId>> reads;     // [t]: its child tiers, then its tail's source
+  std::vector<char> tail;                     // [t]: 1 when reads[t].back() is its tail's source
+  std::vector<uint32_t> level;                // [t]
+  std::vector<std::vector<TierId>> by_level;  // [L]: the tiers of level L, in id order
+  std::vector<uint32_t> last_level;           // [t]: the last level that reads t (0: none)
+  std::vector<uint64_t> size, prefix, kept;   // [t]: records; scanned; kept by the store
+};
+
+/// A piece of a tier: records [lo, hi), solved by `rank`. hi == size: the piece takes the
+/// tail too.
+struct Piece {
+  TierId tier;
+  uint64_t lo, hi;
+  int rank;
+};
+
+/// What the plan weighs, in picoseconds of one thread (integers: every rank computes the
+/// same plan). The defaults are this project's measurements relative to a scan at 60 M
+/// positions a second: zstd level 1 compresses record bytes at about half the speed the hot
+/// loop solves positions, and decompresses them four times faster than that.
+struct CostModel {
+  uint64_t scan_ps = 16'000;             // a scanned position
+  uint64_t tail_ps = 1'600;              // a tail position copied
+  uint64_t wire_ps_per_byte = 10'000;    // a record byte to another rank: compressed, sent, decompressed
+  uint64_t commit_ps_per_byte = 12'000;  // a kept record byte compressed for the database
+  unsigned record_bytes = 1;
+  std::vector<int> threads;              // [rank]
+  /// Pieces of at most this many scanned positions, in components spread over several ranks
+  /// (0: the plan's rule, total / (ranks x levels), at least kMinPiece).
+  uint64_t piece_positions = 0;
+  /// Solve a component of the tier DAG whole on one rank when it fits one rank's share
+  /// (false: every tier goes wherever it finishes first; the tests use it to send more).
+  bool whole_components = true;
+};
+
+inline constexpr uint64_t kMinPiece = uint64_t{1} << 20;
+
+/// A rank's share, as the plan estimates it.
+struct RankLoad {
+  uint64_t positions = 0;       // positions it solves (scanned or copied)
+  uint64_t pieces = 0;
+  uint64_t bytes_sent = 0;      // record bytes before compression
+  uint64_t bytes_received = 0;
+  uint64_t peak_bytes = 0;      // records in memory at once
+  uint64_t busy_ps = 0;         // solving, sending, receiving, committing
+};
+
+struct Distribution {
+  int ranks = 1;
+  uint32_t levels = 0;
+  std::vector<Piece> pieces;                // by tier id, then lo
+  std::vector<uint32_t> first_piece;        // [t] .. [t + 1]: tier t's pieces (none: skipped)
+  std::vector<int> reporter;                // [t]: who reports it to rank 0 (-1: skipped)
+  std::vector<std::vector<int>> sinks;      // [t]: the ranks every piece of t goes to
+  std::vector<std::vector<int>> recovered;  // [t], a skipped tier: ranks rank 0 sends it to
+  std::vector<uint32_t> recovered_level;    // [t]: the level at which rank 0 sends it
+  uint64_t piece_positions = 0;             // the split threshold used
+  std::vector<RankLoad> load;               // [rank]
+  uint64_t makespan_ps = 0;                 // the estimated time of the whole solve
+
+  uint64_t pieces_of(TierId t) const { return first_piece[t + 1] - first_piece[t]; }
+  bool split(TierId t) const { return pieces_of(t) > 1; }
+  /// The tiers piece p reads: its tier's children, and its tail's source when it takes the
+  /// tail.
+  std::vector<TierId> reads_of(const TierPlan& plan, const Piece& p) const;
+  /// A digest of the plan, to check that every rank made the same.
+  uint64_t hash() const;
+};
+
+/// The plan for `ranks` ranks of the tiers not skipped (skip[t] != 0: committed earlier).
+Distribution distribute(const TierPlan& plan, const std::vector<char>& skip, int ranks, const CostModel& model);
+
+}  // namespace toadbase

@@ -1,0 +1,361 @@
+// The distributed walk without MPI: ranks are threads of this process and talk through an
+// in-memory Transport (LoopHub below), so the engine's plan, messages, reports and resume are
+// tested here, fast and under the sanitizers; test_mpi.cpp runs the same solve under mpirun.
+// Every distributed solve must commit, on rank 0, exactly the records and digests of a solve
+// in one process.
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "solver/core/distribute.hpp"
+#include "solver/core/engine.hpp"
+#include "solver/games/toads_frogs/toads_frogs.hpp"
+#include "support.hpp"
+
+using namespace tbtest;
+using toadbase::CostModel;
+using toadbase::Distribution;
+using toadbase::Transport;
+using toadbase::WireHeader;
+
+namespace {
+
+/// The ranks' mailboxes and collectives, in memory.
+class LoopHub {
+ public:
+  explicit LoopHub(int ranks) : ranks_(ranks), boxes_(static_cast<size_t>(ranks)), round_(static_cast<size_t>(ranks)) {}
+  int ranks() const { return ranks_; }
+
+  struct Message {
+    int from;
+    std::vector<uint8_t> header, payload;
+  };
+  void post(int to, Message m) {
+    std::lock_guard lock(mu_);
+    WireHeader h;
+    std::memcpy(&h, m.header.data(), sizeof h);
+    ++kinds_[h.kind];
+    boxes_[static_cast<size_t>(to)].push_back(std::move(m));
+    cv_.notify_all();
+  }
+  bool take(int rank, bool wait, Message& out) {
+    std::unique_lock lock(mu_);
+    auto& box = boxes_[static_cast<size_t>(rank)];
+    if (wait && !cv_.wait_for(lock, std::chrono::seconds(60), [&] { return !box.empty() || failed_; }))
+      throw std::runtime_error("rank " + std::to_string(rank) + " waited a minute for a message");
+    if (failed_) throw std::runtime_error("another rank failed");
+    if (box.empty()) return false;
+    out = std::move(box.front());
+    box.pop_front();
+    return true;
+  }
+  /// Every rank's contribution, once all have given theirs (a generation at a time).
+  std::vector<std::vector<uint8_t>> exchange(int rank, std::vector<uint8_t> mine) {
+    std::unique_lock lock(mu_);
+    const uint64_t gen = generation_;
+    round_[static_cast<size_t>(rank)] = std::move(mine);
+    if (++arrived_ == ranks_) {
+      done_ = round_;
+      round_.assign(static_cast<size_t>(ranks_), {});
+      arrived_ = 0;
+      ++generation_;
+      cv_.notify_all();
+    } else if (!cv_.wait_for(lock, std::chrono::seconds(60), [&] { return generation_ != gen || failed_; })) {
+      throw std::runtime_error("rank " + std::to_string(rank) + " waited a minute in a collective");
+    }
+    if (failed_) throw std::runtime_error("another rank failed");
+    return done_;
+  }
+  void fail() {
+    std::lock_guard lock(mu_);
+    failed_ = true;
+    cv_.notify_all();
+  }
+  uint64_t messages(uint32_t kind) const {
+    std::lock_guard lock(mu_);
+    return kinds_.count(kind) ? kinds_.at(kind) : 0;
+  }
+
+ private:
+  int ranks_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::deque<Message>> boxes_;
+  std::vector<std::vector<uint8_t>> round_, done_;
+  int arrived_ = 0;
+  uint64_t generation_ = 0;
+  bool failed_ = false;
+  std::map<uint32_t, uint64_t> kinds_;
+};
+
+class LoopTransport : public Transport {
+ public:
+  LoopTransport(LoopHub& hub, int rank) : hub_(hub), rank_(rank) {}
+  int rank() const override { return rank_; }
+  int ranks() const override { return hub_.ranks(); }
+  void send(std::span<const int> to, std::span<const uint8_t> header, std::span<const uint8_t> payload,
+            bool) override {
+    for (int r : to) {
+      if (r == rank_) throw std::logic_error("a message to itself");
+      hub_.post(r, {rank_, std::vector<uint8_t>(header.begin(), header.end()),
+                    std::vector<uint8_t>(payload.begin(), payload.end())});
+      std::lock_guard lock(mu_);
+      ++k_.messages_sent;
+      k_.raw_sent += payload.size();
+    }
+  }
+  bool receive(bool wait, Inbox& inbox) override {
+    LoopHub::Message m;
+    if (!hub_.take(rank_, wait, m)) return false;
+    uint8_t* dest = inbox.place(m.from, m.header, m.payload.size());
+    if (!m.payload.empty()) std::memcpy(dest, m.payload.data(), m.payload.size());
+    inbox.arrived(m.from, m.header);
+    std::lock_guard lock(mu_);
+    ++k_.messages_received;
+    k_.raw_received += m.payload.size();
+    return true;
+  }
+  void flush() override {}
+  void broadcast(std::vector<uint8_t>& bytes) override { bytes = hub_.exchange(rank_, bytes)[0]; }
+  std::vector<uint64_t> all_gather(std::span<const uint64_t> values) override {
+    std::vector<uint8_t> mine(values.size() * 8);
+    std::memcpy(mine.data(), values.data(), mine.size());
+    std::vector<uint64_t> out;
+    for (const auto& v : hub_.exchange(rank_, mine)) {
+      const size_t at = out.size();
+      out.resize(at + v.size() / 8);
+      std::memcpy(out.data() + at, v.data(), v.size());
+    }
+    return out;
+  }
+  Counters counters() const override {
+    std::lock_guard lock(mu_);
+    return k_;
+  }
+
+ private:
+  LoopHub& hub_;
+  int rank_;
+  mutable std::mutex mu_;
+  Counters k_;
+};
+
+/// Solves `game` on `ranks` ranks (threads), rank 0 into `store`; returns every rank's stats.
+template <class G, class Rec = toadbase::ParityRecord>
+std::vector<toadbase::SolveStats> solve_on(const G& game, int ranks, BasicMemStore<typename Rec::Storage>& store,
+                                           const CostModel& model, LoopHub* hub_out = nullptr, int threads = 1) {
+  LoopHub local(ranks);
+  LoopHub& hub = hub_out ? *hub_out : local;
+  std::vector<toadbase::SolveStats> stats(static_cast<size_t>(ranks));
+  std::vector<std::string> errors(static_cast<size_t>(ranks));
+  std::vector<std::thread> threads_of;
+  const MemPacker<typename Rec::Storage> packer;
+  for (int r = 0; r < ranks; ++r)
+    threads_of.emplace_back([&, r] {
+      try {
+        LoopTransport tr(hub, r);
+        stats[static_cast<size_t>(r)] = toadbase::with_threads(threads, [&] {
+          return toadbase::solve_tiers<G, Rec>(game, r == 0 ? &store : nullptr, &packer, nullptr, &tr, model);
+        });
+      } catch (const std::exception& e) {
+        errors[static_cast<size_t>(r)] = e.what();
+        hub.fail();
+      }
+    });
+  for (auto& t : threads_of) t.join();
+  for (int r = 0; r < ranks; ++r) INFO("rank " << r << ": " << errors[static_cast<size_t>(r)]);
+  for (const auto& e : errors) REQUIRE(e.empty());
+  return stats;
+}
+
+/// What rank 0 committed equals a one-process solve: kept records and every digest.
+template <class R>
+void require_same(const BasicMemStore<R>& one, const BasicMemStore<R>& many, const std::vector<uint64_t>& kept) {
+  REQUIRE(one.records.size() == many.records.size());
+  uint64_t bad = 0;
+  for (TierId t = 0; t < one.records.size(); ++t) {
+    if (!many.committed[t] || many.digest_of(t) != one.digest_of(t) || many.kept[t] != kept[t] ||
+        !std::equal(many.records[t].begin(), many.records[t].begin() + static_cast<ptrdiff_t>(kept[t]),
+                    one.records[t].begin()))
+      ++bad;
+  }
+  CHECK(bad == 0);
+}
+
+std::vector<uint64_t> kept_of(const tf::Space& s) {
+  std::vector<uint64_t> k;
+  for (TierId t = 0; t < s.tier_count(); ++t) k.push_back(toadbase::records_kept(s, t));
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("distributed walk: 1 to 4 ranks commit what one process commits", "[distributed]") {
+  const tf::Space space(tf::SpaceParams{9, std::nullopt, std::nullopt});
+  MemStore one(space.tier_count());
+  toadbase::solve_tiers(space, one, nullptr);
+  for (bool whole : {true, false})
+    for (int ranks : {1, 2, 3, 4}) {
+      DYNAMIC_SECTION(ranks << " ranks, " << (whole ? "whole components" : "tiers anywhere")) {
+        CostModel model;
+        model.whole_components = whole;
+        MemStore many(space.tier_count());
+        LoopHub hub(ranks);
+        const auto stats = solve_on(space, ranks, many, model, &hub);
+        require_same(one, many, kept_of(space));
+        uint64_t computed = 0;
+        for (const auto& s : stats) computed += s.positions_computed;
+        CHECK(computed == space.total_positions());
+        CHECK(stats[0].tiers_solved == space.tier_count());
+        CHECK(stats[0].positions_solved == space.total_positions());
+        // rank 0 commits what the others report packed, and nothing twice
+        CHECK(many.commits == space.tier_count());
+        if (ranks > 1) CHECK(many.packed_commits > 0);
+        CHECK(many.packed_commits == hub.messages(WireHeader::kReport));
+        // whole components: the tiers cross no wire (Toads and Frogs' components are its
+        // piece counts: tails and children keep them), only reports do, while every
+        // component fits one rank's share (on 4 ranks the 6-piece boards do not)
+        if (whole && ranks <= 3) CHECK(hub.messages(WireHeader::kPiece) == 0);
+        if (!whole && ranks > 1) CHECK(hub.messages(WireHeader::kPiece) > 0);
+      }
+    }
+}
+
+TEST_CASE("distributed walk: tiers split in pieces across ranks", "[distributed]") {
+  const tf::Space space(tf::SpaceParams{9, std::nullopt, std::nullopt});
+  MemStore one(space.tier_count());
+  toadbase::solve_tiers(space, one, nullptr);
+  for (uint64_t piece : {7u, 100u}) {
+    for (int ranks : {2, 3}) {
+      DYNAMIC_SECTION(ranks << " ranks, pieces of " << piece) {
+        CostModel model;
+        model.whole_components = false;
+        model.piece_positions = piece;
+        MemStore many(space.tier_count());
+        LoopHub hub(ranks);
+        solve_on(space, ranks, many, model, &hub, 2);
+        require_same(one, many, kept_of(space));
+        // the plan did split tiers over several ranks
+        std::vector<char> none(space.tier_count(), 0);
+        model.record_bytes = 1;
+        const Distribution d = toadbase::distribute(toadbase::plan_tiers(space), none, ranks, model);
+        uint64_t spread = 0;
+        for (TierId t = 0; t < space.tier_count(); ++t) {
+          std::set<int> on;
+          for (uint32_t i = d.first_piece[t]; i < d.first_piece[t + 1]; ++i) on.insert(d.pieces[i].rank);
+          spread += on.size() > 1;
+        }
+        CHECK(spread > 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("distributed walk: the plan covers every tier once and is the same for the same inputs", "[distributed]") {
+  const tf::Space space(tf::SpaceParams{11, std::nullopt, std::nullopt});
+  const toadbase::TierPlan plan = toadbase::plan_tiers(space);
+  std::mt19937 rng(3);
+  for (int round = 0; round < 6; ++round) {
+    std::vector<char> skip(space.tier_count(), 0);
+    if (round % 2)
+      for (auto& s : skip) s = rng() % 3 == 0;
+    CostModel model;
+    model.whole_components = round < 3;
+    model.piece_positions = round == 5 ? 500 : 0;
+    const int ranks = 2 + round;
+    const Distribution a = toadbase::distribute(plan, skip, ranks, model), b = toadbase::distribute(plan, skip, ranks, model);
+    CHECK(a.hash() == b.hash());
+    uint64_t bad = 0, positions = 0;
+    for (TierId t = 0; t < space.tier_count(); ++t) {
+      if (skip[t]) {
+        bad += a.pieces_of(t) != 0;
+        continue;
+      }
+      uint64_t at = 0;
+      for (uint32_t i = a.first_piece[t]; i < a.first_piece[t + 1]; ++i) {
+        const auto& p = a.pieces[i];
+        bad += p.tier != t || p.lo != at || p.hi <= p.lo || p.rank < 0 || p.rank >= ranks;
+        at = p.hi;
+      }
+      bad += at != space.tier_size(t);
+      positions += space.tier_size(t);
+      bad += a.reporter[t] < 0 || a.reporter[t] >= ranks;
+    }
+    CHECK(bad == 0);
+    uint64_t planned = 0;
+    for (const auto& l : a.load) planned += l.positions;
+    CHECK(planned == positions);
+  }
+}
+
+TEST_CASE("distributed walk: resumed from any committed subset, on any number of ranks", "[distributed][resume]") {
+  const tf::Space space(tf::SpaceParams{8, std::nullopt, std::nullopt});
+  MemStore one(space.tier_count());
+  toadbase::solve_tiers(space, one, nullptr);
+  std::mt19937 rng(11);
+  for (int round = 0; round < 8; ++round) {
+    const int ranks = 1 + round % 4;
+    DYNAMIC_SECTION("round " << round << ", " << ranks << " ranks") {
+      MemStore partial(space.tier_count());
+      partial.allow_recommit = true;
+      for (TierId t = 0; t < space.tier_count(); ++t)
+        if (rng() % 2) partial.preload(t, one.records[t], toadbase::records_kept(space, t));
+      CostModel model;
+      model.whole_components = round % 2 == 0;
+      LoopHub hub(ranks);
+      const auto stats = solve_on(space, ranks, partial, model, &hub);
+      CHECK(stats[0].tiers_skipped + stats[0].tiers_solved == space.tier_count());
+      require_same(one, partial, kept_of(space));
+      // committed tiers other ranks read came from rank 0
+      if (ranks > 1 && !model.whole_components) CHECK(hub.messages(WireHeader::kRecovered) > 0);
+    }
+  }
+}
+
+TEST_CASE("distributed walk: wide records across ranks equal the narrow ones", "[distributed][wide]") {
+  const tf::Space space(tf::SpaceParams{8, std::nullopt, std::nullopt});
+  MemStore narrow(space.tier_count());
+  toadbase::solve_tiers(space, narrow, nullptr);
+  BasicMemStore<uint16_t> wide(space.tier_count());
+  CostModel model;
+  model.whole_components = false;
+  model.piece_positions = 50;
+  solve_on<tf::Space, toadbase::WideParityRecord>(space, 3, wide, model);
+  uint64_t bad = 0;
+  for (TierId t = 0; t < space.tier_count(); ++t) {
+    const uint64_t k = toadbase::records_kept(space, t);
+    for (uint64_t i = 0; i < k; ++i) bad += wide.records[t][i] != narrow.records[t][i];
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("distributed walk: an error on one rank ends the solve on every rank", "[distributed]") {
+  // a chain whose remoteness overflows the one-byte record on some rank
+  const tf::Space space(tf::SpaceParams{7, std::nullopt, std::nullopt});
+  LoopHub hub(2);
+  MemStore store(space.tier_count());
+  std::vector<std::string> errors(2);
+  std::vector<std::thread> ts;
+  const MemPacker<uint8_t> packer;
+  for (int r = 0; r < 2; ++r)
+    ts.emplace_back([&, r] {
+      try {
+        LoopTransport tr(hub, r);
+        CostModel model;
+        model.whole_components = false;
+        if (r == 1) throw std::runtime_error("rank 1 fails before it starts");
+        toadbase::with_threads(1, [&] { return toadbase::solve_tiers(space, &store, &packer, nullptr, &tr, model); });
+      } catch (const std::exception& e) {
+        errors[static_cast<size_t>(r)] = e.what();
+        hub.fail();
+      }
+    });
+  for (auto& t : ts) t.join();
+  CHECK(errors[1] == "rank 1 fails before it starts");
+  CHECK_THAT(errors[0], Catch::Matchers::Contains("another rank failed"));
+}
