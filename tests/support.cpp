@@ -184,8 +184,9 @@ pid_t spawn_toadbase_impl(const std::string& binary, const std::vector<std::stri
                           const std::string& cwd);
 
 pid_t spawn_program(const std::string& binary, const std::vector<std::string>& args, const std::string& stdin_path,
-                    const std::string& stdout_path, const std::string& stderr_path) {
-  return spawn_toadbase_impl(binary, args, stdin_path, stdout_path, stderr_path, {}, "");
+                    const std::string& stdout_path, const std::string& stderr_path,
+                    const std::vector<std::string>& env) {
+  return spawn_toadbase_impl(binary, args, stdin_path, stdout_path, stderr_path, env, "");
 }
 
 pid_t spawn_toadbase(const std::vector<std::string>& args, const std::string& stdin_path,
@@ -204,8 +205,14 @@ pid_t spawn_toadbase_impl(const std::string& binary, const std::vector<std::stri
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
 
+  // `env` replaces what the environment already holds under the same names
+  auto name_of = [](const std::string& e) { return e.substr(0, e.find('=')); };
   std::vector<std::string> env_s;
-  for (char** e = environ; *e; ++e) env_s.emplace_back(*e);
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    if (std::none_of(env.begin(), env.end(), [&](const std::string& x) { return name_of(x) == name_of(entry); }))
+      env_s.push_back(entry);
+  }
   env_s.insert(env_s.end(), env.begin(), env.end());
   std::vector<char*> envp;
   for (auto& e : env_s) envp.push_back(e.data());
@@ -225,6 +232,26 @@ pid_t spawn_toadbase_impl(const std::string& binary, const std::vector<std::stri
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw std::runtime_error("posix_spawn " + argv_s[0] + ": " + std::strerror(rc));
   return pid;
+}
+
+namespace {
+RunResult wait_for(pid_t pid, const TempDir& io) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error("waitpid failed");
+  }
+  RunResult r;
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(io / "out");
+  r.err = read_file(io / "err");
+  return r;
+}
+}  // namespace
+
+RunResult run_program(const std::string& binary, const std::vector<std::string>& args,
+                      const std::vector<std::string>& env) {
+  TempDir io("io");
+  return wait_for(spawn_toadbase_impl(binary, args, "", io / "out", io / "err", env, ""), io);
 }
 
 RunResult run_toadbase(const std::vector<std::string>& args, const std::string& input,

@@ -4,7 +4,8 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config librocksdb-dev libtbb-dev libzstd-dev catch2
       libcli11-dev nlohmann-json3-dev xz-utils python3 time
       clang libclang-rt-14-dev  # the fuzz targets (tools/fuzz.sh)
-      libcpp-httplib-dev wrk)   # serve: the HTTP library; its load benchmark
+      libcpp-httplib-dev wrk     # serve: the HTTP library; its load benchmark
+      libopenmpi-dev openmpi-bin)  # the distributed solve
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,4 +1,9 @@
 // toadbase solve GAME --param ... --db DIR: every position of a game's space into a database.
+//
+// Started by an MPI launcher (mpirun, srun --mpi=pmix) the same command solves across the
+// job's ranks (tools/mpi.hpp, the engine's distribute.hpp): rank 0 opens and writes the
+// database and prints, every rank solves its share. `--plan K` prints the plan for K ranks
+// and solves nothing.
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -6,7 +11,9 @@
 
 #include "db/database.hpp"
 #include "db/errors.hpp"
+#include "solver/core/hash.hpp"
 #include "tools/cli.hpp"
+#include "tools/mpi.hpp"
 #include "tools/registry.hpp"
 
 namespace toadbase::tools {
@@ -15,6 +22,17 @@ namespace {
 
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
+
+struct SolveOptions {
+  Common c;
+  int zstd_level = 3;
+  bool repair = false;
+  std::string record;
+  int plan = 0;              // --plan K
+  double plan_rate = 60e6;   // --plan-rate: positions a second one thread solves
+  std::map<std::string, std::string> strings;
+  std::map<std::string, int> ints;
+};
 
 /// `--repair`: tiers whose blocks no longer read back whole are dropped, to be solved again;
 /// damaged commit records and a damaged manifest were dropped or rebuilt by the open.
@@ -38,34 +56,19 @@ void repair(db::Database& d, const std::vector<TierInfo>& tiers, bool quiet) {
   for (const auto& l : lines) std::cerr << "repair: " << l << (l.ends_with("again") ? "" : " (solved again)") << "\n";
 }
 
-int run_solve(const Game& game, const json& given, const Common& c, int zstd_level, bool repairing) {
-  json params;
-  try {
-    params = game.normalize(given);
-  } catch (const std::invalid_argument& e) {
-    throw UserError(std::string("solve ") + game.name() + ": " + e.what());
-  }
-  auto inst = game.instance(params);
-  const auto tiers = inst->tiers();
-  auto d = db::Database::open_for_solve(c.db, inst->identity(), tiers, zstd_level, repairing);
-  if (repairing) repair(*d, tiers, c.quiet);
+/// What a finished solve prints (rank 0 of a distributed one).
+void report(const Game& game, const json& params, const SolveOptions& o, db::Database& d,
+            const std::vector<TierInfo>& tiers, bool was_complete, const SolveStats& stats, double secs,
+            const json& per_rank) {
+  const Common& c = o.c;
   uint64_t positions = 0;
   for (const auto& t : tiers) positions += t.positions;
-  auto progress = make_progress("solve " + game.name(), positions, tiers.size(), c.quiet);
-  const bool was_complete = d->complete();
-  SolveStats stats;
-  const auto t0 = Clock::now();
-  if (!was_complete) {
-    stats = with_threads(c.threads, [&] { return inst->solve(*d, progress.get()); });
-    progress->finish();
-    d->finish(tiers);
-  }
-  const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-  const json& m = d->summary();
+  const json& m = d.summary();
   const uint64_t stored = m.value("stored_bytes", uint64_t{0});
   json out = {{"db", c.db},
               {"game", game.name()},
               {"parameters", params},
+              {"record", m.value("record", "")},
               {"positions", positions},
               {"tiers", tiers.size()},
               {"tiers_solved", stats.tiers_solved},
@@ -75,34 +78,246 @@ int run_solve(const Game& game, const json& given, const Common& c, int zstd_lev
               {"positions_per_second", secs > 0 ? static_cast<double>(stats.positions_solved) / secs : 0},
               {"stored_bytes", stored},
               {"bits_per_position", positions ? 8.0 * static_cast<double>(stored) / static_cast<double>(positions) : 0},
-              {"disk_bytes", d->disk_bytes()},
+              {"disk_bytes", d.disk_bytes()},
               {"peak_tier_bytes_in_flight", stats.peak_bytes_in_flight},
               {"digest", m.value("digest", "")}};
+  if (!per_rank.is_null()) {
+    out["ranks"] = per_rank.size();
+    out["per_rank"] = per_rank;
+  }
   if (c.json_out) {
     std::cout << dump(out) << "\n";
-  } else {
-    if (was_complete) std::cout << c.db << " is already complete; nothing to do\n";
-    std::cout << game.name() << " " << dump(params) << ": " << positions << " positions in " << tiers.size()
-              << " tiers -> " << c.db << "\n";
-    if (!was_complete) {
-      std::cout << "solved " << stats.positions_solved << " positions";
-      if (stats.tiers_skipped) std::cout << " (resumed after " << stats.tiers_skipped << " committed tiers)";
-      std::printf(" in %.3f s (%.1f M positions/s)\n", secs,
-                  secs > 0 ? static_cast<double>(stats.positions_solved) / secs / 1e6 : 0.0);
-    }
-    std::printf("stored %s (%.3f bits/position), digest %s\n", human_bytes(static_cast<double>(stored)).c_str(),
-                out["bits_per_position"].get<double>(), out["digest"].get<std::string>().c_str());
+    return;
   }
+  if (was_complete) std::cout << c.db << " is already complete; nothing to do\n";
+  std::cout << game.name() << " " << dump(params) << ": " << positions << " positions in " << tiers.size() << " tiers -> "
+            << c.db << "\n";
+  if (!was_complete) {
+    std::cout << "solved " << stats.positions_solved << " positions";
+    if (stats.tiers_skipped) std::cout << " (resumed after " << stats.tiers_skipped << " committed tiers)";
+    if (!per_rank.is_null()) std::cout << " on " << per_rank.size() << " ranks";
+    std::printf(" in %.3f s (%.1f M positions/s)\n", secs,
+                secs > 0 ? static_cast<double>(stats.positions_solved) / secs / 1e6 : 0.0);
+  }
+  std::printf("stored %s (%.3f bits/position), digest %s\n", human_bytes(static_cast<double>(stored)).c_str(),
+              out["bits_per_position"].get<double>(), out["digest"].get<std::string>().c_str());
+  if (!per_rank.is_null() && !was_complete)
+    for (const auto& r : per_rank)
+      std::printf("  rank %d: %.3f G positions, sent %s, received %s, waited %.2f s\n", r["rank"].get<int>(),
+                  r["positions_computed"].get<double>() / 1e9, human_bytes(r["bytes_sent"].get<double>()).c_str(),
+                  human_bytes(r["bytes_received"].get<double>()).c_str(), r["seconds_waiting"].get<double>());
+}
+
+/// One process: today's solve.
+int solve_here(const Game& game, const Instance& inst, const json& params, const SolveOptions& o) {
+  const Common& c = o.c;
+  const auto tiers = inst.tiers();
+  auto d = db::Database::open_for_solve(c.db, inst.identity(), tiers, o.zstd_level, o.repair);
+  if (o.repair) repair(*d, tiers, c.quiet);
+  uint64_t positions = 0;
+  for (const auto& t : tiers) positions += t.positions;
+  auto progress = make_progress("solve " + game.name(), positions, tiers.size(), c.quiet);
+  const bool was_complete = d->complete();
+  SolveStats stats;
+  const auto t0 = Clock::now();
+  if (!was_complete) {
+    stats = with_threads(c.threads, [&] { return inst.solve(*d, progress.get()); });
+    progress->finish();
+    d->finish(tiers);
+  }
+  const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+  report(game, params, o, *d, tiers, was_complete, stats, secs, json());
   return 0;
 }
 
-struct SolveOptions {
-  Common c;
-  int zstd_level = 3;
-  bool repair = false;
-  std::map<std::string, std::string> strings;
-  std::map<std::string, int> ints;
-};
+/// One rank of a distributed solve (every rank runs this).
+int solve_on_ranks(const Game& game, const Instance& inst, const json& params, const SolveOptions& o) {
+  const Common& c = o.c;
+  std::unique_ptr<Transport> tr = start_mpi();
+  const int me = tr->rank(), ranks = tr->ranks();
+  const auto t0 = Clock::now();
+  // every rank must run the same command: the same space and record
+  const Identity id = inst.identity();
+  const std::string space = id.game + " " + id.parameters.dump() + " " + id.record;
+  const uint64_t mine = xxh64(space.data(), space.size());
+  const std::vector<uint64_t> all = tr->all_gather(std::span<const uint64_t>(&mine, 1));
+  for (int r = 1; r < ranks; ++r)
+    if (all[static_cast<size_t>(r)] != all[0]) {
+      if (me != 0) return 1;
+      throw UserError("solve: rank " + std::to_string(r) + " was started with another space or record than rank 0 (" +
+                      space + "): every rank must run the same command");
+    }
+  // rank 0 opens the database (it alone writes it) and tells the others whether to go on
+  const auto tiers = inst.tiers();
+  std::unique_ptr<db::Database> d;
+  std::string error;
+  // status[0]: 0 stop, 1 solve, 2 already complete; status[1]: the database's zstd level
+  std::vector<uint8_t> status(2, 0);
+  if (me == 0) {
+    try {
+      d = db::Database::open_for_solve(c.db, id, tiers, o.zstd_level, o.repair);
+      if (o.repair) repair(*d, tiers, c.quiet);
+      status[0] = d->complete() ? 2 : 1;
+      status[1] = static_cast<uint8_t>(d->zstd_level());
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  tr->broadcast(status);
+  if (status[0] == 0) {
+    if (me != 0) return 1;
+    throw UserError(error);
+  }
+  const bool was_complete = status[0] == 2;
+  SolveStats stats;
+  std::unique_ptr<Progress> progress;
+  if (me == 0) {
+    uint64_t positions = 0;
+    for (const auto& t : tiers) positions += t.positions;
+    progress = make_progress("solve " + game.name() + " on " + std::to_string(ranks) + " ranks", positions, tiers.size(),
+                             c.quiet);
+  }
+  if (!was_complete) {
+    try {
+      // the tiers this rank reports go to rank 0 compressed as the database keeps them
+      const auto packer = db::Database::packer(id.record_bytes, status[1]);
+      stats = with_threads(c.threads, [&] { return inst.solve(d.get(), *packer, progress.get(), *tr, CostModel{}); });
+    } catch (const std::exception& e) {
+      // the other ranks may wait on this one: end them all (a rerun resumes)
+      std::cerr << "toadbase: error on rank " << me << " of " << ranks << ": " << e.what() << "\n" << std::flush;
+      abort_job(1);
+    }
+  }
+  const Transport::Counters k = tr->counters();
+  const uint64_t share[] = {stats.positions_computed,
+                            stats.pieces_computed,
+                            k.bytes_sent,
+                            k.bytes_received,
+                            k.raw_sent,
+                            k.raw_received,
+                            k.messages_sent,
+                            k.messages_received,
+                            stats.peak_bytes_in_flight,
+                            static_cast<uint64_t>(k.seconds_waiting * 1e6)};
+  constexpr size_t kShare = std::size(share);
+  const std::vector<uint64_t> shares = tr->all_gather(std::span<const uint64_t>(share, kShare));
+  if (me != 0) return 0;
+  if (!was_complete) {
+    progress->finish();
+    d->finish(tiers);
+  }
+  json per_rank = json::array();
+  for (int r = 0; r < ranks; ++r) {
+    const uint64_t* s = &shares[static_cast<size_t>(r) * kShare];
+    per_rank.push_back({{"rank", r},
+                        {"positions_computed", s[0]},
+                        {"pieces", s[1]},
+                        {"bytes_sent", s[2]},
+                        {"bytes_received", s[3]},
+                        {"raw_bytes_sent", s[4]},
+                        {"raw_bytes_received", s[5]},
+                        {"messages_sent", s[6]},
+                        {"messages_received", s[7]},
+                        {"peak_tier_bytes_in_flight", s[8]},
+                        {"seconds_waiting", static_cast<double>(s[9]) / 1e6}});
+  }
+  const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+  report(game, params, o, *d, tiers, was_complete, stats, secs, per_rank);
+  return 0;
+}
+
+/// --plan K: the distributed plan for K ranks, nothing solved.
+int print_plan(const Game& game, const Instance& inst, const json& params, const SolveOptions& o) {
+  const int ranks = o.plan;
+  const int threads = o.c.threads > 0 ? o.c.threads : 1;
+  CostModel model;
+  model.threads.assign(static_cast<size_t>(ranks), threads);
+  model.scan_ps = static_cast<uint64_t>(1e12 / o.plan_rate);
+  model.tail_ps = std::max<uint64_t>(1, model.scan_ps / 10);
+  const Distribution d = inst.plan(ranks, model);
+  const auto tiers = inst.tiers();
+  const unsigned width = inst.identity().record_bytes;
+  uint64_t positions = 0, largest = 0, moved = 0, peak = 0, most = 0, split = 0;
+  TierId big = 0;
+  for (TierId t = 0; t < tiers.size(); ++t) {
+    positions += tiers[t].positions;
+    if (tiers[t].positions > largest) largest = tiers[t].positions, big = t;
+    split += d.split(t);
+  }
+  json per_rank = json::array();
+  for (int r = 0; r < ranks; ++r) {
+    const RankLoad& l = d.load[static_cast<size_t>(r)];
+    moved += l.bytes_sent;
+    peak = std::max(peak, l.peak_bytes);
+    most = std::max(most, l.positions);
+    per_rank.push_back({{"rank", r},
+                        {"positions", l.positions},
+                        {"pieces", l.pieces},
+                        {"bytes_sent", l.bytes_sent},
+                        {"bytes_received", l.bytes_received},
+                        {"peak_bytes", l.peak_bytes},
+                        {"busy_seconds", static_cast<double>(l.busy_ps) / 1e12}});
+  }
+  const double secs = static_cast<double>(d.makespan_ps) / 1e12;
+  json out = {{"game", game.name()},
+              {"parameters", params},
+              {"record", inst.identity().record},
+              {"record_bytes", width},
+              {"ranks", ranks},
+              {"threads_per_rank", threads},
+              {"rate_per_thread", o.plan_rate},
+              {"positions", positions},
+              {"tiers", tiers.size()},
+              {"levels", d.levels},
+              {"pieces", d.pieces.size()},
+              {"split_tiers", split},
+              {"piece_positions", d.piece_positions == UINT64_MAX ? 0 : d.piece_positions},
+              {"largest_tier", {{"name", tiers.empty() ? "" : tiers[big].name}, {"positions", largest}, {"bytes", largest * width}}},
+              {"most_positions_on_a_rank", most},
+              {"mean_positions_per_rank", static_cast<double>(positions) / ranks},
+              {"bytes_moved", moved},
+              {"peak_bytes_per_rank", peak},
+              {"estimated_seconds", secs},
+              {"per_rank", per_rank}};
+  if (o.c.json_out) {
+    std::cout << dump(out) << "\n";
+    return 0;
+  }
+  std::cout << "plan of " << game.name() << " " << dump(params) << " (" << inst.identity().record << ") on " << ranks
+            << " ranks of " << threads << " thread" << (threads == 1 ? "" : "s") << "\n"
+            << "  " << positions << " positions in " << tiers.size() << " tiers, " << d.levels << " levels; "
+            << d.pieces.size() << " pieces (" << split << " tiers split)\n";
+  std::printf("  largest tier %s: %llu positions (%s)\n", out["largest_tier"]["name"].get<std::string>().c_str(),
+              static_cast<unsigned long long>(largest), human_bytes(static_cast<double>(largest * width)).c_str());
+  std::printf("  positions per rank: %.3g on average, %.3g at most\n", static_cast<double>(positions) / ranks,
+              static_cast<double>(most));
+  std::printf("  records moved between ranks: %s (before compression)\n", human_bytes(static_cast<double>(moved)).c_str());
+  std::printf("  records in memory per rank: %s at most\n", human_bytes(static_cast<double>(peak)).c_str());
+  std::printf("  estimated time: %.0f s at %.0f M positions/s a thread\n", secs, o.plan_rate / 1e6);
+  return 0;
+}
+
+int run_solve(const Game& game, const json& given, const SolveOptions& o) {
+  json params;
+  std::unique_ptr<Instance> inst;
+  try {
+    params = game.normalize(given);
+    inst = game.instance(params, o.record);
+  } catch (const std::invalid_argument& e) {
+    throw UserError(std::string("solve ") + game.name() + ": " + e.what());
+  }
+  if (o.plan > 0) {
+    try {
+      return print_plan(game, *inst, params, o);
+    } catch (const std::invalid_argument& e) {
+      throw UserError(std::string("solve ") + game.name() + ": " + e.what());
+    }
+  }
+  const Launch launch = detect_launch();
+  if (!launch.problem.empty()) throw UserError("solve: " + launch.problem);
+  if (launch.mpi) return solve_on_ranks(game, *inst, params, o);
+  return solve_here(game, *inst, params, o);
+}
 
 }  // namespace
 
@@ -122,6 +337,18 @@ std::vector<Command> add_solve(CLI::App& root) {
     s->add_flag("--repair", o->repair,
                 "solve again the tiers of this database that no longer read back whole (damaged blocks or "
                 "commit records, a damaged manifest); ends with the original digest");
+    if (g->records().size() > 1) {
+      std::string names;
+      for (const auto& r : g->records()) names += (names.empty() ? "" : ", ") + r;
+      s->add_option("--record", o->record,
+                    "the record type (" + names + "); by default the narrowest that holds every remoteness of the space");
+    }
+    s->add_option("--plan", o->plan,
+                  "print the plan of a distributed solve on this many ranks (work, traffic and memory per rank, "
+                  "estimated time; --threads per rank) and solve nothing")
+        ->check(CLI::Range(1, 1 << 20));
+    s->add_option("--plan-rate", o->plan_rate, "positions a second one thread solves, for --plan's estimate (default 60e6)")
+        ->check(CLI::PositiveNumber);
     const std::vector<ParamSpec> params = g->parameters();
     for (const auto& p : params) {
       if (p.kind == ParamSpec::Kind::Int) {
@@ -141,7 +368,7 @@ std::vector<Command> add_solve(CLI::App& root) {
                          given[p.name] = o->strings[p.name];
                        }
                      }
-                     return run_solve(*game, given, o->c, o->zstd_level, o->repair);
+                     return run_solve(*game, given, *o);
                    }});
   }
   return out;
