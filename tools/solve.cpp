@@ -232,8 +232,12 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
   const int threads = o.c.threads > 0 ? o.c.threads : 1;
   CostModel model;
   model.threads.assign(static_cast<size_t>(ranks), threads);
-  model.scan_ps = static_cast<uint64_t>(1e12 / o.plan_rate);
-  model.tail_ps = std::max<uint64_t>(1, model.scan_ps / 10);
+  // the model's costs scale with the rate given (the defaults are for 60 M positions/s)
+  const double scale = 60e6 / o.plan_rate;
+  model.scan_ps = static_cast<uint64_t>(static_cast<double>(model.scan_ps) * scale);
+  model.tail_ps = static_cast<uint64_t>(static_cast<double>(model.tail_ps) * scale);
+  model.wire_ps_per_byte = static_cast<uint64_t>(static_cast<double>(model.wire_ps_per_byte) * scale);
+  model.commit_ps_per_byte = static_cast<uint64_t>(static_cast<double>(model.commit_ps_per_byte) * scale);
   const Distribution d = inst.plan(ranks, model);
   const auto tiers = inst.tiers();
   const unsigned width = inst.identity().record_bytes;

@@ -141,11 +141,17 @@ Distribution distribute(const TierPlan& plan, const std::vector<char>& skip, int
       const std::vector<TierId> reads = d.reads_of(plan, p);
       // the database's share of the tier (compressing its kept records) goes with its last piece
       const uint64_t work = cost_ps(p) + (p.hi == plan.size[p.tier] ? plan.kept[p.tier] * width * model.commit_ps_per_byte : 0);
-      size_t best = 0;
-      uint64_t best_finish = UINT64_MAX, best_busy = 0;
+      // each rank of the group: when the piece would finish there, and how many of the bytes
+      // it reads are there already
+      struct Option {
+        size_t rank;
+        uint64_t finish, busy, local;
+      };
+      std::vector<Option> options;
+      uint64_t soonest = UINT64_MAX;
       for (int rank : group[root(p.tier)]) {
         const size_t r = static_cast<size_t>(rank);
-        uint64_t start = clock[r], receive = 0;
+        uint64_t start = clock[r], receive = 0, local = 0;
         for (TierId c : reads) {
           uint64_t at;
           if (skip[c]) {
@@ -153,16 +159,27 @@ Distribution distribute(const TierPlan& plan, const std::vector<char>& skip, int
             if (r != 0 && !arrived.count(key(r, c))) at = wire_ps(c), receive += wire_ps(c) / 4;
           } else if (sole[c] == static_cast<int>(r) || arrived.count(key(r, c))) {
             at = ready[c];
+            local += plan.size[c];
           } else {
-            at = sat_add(ready[c], wire_ps(c));
+            at = sat_add(ready[c], wire_ps(c) / d.pieces_of(c));  // its pieces travel side by side
             receive += wire_ps(c) / 4;  // decompressing; the sender compresses (three quarters)
           }
           start = std::max(start, at);
         }
         const uint64_t busy = (work + receive) / threads(r);
-        const uint64_t finish = sat_add(start, busy);
-        if (finish < best_finish) best = r, best_finish = finish, best_busy = busy;
+        options.push_back({r, sat_add(start, busy), busy, local});
+        soonest = std::min(soonest, options.back().finish);
       }
+      // of the ranks that finish it within an eighth of its own time of the soonest, the one
+      // that holds most of what it reads (the rest of its chain stays there too)
+      const uint64_t slack = work / 8 / threads(options.front().rank);
+      const Option* pick = nullptr;
+      for (const Option& o : options)
+        if (o.finish <= sat_add(soonest, slack) &&
+            (!pick || o.local > pick->local || (o.local == pick->local && o.finish < pick->finish)))
+          pick = &o;
+      const size_t best = pick->rank;
+      const uint64_t best_finish = pick->finish, best_busy = pick->busy;
       p.rank = static_cast<int>(best);
       clock[best] = best_finish;
       ready[p.tier] = std::max(ready[p.tier], best_finish);

@@ -134,8 +134,8 @@ Space::Space(SpaceParams params) : params_(params), n_(params.length) {
                                   std::to_string(n_) + " cells");
   }
   max_sum_ = n_ * (n_ - 1) / 2;
-  for (int a = 0; a <= kMaxLength + 1; ++a)
-    for (int b = 0; b <= kMaxLength + 1; ++b) {
+  for (int a = 0; a < kTable; ++a)
+    for (int b = 0; b < kTable; ++b) {
       choose_[a][b] = static_cast<uint32_t>(binomial(a, b));
       choose_below_[a][b] = static_cast<uint32_t>(binomial(a - 1, b));
     }

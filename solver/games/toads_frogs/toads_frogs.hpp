@@ -223,8 +223,11 @@ class Space {
   int n_;
   int max_sum_;
   std::vector<FixedSumSets> toad_sets_;  // [t]: the t-subsets of the n cells, by sum
-  uint32_t choose_[kMaxLength + 2][kMaxLength + 2];        // C(o, j) for the hot loop
-  uint32_t choose_below_[kMaxLength + 2][kMaxLength + 2];  // C(o - 1, j), 0 for o = 0
+  // rows of 32: a power of two keeps the hot loop's index arithmetic one shift
+  static constexpr int kTable = 32;
+  static_assert(kMaxLength + 2 <= kTable);
+  uint32_t choose_[kTable][kTable];        // C(o, j) for the hot loop
+  uint32_t choose_below_[kTable][kTable];  // C(o - 1, j), 0 for o = 0
   std::vector<uint32_t> set_rank_;    // [toad mask] -> its rank among sets of its size and sum
   std::vector<uint32_t> sets_;        // toad masks grouped by (size, sum), in rank order
   std::vector<uint64_t> set_start_;   // [t][sum] -> first entry of the group in sets_

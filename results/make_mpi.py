@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Writes results/MPI.md from results/mpi.jsonl (results/mpi.sh appends to it): the scaling of
+the distributed solve on this machine, the largest solve in one process, and the plan of a
+length-24 solve on 16, 64 and 256 ranks made by `toadbase solve ... --plan K` at the per-core
+rate measured here."""
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+BIN = os.path.join(ROOT, "build", "toadbase")
+PLAN_LENGTH = 24
+PLAN_RANKS = [16, 64, 256]
+PLAN_THREADS = [1, 16]
+DEFAULT_RATE = 60e6  # positions a second one thread solves, when nothing was measured here
+PLAN_64 = [None]  # the estimate for 64 ranks of 1 thread
+
+
+def gib(b):
+    return b / 2**30
+
+
+def human(b):
+    for unit, size in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if b >= size:
+            return "%.2f %s" % (b / size, unit)
+    return "%d B" % b
+
+
+def load(path):
+    rows = []
+    if os.path.exists(path):
+        with open(path) as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+    return rows
+
+
+def newest(rows, kind):
+    """The rows of the newest run that measured `kind`."""
+    runs = [r["run"] for r in rows if r.get("kind") == kind]
+    if not runs:
+        return []
+    last = max(runs)
+    return [r for r in rows if r.get("kind") == kind and r["run"] == last]
+
+
+def scaling_section(rows):
+    out = ["## Scaling on this machine", ""]
+    rs = newest(rows, "scaling")
+    if not rs:
+        return out + ["Not measured yet: `results/mpi.sh scaling 18 5`.", ""], None
+    length = rs[0]["length"]
+    by = {}
+    for r in rs:
+        by.setdefault(r["config"], []).append(r)
+    # the whole command's wall time: MPI's start counts against the ranks
+    med = {c: statistics.median(x["wall_seconds"] for x in v) for c, v in by.items()}
+    solving = {c: statistics.median(x["seconds"] for x in v) for c, v in by.items()}
+    names = {"plain": "1 process (no MPI)", "ranks1": "1 rank under mpirun", "ranks2": "2 ranks under mpirun"}
+    out += ["Length %d (%s positions), every board, 1 thread a rank; the configurations run one after"
+            " the other, %d times each; medians. Machine: %s. Run %s." %
+            (length, format(rs[0]["positions"], ","), len(by.get("plain", [])), rs[0]["machine"], rs[0]["run"]), ""]
+    out += ["| configuration | median wall time | of which solving | positions/s | speedup over 1 process | digest |",
+            "|---|---:|---:|---:|---:|---|"]
+    for c in ("plain", "ranks1", "ranks2"):
+        if c not in by:
+            continue
+        out.append("| %s | %.3f s | %.3f s | %.1f M | %.2fx | `%s` |" %
+                   (names[c], med[c], solving[c], by[c][0]["positions"] / med[c] / 1e6,
+                    med["plain"] / med[c] if "plain" in med else 0, by[c][0]["digest"]))
+    if "ranks2" in by:
+        out += ["", "What each of the 2 ranks solved, sent and received (the last repeat; wire bytes are"
+                " compressed: a reported tier goes to rank 0 as the database's zstd blocks):", "",
+                "| rank | positions solved | messages sent | bytes sent | bytes received | waited |",
+                "|---:|---:|---:|---:|---:|---:|"]
+        for p in by["ranks2"][-1]["per_rank"]:
+            out.append("| %d | %s | %d | %s | %s | %.2f s |" % (p["rank"], format(p["positions_computed"], ","),
+                                                               p["messages_sent"], human(p["bytes_sent"]),
+                                                               human(p["bytes_received"]), p["seconds_waiting"]))
+    out.append("")
+    rate = by["plain"][0]["positions"] / solving["plain"] if "plain" in med else None
+    speed = med["plain"] / med["ranks2"] if "plain" in med and "ranks2" in med else None
+    return out, {"rate": rate, "speedup": speed, "length": length}
+
+
+def large_section(rows):
+    out = ["## The largest solve in one process", ""]
+    rs = newest(rows, "large")
+    if not rs:
+        return out + ["Not measured yet: `results/mpi.sh large 22`.", ""], None
+    out += ["Every board, both players to move, one process on every core (`/usr/bin/time -v` for the peak"
+            " memory). Machine: %s." % rs[0]["machine"], ""]
+    out += ["| length | positions | time | positions/s | peak memory | on disk | stored bits/position | digest |",
+            "|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for r in sorted(rs, key=lambda r: r["length"]):
+        out.append("| %d | %s | %.1f s | %.1f M | %.2f GiB | %.2f GiB | %.3f | `%s` |" %
+                   (r["length"], format(r["positions"], ","), r["seconds"], r["positions_per_second"] / 1e6,
+                    r["peak_rss_kb"] / 2**20, gib(r["disk_bytes"]), r["bits_per_position"], r["digest"]))
+    out.append("")
+    return out, max(rs, key=lambda r: r["length"])
+
+
+def plan_section(rate, rate_note):
+    out = ["## Length 24 on paper", ""]
+    if not os.path.exists(BIN):
+        return out + ["Build toadbase first (`build/toadbase`)."]
+    out += ["`toadbase solve toads-frogs --length 24 --plan K --threads T --plan-rate R` lays the solve out"
+            " exactly as K ranks would (the same plan every rank computes) and estimates its time by"
+            " simulating it: each piece of work at R positions a second a thread (%s), records"
+            " compressed for the wire at about half that rate a byte, a tier's database blocks compressed"
+            " where it was solved. Memory per rank: the records the plan holds there at once, plus what"
+            " a process needs to open the space (measured: the plan's own process)." % rate_note, ""]
+    out += ["| ranks | threads a rank | positions a rank (most) | largest tier | records moved between ranks"
+            " | memory a rank | estimated time |", "|---:|---:|---:|---:|---:|---:|---:|"]
+    for threads in PLAN_THREADS:
+        for k in PLAN_RANKS:
+            cmd = ["/usr/bin/time", "-f", "%M", "-o", "/tmp/toadbase-plan-rss", BIN, "solve", "toads-frogs",
+                   "--length", str(PLAN_LENGTH), "--db", "/nonexistent/plan-only", "--plan", str(k), "--threads",
+                   str(threads), "--plan-rate", "%.0f" % rate, "--json"]
+            p = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+            with open("/tmp/toadbase-plan-rss") as f:
+                fixed = int(f.read().strip()) * 1024
+            t = p["estimated_seconds"]
+            if k == 64 and threads == 1:
+                PLAN_64[0] = t
+            out.append("| %d | %d | %.3g | %s: %.3g (%s) | %s | %s | %s |" %
+                       (k, threads, p["most_positions_on_a_rank"], p["largest_tier"]["name"],
+                        p["largest_tier"]["positions"], human(p["largest_tier"]["bytes"]), human(p["bytes_moved"]),
+                        human(p["peak_bytes_per_rank"] + fixed), "%.1f min" % (t / 60) if t >= 60 else "%.0f s" % t))
+    out += ["", "Records moved are counted before compression (two bytes a record from length 23 on). The"
+            " length-24 space: %s positions in %s tiers over %s levels, remoteness up to 288 by the bound, so"
+            " two-byte records. Target: 64 ranks in under 30 minutes." %
+            (format(p["positions"], ","), format(p["tiers"], ","), p["levels"]), ""]
+    return out
+
+
+def main():
+    rows = load(os.path.join(HERE, "mpi.jsonl"))
+    text = ["# The distributed solve", "",
+            "Made by `results/make_mpi.py` from `results/mpi.jsonl`, which `results/mpi.sh` writes from real"
+            " runs of `toadbase` (`scaling`, `large`); the plan section runs `toadbase ... --plan`.", ""]
+    sec, scaling = scaling_section(rows)
+    text += sec
+    sec, large = large_section(rows)
+    text += sec
+    if scaling and scaling["rate"]:
+        rate, note = scaling["rate"], "measured here: 1 process of 1 thread, length %d" % scaling["length"]
+    else:
+        rate, note = DEFAULT_RATE, "60 M, this project's earlier 1-thread measurement"
+    text += plan_section(rate, note)
+    targets = ["## Targets", "", "| target | measured | met |", "|---|---|---|"]
+    if scaling and scaling["speedup"]:
+        targets.append("| 2 ranks of 1 thread >= 1.8x 1 rank of 1 thread, length 18 | %.2fx (length %d) | %s |" %
+                       (scaling["speedup"], scaling["length"],
+                        "yes" if scaling["speedup"] >= 1.8 and scaling["length"] == 18 else "no"))
+    if large:
+        ok = large["seconds"] < 600 and large["peak_rss_kb"] < 12 * 2**20 and large["length"] == 22
+        targets.append("| length 22 in < 10 min and < 12 GiB | %.1f s, %.2f GiB (length %d) | %s |" %
+                       (large["seconds"], large["peak_rss_kb"] / 2**20, large["length"], "yes" if ok else "no"))
+    if PLAN_64[0] is not None:
+        targets.append("| length 24 planned on 64 ranks in < 30 min | %.1f min (64 ranks of 1 thread, on paper) | %s |" %
+                       (PLAN_64[0] / 60, "yes" if PLAN_64[0] < 1800 else "no"))
+    text += targets + [""]
+    with open(os.path.join(HERE, "MPI.md"), "w") as f:
+        f.write("\n".join(text))
+    print("wrote results/MPI.md")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
