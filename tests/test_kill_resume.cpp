@@ -64,12 +64,14 @@ TEST_CASE("faults: every game's solve killed with SIGKILL at random points resum
       ref_args.push_back(dir / "ref");
       const auto t0 = std::chrono::steady_clock::now();
       const json ref = json::parse(ok(ref_args).out);
-      // the slowed-down solve takes longer than this; kills spread over a few times it
-      const int span = 50 + static_cast<int>(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      // the slowed-down solve takes about the plain one's time plus a delay a tier: kills spread
+      // over it, and over less each round (what is committed is not solved again)
+      const int plain_ms = static_cast<int>(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      const int span = 50 + plain_ms + ref.at("tiers").get<int>() * c.delay_ms;
       const std::string db = dir / "db";
       int landed = 0;
       for (int round = 0; round < c.rounds; ++round)
-        landed += solve_and_kill_after(dir, c, db, static_cast<int>(rng() % (2 * span)) + round * 5);
+        landed += solve_and_kill_after(dir, c, db, static_cast<int>(rng() % static_cast<unsigned>(span * (c.rounds - round) / c.rounds)) + 5);
       CHECK(landed >= (c.rounds + 1) / 2);
       auto args = ref_args;
       args.back() = db;
