@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -26,13 +27,13 @@ struct Case {
   int rounds;                      // kills before the last, uninterrupted run
 };
 
-/// Starts the slowed-down solve and kills it after `ms` (or lets it finish first). Returns
-/// true when the kill landed before the solve ended.
+/// Starts the slowed-down solve and kills it after `ms` (or lets it finish first; never for a
+/// negative `ms`). Returns true when the kill landed before the solve ended.
 bool solve_and_kill_after(const TempDir& dir, const Case& c, const std::string& db, int ms) {
   const pid_t pid = spawn_program(TOADBASE_SLOW_SOLVE_BIN, {c.game, c.params, db, std::to_string(c.delay_ms)}, "",
                                   dir / "slow.out", dir / "slow.err");
-  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-  const bool killed = kill(pid, SIGKILL) == 0;
+  if (ms >= 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  const bool killed = ms >= 0 && kill(pid, SIGKILL) == 0;
   int status = 0;
   REQUIRE(waitpid(pid, &status, 0) == pid);
   if (WIFEXITED(status)) {
@@ -62,16 +63,17 @@ TEST_CASE("faults: every game's solve killed with SIGKILL at random points resum
       ref_args.insert(ref_args.end(), c.solve.begin(), c.solve.end());
       for (const char* a : {"--quiet", "--json", "--db"}) ref_args.push_back(a);
       ref_args.push_back(dir / "ref");
-      const auto t0 = std::chrono::steady_clock::now();
       const json ref = json::parse(ok(ref_args).out);
-      // the slowed-down solve takes about the plain one's time plus a delay a tier: kills spread
-      // over it, and over less each round (what is committed is not solved again)
-      const int plain_ms = static_cast<int>(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-      const int span = 50 + plain_ms + ref.at("tiers").get<int>() * c.delay_ms;
+      // how long the slowed-down solve takes here and now, measured: kills spread over it,
+      // and over less each round (what is committed is not solved again)
+      const auto t1 = std::chrono::steady_clock::now();
+      REQUIRE_FALSE(solve_and_kill_after(dir, c, dir / "timed", -1));
+      const int span = std::max(20, static_cast<int>(0.9 * std::chrono::duration<double, std::milli>(
+                                                                std::chrono::steady_clock::now() - t1).count()));
       const std::string db = dir / "db";
       int landed = 0;
       for (int round = 0; round < c.rounds; ++round)
-        landed += solve_and_kill_after(dir, c, db, static_cast<int>(rng() % static_cast<unsigned>(span * (c.rounds - round) / c.rounds)) + 5);
+        landed += solve_and_kill_after(dir, c, db, 5 + static_cast<int>(rng() % static_cast<unsigned>(span * (c.rounds - round) / c.rounds)));
       CHECK(landed >= (c.rounds + 1) / 2);
       auto args = ref_args;
       args.back() = db;
