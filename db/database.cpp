@@ -5,8 +5,15 @@
 #include <rocksdb/table.h>
 #include <tbb/parallel_for.h>
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "db/block_cache.hpp"
 #include "db/codec.hpp"
@@ -37,6 +44,41 @@ rocksdb::Options rocks_options() {
   return o;
 }
 
+namespace {
+
+/// The words of a failed RocksDB status for people: the kind of failure and the file it
+/// names, not RocksDB's own message (offsets, internal codes).
+std::string explain(const rocksdb::Status& s) {
+  const std::string state = s.getState() ? s.getState() : "";
+  std::string file;  // the database file named, without its directory
+  for (const char* ext : {".sst", ".log", "MANIFEST-", "CURRENT", "OPTIONS-"}) {
+    const size_t at = state.find(ext);
+    if (at == std::string::npos) continue;
+    size_t from = state.find_last_of("/ ", at);
+    from = from == std::string::npos ? 0 : from + 1;
+    size_t to = state.find_first_of(": ,", at);
+    file = state.substr(from, (to == std::string::npos ? state.size() : to) - from);
+    break;
+  }
+  const std::string in = file.empty() ? "" : " in " + file;
+  if (s.IsCorruption()) {
+    std::string what = state.substr(0, state.find(':'));
+    if (what.empty() || what.find('/') != std::string::npos) what = "its data does not match its checksums";
+    return "the database is damaged (" + what + in + ")";
+  }
+  if (s.IsIOError()) {
+    const size_t colon = state.rfind(": ");
+    const std::string why = colon == std::string::npos ? state : state.substr(colon + 2);
+    return "cannot read or write its files" + in + (why.empty() ? "" : " (" + why + ")");
+  }
+  if (s.IsNotFound()) return "a file is missing" + in;
+  if (s.IsNotSupported()) return "uses a feature this build of RocksDB lacks" + in;
+  if (s.IsInvalidArgument()) return "cannot be opened with these settings" + in;
+  return "a storage error" + in;
+}
+
+}  // namespace
+
 void check(const rocksdb::Status& s, const std::string& what) {
   if (s.ok()) return;
   const std::string text = s.ToString();
@@ -46,8 +88,34 @@ void check(const rocksdb::Status& s, const std::string& what) {
     throw DbError(what + ": the database cannot be written here (" +
                   (text.find("Permission denied") != std::string::npos ? "permission denied" : "a read-only file system") +
                   ")");
-  if (s.IsCorruption()) throw DbError(what + ": the database is damaged (" + text + ")");
-  throw DbError(what + ": " + text);
+  throw DbError(what + ": " + explain(s));
+}
+
+std::optional<long> lock_holder(const std::string& path) {
+  struct stat st {};
+  if (::stat((fs::path(path) / "LOCK").c_str(), &st) != 0) return std::nullopt;
+  // /proc/locks: "1: POSIX  ADVISORY  WRITE 2991 fe:00:10953667 0 EOF" (device in hex)
+  std::ifstream in("/proc/locks");
+  char want[64];
+  std::snprintf(want, sizeof want, "%02x:%02x:%llu", major(st.st_dev), minor(st.st_dev),
+                static_cast<unsigned long long>(st.st_ino));
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream f(line);
+    std::string id, kind, mode, access, pid, dev;
+    f >> id >> kind;
+    if (kind == "->") f >> kind;  // a waiter, listed under the lock it waits for
+    f >> mode >> access >> pid >> dev;
+    if (dev == want && access == "WRITE" && !pid.empty() && pid.find_first_not_of("0123456789") == std::string::npos)
+      return std::stol(pid);
+  }
+  return std::nullopt;
+}
+
+std::string being_solved(const std::string& path, std::optional<long> pid) {
+  return path + " is being solved by another process" +
+         (pid ? " (pid " + std::to_string(*pid) + ")" : std::string()) +
+         "; wait for it to finish, or stop it (Ctrl-C keeps the tiers it committed), then solve again to resume "
+         "(several at once: a launcher that started one-rank solves of it, srun without --mpi=pmix?)";
 }
 
 Database::Database() = default;
@@ -176,11 +244,16 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
   o.create_if_missing = true;
   o.IncreaseParallelism(2);
   rocksdb::DB* raw = nullptr;
+  if (exists) {
+    const std::optional<long> holder = lock_holder(path);
+    if (holder && *holder != ::getpid()) throw DbError(being_solved(path, holder));
+  }
   const rocksdb::Status opened = rocksdb::DB::Open(o, path, &raw);
-  if (opened.IsIOError() && opened.ToString().find("lock") != std::string::npos)  // RocksDB's LOCK file: one writer
-    throw DbError(path + " is being written by another process (its LOCK is held): another solve of it is running, "
-                  "or a launcher started several one-rank solves of it (srun without --mpi=pmix?); let it finish or "
-                  "stop it, then run the solve again to resume");
+  if (opened.IsIOError() && std::string(opened.getState() ? opened.getState() : "").find("lock") != std::string::npos) {
+    const std::optional<long> holder = lock_holder(path);
+    if (holder && *holder == ::getpid()) throw DbError(path + " is open for solving in this process already");
+    throw DbError(being_solved(path, holder));
+  }
   check(opened, "cannot open database " + path);
   d->db_.reset(raw);
   std::string value;
@@ -257,6 +330,7 @@ std::unique_ptr<Database> Database::open_read_only(const std::string& path, size
   if (s.IsNotFound()) throw DbError(path + " is a RocksDB database but not a toadbase one (no manifest)");
   check(s, "reading the manifest of " + path);
   d->manifest_ = parse_manifest(value, path);
+  if (!d->complete()) d->writer_pid_ = lock_holder(path);
   d->load_tier_meta();
   d->first_block_.assign(d->tier_meta_.size() + 1, 0);
   for (size_t t = 0; t < d->tier_meta_.size(); ++t)

@@ -116,6 +116,8 @@ class Database : public TierStore {
   uint64_t digest() const;
   /// Bytes the database occupies on disk (its directory).
   uint64_t disk_bytes() const;
+  /// Opened read-only while incomplete: the process solving it now, if one is (its pid).
+  std::optional<long> writer_pid() const { return writer_pid_; }
 
  private:
   Database();
@@ -139,6 +141,13 @@ class Database : public TierStore {
   std::unique_ptr<GroupWriter> writer_;  // opened for solving
   std::vector<uint64_t> first_block_;    // [tier] -> its first global block (the cache's slots)
   std::unique_ptr<BlockCache> cache_;    // opened read-only
+  std::optional<long> writer_pid_;       // opened read-only: a solve holding the lock
 };
+
+/// The process holding the lock of the database at `path` (a solve writing it), when one
+/// does and the system says which (Linux's /proc/locks).
+std::optional<long> lock_holder(const std::string& path);
+/// "PATH is being solved by another process (pid N); ..."
+std::string being_solved(const std::string& path, std::optional<long> pid);
 
 }  // namespace toadbase::db

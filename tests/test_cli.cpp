@@ -58,8 +58,9 @@ std::string check_query_line(const std::string& pos, const std::string& line) {
   std::string problems;
   auto bad = [&](const std::string& what) { problems += pos + ": " + what + "\n"; };
   const ojson j = ojson::parse(line);
-  if (keys(j) != std::vector<std::string>{"position", "positionValue", "remoteness", "moves"})
+  if (keys(j) != std::vector<std::string>{"position", "autoguiPosition", "positionValue", "remoteness", "moves"})
     bad("keys " + j.dump());
+  if (j.at("autoguiPosition") != j.at("position")) bad("autoguiPosition " + j.dump());
   const Truth t = oracle(pos);
   if (j.at("position") != pos) bad("position " + j.at("position").dump());
   if (j.at("positionValue") != (t.win ? "win" : "lose")) bad("positionValue");
@@ -76,10 +77,11 @@ std::string check_query_line(const std::string& pos, const std::string& line) {
   bool seen_losing_move = false;
   int previous = -1;
   for (const auto& m : j.at("moves")) {
-    if (keys(m) != std::vector<std::string>{"move", "autoguiMove", "position", "moveValue",
+    if (keys(m) != std::vector<std::string>{"move", "autoguiMove", "position", "autoguiPosition", "moveValue",
                                             "positionValue", "remoteness", "deltaRemoteness"})
       bad("move keys " + m.dump());
     const std::string child = m.at("position");
+    if (m.at("autoguiPosition") != child) bad("move autoguiPosition " + m.dump());
     got_children.insert(child);
     const Truth c = oracle(child);
     const bool winning = !c.win;  // a move to a losing position wins
@@ -255,7 +257,7 @@ TEST_CASE("cli: info, analyze and solving again", "[cli]") {
   CHECK(info.at("positions") == 13122);
   CHECK(info.at("complete") == true);
   CHECK(info.at("digest") == digest);
-  CHECK(info.at("committed_tiers") == info.at("tier_count"));
+  CHECK(info.at("committedTiers") == info.at("tierCount"));
   CHECK(digest.size() == 16);
   CHECK(digest.find_first_not_of("0123456789abcdef") == std::string::npos);
   CHECK_THAT(ok({"info", "--db", db}).out, Contains(digest));
@@ -265,7 +267,7 @@ TEST_CASE("cli: info, analyze and solving again", "[cli]") {
   CHECK(positions == 13122);
   CHECK(a.at("wins").get<uint64_t>() + a.at("losses").get<uint64_t>() == positions);
   uint64_t by_r = 0, by_tier = 0, wins = 0, longest_win = 0, longest_loss = 0;
-  for (const auto& row : a.at("by_remoteness")) {
+  for (const auto& row : a.at("byRemoteness")) {
     const uint64_t w = row.at("win"), l = row.at("lose"), r = row.at("remoteness");
     by_r += w + l;
     wins += w;
@@ -291,12 +293,12 @@ TEST_CASE("cli: info, analyze and solving again", "[cli]") {
   CHECK(wins == oracle_wins);
   CHECK(longest_win == oracle_longest_win);
   CHECK(longest_loss == oracle_longest_loss);
-  CHECK(a.at("longest_win").at("remoteness") == oracle_longest_win);
-  CHECK(oracle(a.at("longest_win").at("position").get<std::string>()).remoteness == oracle_longest_win);
-  CHECK(a.at("longest_loss").at("remoteness") == oracle_longest_loss);
-  CHECK(oracle(a.at("longest_loss").at("position").get<std::string>()).remoteness == oracle_longest_loss);
+  CHECK(a.at("longestWin").at("remoteness") == oracle_longest_win);
+  CHECK(oracle(a.at("longestWin").at("position").get<std::string>()).remoteness == oracle_longest_win);
+  CHECK(a.at("longestLoss").at("remoteness") == oracle_longest_loss);
+  CHECK(oracle(a.at("longestLoss").at("position").get<std::string>()).remoteness == oracle_longest_loss);
   // outcome classes: every board once
-  const json& totals = a.at("outcome_class_totals");
+  const json& totals = a.at("outcomeClassTotals");
   auto want = oracle_classes(8);
   uint64_t boards = 0;
   for (const char* c : {"L", "R", "N", "P"}) {
@@ -306,8 +308,8 @@ TEST_CASE("cli: info, analyze and solving again", "[cli]") {
   }
   CHECK(boards == positions / 2);
   uint64_t rows = 0;
-  CHECK(a.at("outcome_classes").size() == want.size() - 1);  // every (toads, frogs) once
-  for (const auto& row : a.at("outcome_classes")) {
+  CHECK(a.at("outcomeClasses").size() == want.size() - 1);  // every (toads, frogs) once
+  for (const auto& row : a.at("outcomeClasses")) {
     const std::pair<int, int> counts{row.at("toads"), row.at("frogs")};
     for (const char* c : {"L", "R", "N", "P"}) {
       INFO(counts.first << " toads, " << counts.second << " frogs, class " << c);
@@ -319,7 +321,7 @@ TEST_CASE("cli: info, analyze and solving again", "[cli]") {
 
   // solving a complete database again does nothing and keeps the digest
   const json again = json::parse(ok({"solve", "toads-frogs", "--length", "8", "--db", db, "--quiet", "--json"}).out);
-  CHECK(again.at("tiers_solved") == 0);
+  CHECK(again.at("tiersSolved") == 0);
   CHECK(again.at("digest") == digest);
 }
 
@@ -444,7 +446,7 @@ TEST_CASE("cli: verify passes a good database and names the damage in a corrupte
   CHECK_THAT(good.out, Contains("OK") && Contains(digest));
   const json gj = json::parse(ok({"verify", "--db", db, "--quiet", "--json"}).out);
   CHECK(gj.at("ok") == true);
-  CHECK(gj.at("positions_checked") == 2 * 59049);
+  CHECK(gj.at("positionsChecked") == 2 * 59049);
 
   auto flip = [](const std::string& file, uintmax_t at, size_t bytes) {
     std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
@@ -504,26 +506,27 @@ TEST_CASE("cli: bad input exits non-zero with a message naming the problem", "[c
   TempDir dir("cli-bad");
   struct Case {
     std::vector<std::string> args;
+    int rc;  // 1: a missing or foreign database; 2: a command-line mistake
     std::vector<std::string> says;
   };
   const std::string fresh = dir / "fresh";
   fs::create_directories(dir / "vacant");
   const std::vector<Case> cases = {
-      {{"query", "--db", dir / "absent", "1_T-F"}, {"absent", "missing"}},
-      {{"query", "--db", dir / "vacant", "1_T-F"}, {"vacant", "not a database"}},
-      {{"info", "--db", dir / "absent"}, {"absent", "missing"}},
-      {{"verify", "--db", dir / "vacant"}, {"vacant", "not a database"}},
-      {{"solve", "toads-frogs", "--length", "8", "--toads", "3", "--db", fresh}, {"--frogs"}},
-      {{"solve", "toads-frogs", "--length", "0", "--db", fresh}, {"length 0", "1..26"}},
-      {{"solve", "toads-frogs", "--length", "30", "--db", fresh}, {"length 30", "1..26"}},
-      {{"solve", "toads-frogs", "--start", "TX-F", "--db", fresh}, {"'X'"}},
-      {{"solve", "toads-frogs", "--length", "8", "--toads", "5", "--frogs", "4", "--db", fresh},
+      {{"query", "--db", dir / "absent", "1_T-F"}, 1, {"absent", "missing"}},
+      {{"query", "--db", dir / "vacant", "1_T-F"}, 1, {"vacant", "not a database"}},
+      {{"info", "--db", dir / "absent"}, 1, {"absent", "missing"}},
+      {{"verify", "--db", dir / "vacant"}, 1, {"vacant", "not a database"}},
+      {{"solve", "toads-frogs", "--length", "8", "--toads", "3", "--db", fresh}, 2, {"--frogs"}},
+      {{"solve", "toads-frogs", "--length", "0", "--db", fresh}, 2, {"length 0", "1..26"}},
+      {{"solve", "toads-frogs", "--length", "30", "--db", fresh}, 2, {"length 30", "1..26"}},
+      {{"solve", "toads-frogs", "--start", "TX-F", "--db", fresh}, 2, {"'X'"}},
+      {{"solve", "toads-frogs", "--length", "8", "--toads", "5", "--frogs", "4", "--db", fresh}, 2,
        {"do not fit"}},
   };
   for (const Case& c : cases) {
     const RunResult r = run_toadbase(c.args);
     INFO(describe(c.args, r));
-    CHECK(r.rc != 0);
+    CHECK(r.rc == c.rc);
     for (const auto& s : c.says) CHECK_THAT(r.err, Contains(s));
     CHECK(r.out.empty());
   }
@@ -608,7 +611,7 @@ TEST_CASE("cli: export writes the records in tier order, xxh64 of each tier give
   CHECK_FALSE(fs::exists(dir / "raw.bin.partial"));
   // anyone can recompute the digests from the exported records
   const json info = json::parse(ok({"info", "--db", db, "--json", "--tiers"}).out);
-  REQUIRE(info.at("tiers").size() == info.at("tier_count"));
+  REQUIRE(info.at("tiers").size() == info.at("tierCount"));
   size_t offset = 0;
   std::string all;
   uint64_t bad = 0;
@@ -637,7 +640,8 @@ TEST_CASE("cli: export writes the records in tier order, xxh64 of each tier give
   CHECK(bad == 0);
   const RunResult r = run_toadbase({"export", "--db", db, "--format", "csv", dir / "x.csv"});
   CHECK(r.rc != 0);
-  CHECK_THAT(r.err, Contains("raw or gamescrafters16"));
+  CHECK(r.rc == 2);
+  CHECK_THAT(r.err, Contains("raw, gamescrafters16 or tsv") && Contains("'csv'"));
 }
 
 TEST_CASE("cli: relative database paths work from the working directory", "[cli]") {
@@ -663,14 +667,14 @@ TEST_CASE("cli: bench lookup runs small and reports its table as JSON", "[cli][b
   const json j = json::parse(ok({"bench", "lookup", "--db", db, "--count", "2000", "--singles",
                                  "20", "--seed", "3", "--json"})
                                  .out);
-  CHECK(j.at("batch_lookups") == 2000);
-  CHECK(j.at("single_lookups") == 20);
-  CHECK(j.at("wins_seen").get<uint64_t>() <= 2000);
-  CHECK(j.at("wins_seen").get<uint64_t>() > 0);
-  CHECK(j.at("single_p50_us").get<double>() <= j.at("single_max_us").get<double>());
+  CHECK(j.at("batchLookups") == 2000);
+  CHECK(j.at("singleLookups") == 20);
+  CHECK(j.at("winsSeen").get<uint64_t>() <= 2000);
+  CHECK(j.at("winsSeen").get<uint64_t>() > 0);
+  CHECK(j.at("singleP50Us").get<double>() <= j.at("singleMaxUs").get<double>());
   // the same seed picks the same positions
   const json again = json::parse(ok({"bench", "lookup", "--db", db, "--count", "2000", "--singles",
                                      "20", "--seed", "3", "--json"})
                                      .out);
-  CHECK(again.at("wins_seen") == j.at("wins_seen"));
+  CHECK(again.at("winsSeen") == j.at("winsSeen"));
 }

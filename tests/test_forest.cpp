@@ -344,10 +344,14 @@ TEST_CASE("forest original agent: decisions the spec's rule makes on hand-made f
     const Forest f = make({"S.M", "...", "..P"});
     auto a = make_agent("original");
     const Episode e = play(f, *a, true);
-    REQUIRE(e.log.size() >= 3);
-    REQUIRE(e.log[0] == "move to 1 (bones)");
-    REQUIRE(e.log[1] == "move to 0");
-    REQUIRE(e.log[2] == "move to 3");
+    REQUIRE(e.steps.size() >= 3);
+    REQUIRE(e.steps[0].text == "move to [0, 1] (bones)");
+    REQUIRE(e.steps[1].text == "move to [0, 0]");
+    REQUIRE(e.steps[2].text == "move to [1, 0]");
+    REQUIRE(e.steps[2].at == 3);
+    REQUIRE(e.steps[2].knows.visited == std::vector<uint8_t>{1, 1, 0, 1, 0, 0, 0, 0, 0});
+    REQUIRE(e.steps[0].knows.bones[1] == 1);
+    REQUIRE(e.steps[2].score == -3);
     REQUIRE(e.portal);
     REQUIRE(e.deaths == 0);
   }
@@ -357,9 +361,13 @@ TEST_CASE("forest original agent: decisions the spec's rule makes on hand-made f
     const Forest f = make({"S..", ".M.", "..P"});
     auto a = make_agent("original");
     const Episode e = play(f, *a, true);
-    REQUIRE(e.log.size() >= 5);
-    REQUIRE(std::vector<std::string>(e.log.begin(), e.log.begin() + 5) ==
-            std::vector<std::string>{"move to 1 (bones)", "move to 0", "move to 3 (bones)", "stone at 4", "move to 4"});
+    REQUIRE(e.steps.size() >= 5);
+    std::vector<std::string> texts;
+    for (size_t i = 0; i < 5; ++i) texts.push_back(e.steps[i].text);
+    REQUIRE(texts == std::vector<std::string>{"move to [0, 1] (bones)", "move to [0, 0]", "move to [1, 0] (bones)",
+                                              "stone at [1, 1]", "move to [1, 1]"});
+    REQUIRE(e.steps[3].knows.stoned[4] == 1);
+    REQUIRE(e.steps[3].score == -13);
     REQUIRE(e.portal);
     REQUIRE(e.stones >= 1);
   }
@@ -500,6 +508,9 @@ TEST_CASE("cli forest: play, eval (sampled and exact), posterior, and bad input"
   TempDir dir("forest");
   REQUIRE_THAT(ok({"forest", "play", "--side", "4", "--seed", "7", "--agent", "original"}).out,
                Catch::Matchers::Contains("reached the portal"));
+  REQUIRE_THAT(run_expecting({"forest", "play", "--agent", "all"}, 2).err,
+               Catch::Matchers::Contains("one agent") && Catch::Matchers::Contains("eval") &&
+                   !Catch::Matchers::Contains("not 'all'"));
   REQUIRE_THAT(ok({"forest", "play", "--side", "4", "--seed", "7", "--agent", "bayes"}).out,
                Catch::Matchers::Contains("bayes: reached the portal"));
   // side 4: "all" is original, bayes and oracle (optimal covers 3x3 only and has its own slow test)
@@ -509,13 +520,13 @@ TEST_CASE("cli forest: play, eval (sampled and exact), posterior, and bad input"
   while (std::getline(rows, line)) {
     const auto j = nlohmann::json::parse(line);
     REQUIRE(j["side"] == 4);
-    REQUIRE(j["portal_rate"].get<double>() > 0.98);
+    REQUIRE(j["portalRate"].get<double>() > 0.98);
     ++n;
   }
   REQUIRE(n == 3);
   const auto exact = nlohmann::json::parse(ok({"forest", "eval", "--agent", "oracle", "--side", "3", "--exact", "--json"}).out);
   REQUIRE(exact["forests"] == "exact");
-  REQUIRE(exact["score_per_forest"].get<double>() == Approx(88.0).margin(0.1));
+  REQUIRE(exact["scorePerForest"].get<double>() == Approx(88.0).margin(0.1));
   write_file(dir / "obs.json", R"({"side": 3, "start": [0, 0], "visited": [{"tile": [0, 1], "bones": true}]})");
   const auto post = nlohmann::json::parse(ok({"forest", "posterior", dir / "obs.json", "--json"}).out);
   REQUIRE(post["tiles"][2]["monster"].get<double>() == Approx(0.444).margin(0.0005));
@@ -526,10 +537,10 @@ TEST_CASE("cli forest: play, eval (sampled and exact), posterior, and bad input"
   REQUIRE(std::count(text.begin(), text.end(), '\n') == 3 * 7);
   write_file(dir / "bad.json", R"({"side": 3, "start": [0, 0], "visited": [{"tile": [0, 9]}]})");
   REQUIRE_THAT(run_expecting({"forest", "posterior", dir / "bad.json"}, 1).err, Catch::Matchers::Contains("outside"));
-  run_expecting({"forest", "eval", "--agent", "nobody"}, 1);
+  run_expecting({"forest", "eval", "--agent", "nobody"}, 2);
   for (const char* sides : {"5-3", "3x-5", "3-2147483647", "1-3"})
-    run_expecting({"forest", "eval", "--sides", sides, "--forests", "10"}, 1);
-  run_expecting({"forest", "eval", "--side", "3", "--forests", "0"}, 1);
+    run_expecting({"forest", "eval", "--sides", sides, "--forests", "10"}, 2);
+  run_expecting({"forest", "eval", "--side", "3", "--forests", "0"}, 2);
   for (const char* obs : {R"({"side": 3, "start": [0, 0], "deaths": [5]})",
                           R"({"side": 3, "start": [0, 0], "visited": [{"tile": [0, 1], "bones": 1}]})",
                           R"({"side": 4294967299, "start": [0, 0]})",
@@ -538,5 +549,5 @@ TEST_CASE("cli forest: play, eval (sampled and exact), posterior, and bad input"
     INFO(obs);
     REQUIRE_THAT(run_expecting({"forest", "posterior", dir / "o.json"}, 1).err, Catch::Matchers::Contains("observations:"));
   }
-  run_expecting({"forest", "eval", "--side", "5", "--exact"}, 1);
+  run_expecting({"forest", "eval", "--side", "5", "--exact"}, 2);
 }

@@ -63,7 +63,7 @@ TEST_CASE("forest database: solve stores every belief, play --db follows it move
   }
   // the start beliefs' values average to the exact maximum expected score
   const auto a = nlohmann::json::parse(ok({"analyze", "--db", db, "--json"}).out);
-  REQUIRE(a["expected_score"].get<double>() == Approx(optimal_expected_score()).epsilon(1e-12));
+  REQUIRE(a["expectedScore"].get<double>() == Approx(optimal_expected_score()).epsilon(1e-12));
   // a query: the spec's example belief; the decision is a frontier tile
   const auto q = nlohmann::json::parse(
       ok({"query", "--db", db, R"({"side":3,"start":[0,0],"at":[0,1],"visited":[{"tile":[0,1],"bones":true}]})"}).out);
@@ -91,7 +91,13 @@ TEST_CASE("forest database: solve stores every belief, play --db follows it move
                Contains("no GamesCrafters"));
   REQUIRE_FALSE(std::filesystem::exists(dir / "gc.bin.partial"));
   // bad requests
-  REQUIRE_THAT(run_expecting({"solve", "forest", "--side", "4", "--db", dir / "f4", "--quiet"}, 1).err, Contains("3x3"));
-  REQUIRE_THAT(run_expecting({"forest", "play", "--agent", "bayes", "--db", db}, 1).err, Contains("--agent optimal"));
+  REQUIRE_THAT(run_expecting({"solve", "forest", "--side", "4", "--db", dir / "f4", "--quiet"}, 2).err, Contains("3x3"));
+  REQUIRE_THAT(run_expecting({"forest", "play", "--agent", "bayes", "--db", db}, 2).err, Contains("--agent optimal"));
+  // analyze's text names the count, not "null positions"
+  REQUIRE_THAT(ok({"analyze", "--db", db}).out, Contains("1832221 positions") && !Contains("null"));
+  // query --text: the forest's decision as text
+  const std::string text =
+      ok({"query", "--db", db, "--text", R"({"side":3,"start":[0,0],"at":[0,1],"visited":[{"tile":[0,1],"bones":true}]})"}).out;
+  REQUIRE_THAT(text, Contains("value: ") && Contains("decision: target [") && !Contains("{\"value\""));
   REQUIRE_THAT(run_expecting({"forest", "play", "--agent", "optimal", "--db", dir / "missing"}, 1).err, Contains("missing"));
 }

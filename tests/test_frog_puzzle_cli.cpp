@@ -41,7 +41,7 @@ TEST_CASE("cli frog-puzzle: solve prints the blog's solution, the article's move
   REQUIRE(j["solution"].size() == 9);
   REQUIRE(j["solution"].back()["position"] == "R_LLLL");
   j = json::parse(ok({"frog-puzzle", "solve", "LLL_R", "--all", "--json"}).out);
-  REQUIRE(j["all_solutions"].size() == 5);
+  REQUIRE(j["allSolutions"].size() == 5);
   // the blog's challenge
   j = json::parse(ok({"frog-puzzle", "solve", "[1, 1, 1, 1, 1, 1, 1, 1, 0, -1, -1, -1, -1, -1, -1, -1, -1]", "--json"}).out);
   REQUIRE(j["moves"] == 80);
@@ -50,16 +50,22 @@ TEST_CASE("cli frog-puzzle: solve prints the blog's solution, the article's move
   j = json::parse(ok({"frog-puzzle", "solve", "LLLLL_____RRRRR", "--json"}).out);
   REQUIRE(j["solutions"].get<std::string>().size() > 20);
   REQUIRE(j["moves"] == 5 * 10 + 25);
-  // --all refuses politely past its limit; a dead end exits 2; bad input exits 1
+  // a Python tuple is a list too
+  j = json::parse(ok({"frog-puzzle", "solve", "(1, 1, 0, -1, -1)", "--json"}).out);
+  REQUIRE(j["position"] == "LL_RR");
+  REQUIRE(j["moves"] == 8);
+  // --all refuses politely past its limit; a dead end exits 3 (unsolvable); bad input exits 1;
+  // a command-line mistake exits 2
   RunResult r = fails({"frog-puzzle", "solve", "LLLL___RRRR", "--all", "--limit", "10"}, 1);
   REQUIRE_THAT(r.err, Contains("--limit"));
-  r = fails({"frog-puzzle", "solve", "_LLLRRR"}, 2);
+  r = fails({"frog-puzzle", "solve", "_LLLRRR"}, 3);
   REQUIRE_THAT(r.out, Contains("cannot be reached"));
-  j = json::parse(fails({"frog-puzzle", "solve", "_LLRR", "--json"}, 2).out);
+  j = json::parse(fails({"frog-puzzle", "solve", "_LLRR", "--json"}, 3).out);
   REQUIRE(j["solvable"] == false);
+  REQUIRE(j["reachablePositions"].get<int>() > 0);
   r = fails({"frog-puzzle", "solve", "LLXRR"}, 1);
   REQUIRE_THAT(r.err, Contains("LLXRR"));
-  fails({"frog-puzzle", "solve", "LLL_RRR", "--format", "poem"}, 1);
+  REQUIRE_THAT(fails({"frog-puzzle", "solve", "LLL_RRR", "--format", "poem"}, 2).err, Contains("'poem'"));
 }
 
 TEST_CASE("cli frog-puzzle: check accepts the sources' solutions and names the first bad step",
@@ -68,7 +74,7 @@ TEST_CASE("cli frog-puzzle: check accepts the sources' solutions and names the f
   write_file(dir / "blog.txt", kBlogSolution);
   json j = json::parse(ok({"frog-puzzle", "check", "LLL_RRR", dir / "blog.txt", "--json"}).out);
   REQUIRE(j["legal"] == true);
-  REQUIRE(j["reaches_goal"] == true);
+  REQUIRE(j["reachesGoal"] == true);
   REQUIRE(j["optimal"] == true);
   REQUIRE(j["format"] == "blog");
   // one board per line, without the start
@@ -88,8 +94,12 @@ TEST_CASE("cli frog-puzzle: check accepts the sources' solutions and names the f
   RunResult r = fails({"frog-puzzle", "check", "LLL_RRR", "-", "--json"}, 1, bad);
   j = json::parse(r.out);
   REQUIRE(j["legal"] == false);
-  REQUIRE(j["first_illegal"]["step"] == 4);
-  REQUIRE(j["first_illegal"]["line"] == 4);
+  REQUIRE(j["firstIllegal"]["step"] == 4);
+  REQUIRE(j["firstIllegal"]["line"] == 4);
+  // the same boards as Python tuples
+  std::string tuples = lines;
+  for (char& c : tuples) c = c == '[' ? '(' : c == ']' ? ')' : c;
+  REQUIRE(ok({"frog-puzzle", "check", "LLL_RRR", "-"}, tuples).out.rfind("legal: 15 moves", 0) == 0);
   // the article's moves
   const std::string moves = ok({"frog-puzzle", "solve", "LLL_RRR", "--format", "moves"}).out;
   REQUIRE_THAT(ok({"frog-puzzle", "check", "LLL_RRR", "-"}, moves).out, Contains("optimal"));
@@ -116,6 +126,8 @@ TEST_CASE("cli frog-puzzle: a database answers queries in the one-player shape, 
   json s = json::parse(ok({"solve", "frog-puzzle", "--left", "4", "--right", "4", "--db", db, "--quiet", "--json"}).out);
   REQUIRE(s["positions"] == 630);
   json q = json::parse(ok({"query", "--db", db, "LLLL_RRRR"}).out);
+  REQUIRE(q["autoguiPosition"] == "1_LLLL-RRRR");  // as GamesmanUni's board reads it
+  REQUIRE(q["moves"][0]["autoguiPosition"].get<std::string>().rfind("1_", 0) == 0);
   REQUIRE(q["positionValue"] == "win");
   REQUIRE(q["remoteness"] == 24);
   REQUIRE(q["moves"].size() == 2);
@@ -139,12 +151,15 @@ TEST_CASE("cli frog-puzzle: a database answers queries in the one-player shape, 
   RunResult r = fails({"query", "--db", db, "LL__RR", "LLLL_RRRR", "--turn", "2"}, 1);
   REQUIRE_THAT(r.out, Contains("error"));
   json a = json::parse(ok({"analyze", "--db", db, "--json"}).out);
-  REQUIRE(a["from_start"]["reachable"] == 195);
-  REQUIRE(a["from_start"]["can_reach_goal"].get<uint64_t>() + a["from_start"]["dead_ends"].get<uint64_t>() == 195);
-  REQUIRE(a["from_start"]["start_remoteness"] == 24);
+  REQUIRE(a["fromStart"]["reachable"] == 195);
+  REQUIRE(a["fromStart"]["canReachGoal"].get<uint64_t>() + a["fromStart"]["deadEnds"].get<uint64_t>() == 195);
+  REQUIRE(a["fromStart"]["startRemoteness"] == 24);
   uint64_t by_r = 0;
-  for (const auto& row : a["from_start"]["reachable_by_remoteness"]) by_r += row["positions"].get<uint64_t>();
-  REQUIRE(by_r == a["from_start"]["can_reach_goal"]);
+  for (const auto& row : a["fromStart"]["reachableByRemoteness"]) by_r += row["positions"].get<uint64_t>();
+  REQUIRE(by_r == a["fromStart"]["canReachGoal"]);
+  // a list position on the command line is one position, not five
+  q = json::parse(ok({"query", "--db", db, "[1, 1, 0, -1, -1]"}).out);
+  REQUIRE(q["position"] == "LL_RR");
   REQUIRE_THAT(ok({"analyze", "--db", db}).out, Contains("195 positions reachable"));
   REQUIRE_THAT(ok({"verify", "--db", db, "--quiet"}).out, Contains("OK, 630 positions"));
   write_file(dir / "claims.tsv", "LLLL_RRRR\twin\t24\n_LLLLRRRR\tlose\nLLLL_RRRR\twin\t23\n");
@@ -155,6 +170,6 @@ TEST_CASE("cli frog-puzzle: a database answers queries in the one-player shape, 
   // several empty cells and --start
   s = json::parse(ok({"solve", "frog-puzzle", "--start", "LL__RRR", "--db", dir / "s", "--quiet", "--json"}).out);
   REQUIRE(s["parameters"] == json{{"left", 2}, {"right", 3}, {"empty", 2}});
-  fails({"solve", "frog-puzzle", "--left", "15", "--right", "15", "--db", dir / "big", "--quiet"}, 1);
-  fails({"solve", "frog-puzzle", "--left", "3", "--empty", "0", "--db", dir / "none", "--quiet"}, 1);
+  fails({"solve", "frog-puzzle", "--left", "15", "--right", "15", "--db", dir / "big", "--quiet"}, 2);
+  fails({"solve", "frog-puzzle", "--left", "3", "--empty", "0", "--db", dir / "none", "--quiet"}, 2);
 }

@@ -198,7 +198,7 @@ TEST_CASE("mpi: a launch that cannot work is refused, never two writers on one d
       const RunResult r = ranks ? on_ranks(ranks, args) : run_toadbase(args);
       INFO(r.err);
       CHECK(r.rc != 0);
-      CHECK_THAT(r.err, Contains("is being written by another process"));
+      CHECK_THAT(r.err, Contains("is being solved by another process"));
     }
     kill(job, SIGTERM);
     wait_job(job);

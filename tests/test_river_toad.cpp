@@ -228,34 +228,41 @@ TEST_CASE("cli river-toad: solve, check on good, illegal, dying and misprinted f
   RunResult r = ok({"river-toad", "solve", dir / "sample.txt", dir / "plan.txt"});
   REQUIRE(read_file(dir / "plan.txt") == "DDDDS\n19\n#SS SS#\n# SSS #\n# S S #\n#S S S#\n# T   #\n");
   json j = json::parse(ok({"river-toad", "solve", dir / "sample.txt", "--algorithm", "all", "--json"}).out);
-  REQUIRE(j["optimal_hp"] == 19);
+  REQUIRE(j["optimalHp"] == 19);
   REQUIRE(j["algorithms"].size() == 5);
   for (const auto& a : j["algorithms"]) REQUIRE(a["survived"] == true);
   // the sample's own output file is valid (7, 12 below the optimum)
   write_file(dir / "gagaf.txt", "GAGAF\n7\n#SS SS#\n# SSS #\n# S S #\n#S S S#\n#   T #\n");
   j = json::parse(ok({"river-toad", "check", dir / "sample.txt", dir / "gagaf.txt", "--json"}).out);
   REQUIRE(j["valid"] == true);
-  REQUIRE(j["hp_below_optimum"] == 12);
+  REQUIRE(j["hpBelowOptimum"] == 12);
   // misprinted HP, misprinted board
   write_file(dir / "hp.txt", "GAGAF\n8\n#SS SS#\n# SSS #\n# S S #\n#S S S#\n#   T #\n");
   j = json::parse(run_expecting({"river-toad", "check", dir / "sample.txt", dir / "hp.txt", "--json"}, 1).out);
-  REQUIRE(j["hp_matches"] == false);
+  REQUIRE(j["hpMatches"] == false);
   write_file(dir / "board.txt", "GAGAF\n7\n#SS SS#\n# SSS #\n# S S #\n#S S S#\n#  T  #\n");
   j = json::parse(run_expecting({"river-toad", "check", dir / "sample.txt", dir / "board.txt", "--json"}, 1).out);
-  REQUIRE(j["board_matches"] == false);
-  REQUIRE(j["first_wrong_board_line"] == 7);
+  REQUIRE(j["boardMatches"] == false);
+  REQUIRE(j["firstWrongBoardLine"] == 7);
   // illegal: G from column 5
   write_file(dir / "illegal.txt", "GGAAF\n7\n");
   r = run_expecting({"river-toad", "check", dir / "sample.txt", dir / "illegal.txt"}, 1);
   REQUIRE_THAT(r.out, Contains("line 1, turn 2"));
+  // an illegal plan has no final HP to compare: never "hpMatches": false for two equal HPs
+  write_file(dir / "illegal20.txt", "XDDDD\n20\n");
+  j = json::parse(run_expecting({"river-toad", "check", dir / "sample.txt", dir / "illegal20.txt", "--json"}, 1).out);
+  REQUIRE(j["legal"] == false);
+  REQUIRE(j["printedHp"] == 20);
+  REQUIRE(j["hpMatches"].is_null());
+  REQUIRE(j["boardMatches"].is_null());
   // dying: stays in column 3, where roll 1 (21) lands on turn 5
   write_file(dir / "dies.txt", "DDDDD\n20\n#SS SS#\n# SSS #\n# S S #\n#S S S#\n#  X  #\n");
   r = run_expecting({"river-toad", "check", dir / "sample.txt", dir / "dies.txt"}, 1);
   REQUIRE_THAT(r.out, Contains("dies: on turn 5"));
   REQUIRE_THAT(r.out, Contains("caught"));
-  // no survivor: exit 2, the output file still written, with X
+  // no survivor: exit 3, the output file still written, with X
   write_file(dir / "dead.txt", "6\n31\n31\n31\n31\n31\n0\n");
-  r = run_expecting({"river-toad", "solve", dir / "dead.txt", dir / "dead-out.txt"}, 2);
+  r = run_expecting({"river-toad", "solve", dir / "dead.txt", dir / "dead-out.txt"}, 3);
   REQUIRE_THAT(r.out, Contains("no surviving plan"));
   REQUIRE_THAT(read_file(dir / "dead-out.txt"), Contains("#  X  #"));
   // bad roll files name their line and leave no output file
@@ -263,7 +270,16 @@ TEST_CASE("cli river-toad: solve, check on good, illegal, dying and misprinted f
   r = run_expecting({"river-toad", "solve", dir / "bad.txt", dir / "never.txt"}, 1);
   REQUIRE_THAT(r.err, Contains("bad.txt:3"));
   REQUIRE_FALSE(std::filesystem::exists(dir / "never.txt"));
-  run_expecting({"river-toad", "solve", dir / "sample.txt", "--algorithm", "magic"}, 1);
+  REQUIRE_THAT(run_expecting({"river-toad", "solve", dir / "sample.txt", "--algorithm", "magic"}, 2).err,
+               Contains("'magic'"));
+  // - is standard input for the roll file, standard output for the output file
+  r = ok({"river-toad", "solve", "-", "-"}, "5\n21\n21\n10\n14\n27\n");
+  REQUIRE(r.out == "DDDDS\n19\n#SS SS#\n# SSS #\n# S S #\n#S S S#\n# T   #\n");
+  REQUIRE(json::parse(ok({"river-toad", "check", dir / "sample.txt", "-", "--json"}, r.out).out)["valid"] == true);
+  REQUIRE_THAT(run_expecting({"river-toad", "check", "-", "-"}, 2).err, Contains("both"));
+  // the optimal replay of a file nobody survives: exit 3; a given plan that dies: exit 1
+  REQUIRE_THAT(run_expecting({"river-toad", "play", dir / "dead.txt"}, 3).out, Contains("nobody survives"));
+  run_expecting({"river-toad", "play", dir / "sample.txt", "--plan", "DDDDD"}, 1);
   // prefixes
   r = ok({"river-toad", "prefixes", dir / "sample.txt", "--json"});
   std::istringstream lines(r.out);
@@ -271,7 +287,7 @@ TEST_CASE("cli river-toad: solve, check on good, illegal, dying and misprinted f
   int count = 0;
   while (std::getline(lines, line)) last = line, ++count;
   REQUIRE(count == 5);
-  REQUIRE(json::parse(last)["best_hp"] == 19);
+  REQUIRE(json::parse(last)["bestHp"] == 19);
 }
 
 TEST_CASE("cli river-toad: strict HP lines, extra board rows, bounded options (review findings)", "[cli][river-toad]") {
@@ -287,11 +303,11 @@ TEST_CASE("cli river-toad: strict HP lines, extra board rows, bounded options (r
   }
   write_file(dir / "extra.txt", "GAGAF\n7\n" + board + "#     #\n");
   json j = json::parse(run_expecting({"river-toad", "check", dir / "sample.txt", dir / "extra.txt", "--json"}, 1).out);
-  REQUIRE(j["board_matches"] == false);
-  REQUIRE(j["first_wrong_board_line"] == 8);
-  run_expecting({"river-toad", "solve", dir / "sample.txt", "--fly-hp", "1001"}, 1);
-  run_expecting({"river-toad", "solve", dir / "sample.txt", "--hp", "0"}, 1);
-  run_expecting({"river-toad", "solve", dir / "sample.txt", "--column", "6"}, 1);
+  REQUIRE(j["boardMatches"] == false);
+  REQUIRE(j["firstWrongBoardLine"] == 8);
+  run_expecting({"river-toad", "solve", dir / "sample.txt", "--fly-hp", "1001"}, 2);
+  run_expecting({"river-toad", "solve", dir / "sample.txt", "--hp", "0"}, 2);
+  run_expecting({"river-toad", "solve", dir / "sample.txt", "--column", "6"}, 2);
   // large but allowed values: every algorithm still finds the survivors
   write_file(dir / "flies.txt", "12\n32\n33\n32\n33\n32\n33\n32\n33\n32\n33\n32\n33\n");
   j = json::parse(ok({"river-toad", "solve", dir / "flies.txt", "--algorithm", "all", "--fly-hp", "1000", "--hp", "1000000", "--json"}).out);

@@ -4,7 +4,7 @@
 // With t <= 4 turns left every roll that matters is already on the board (a roll takes four
 // turns to reach the bottom), so those values are 0 or certain; t = 5 mixes over the next roll.
 #include <catch2/catch.hpp>
-
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -113,6 +113,22 @@ TEST_CASE("river toad database: exact counts equal a brute-force expectimax for 
   REQUIRE_THAT(adv.out, Catch::Matchers::Contains("survived all 5 turns"));
   run_expecting({"query", "--db", db, "6_20_3_0.0.0.0", "3_20_6_0.0.0.0", "3_0_3_0.0.0.0", "3_20_3_0.0.40.0",
                  "2_5_#SS SS#/# SSS #/# S S #/#S S S#/#  X  #"}, 1);
+  // query --text: River Toad's odds as text, the board a row a line
+  const std::string text = ok({"query", "--db", db, "--text", "5_16_3_0.0.0.0"}).out;
+  REQUIRE_THAT(text, Catch::Matchers::Contains("5_16_3_0.0.0.0\n") && Catch::Matchers::Contains("  survival: ") &&
+                         Catch::Matchers::Contains("\n    #  T  #\n") && Catch::Matchers::Contains("bestAction: "));
+  REQUIRE(text.find('{') == std::string::npos);
+  // export: raw records of 8 bytes each, as the help says, 2.5 GiB here: refused without
+  // --force, saying how much, and nothing written; tsv is for win/lose games
+  const json info = json::parse(ok({"info", "--db", db, "--json"}).out);
+  REQUIRE(info["recordBytes"] == 8);
+  REQUIRE_THAT(run_expecting({"export", "--db", db, dir / "rt.bin"}, 2).err,
+               Catch::Matchers::Contains("2.49 GiB (334084000 records of 8 bytes)") &&
+                   Catch::Matchers::Contains("--force"));
+  REQUIRE_FALSE(std::filesystem::exists(dir / "rt.bin"));
+  REQUIRE_FALSE(std::filesystem::exists(dir / "rt.bin.partial"));
+  REQUIRE_THAT(run_expecting({"export", "--db", db, "--format", "tsv", dir / "rt.tsv"}, 2).err,
+               Catch::Matchers::Contains("not win/lose"));
 }
 
 TEST_CASE("river toad database: --weights changes the future rolls' odds", "[river-toad][db]") {
@@ -128,8 +144,8 @@ TEST_CASE("river toad database: --weights changes the future rolls' odds", "[riv
   REQUIRE(json::parse(a)["survival"] == 0.0);       // the first future roll arrives on turn 5
   REQUIRE(json::parse(a)["denominator"] == "1");
   REQUIRE(json::parse(b)["survival"] == 1.0);       // four turns: no future roll arrives
-  run_expecting({"solve", "river-toad", "--turns", "5", "--weights", "1,2,3", "--db", dir / "bad", "--quiet"}, 1);
-  run_expecting({"solve", "river-toad", "--turns", "12", "--db", dir / "big", "--quiet"}, 1);  // 34^12 > 2^61
+  run_expecting({"solve", "river-toad", "--turns", "5", "--weights", "1,2,3", "--db", dir / "bad", "--quiet"}, 2);
+  run_expecting({"solve", "river-toad", "--turns", "12", "--db", dir / "big", "--quiet"}, 2);  // 34^12 > 2^61
 }
 
 TEST_CASE("river toad database: export writes every record raw (8 bytes, count and action), no GamesCrafters form",

@@ -37,7 +37,7 @@ uint64_t solve_and_kill(const TempDir& dir, const std::string& db, uint64_t at_l
     uint64_t seen = 0;
     if (r.rc == 0) {
       try {
-        seen = json::parse(r.out).at("committed_tiers");
+        seen = json::parse(r.out).at("committedTiers");
       } catch (const std::exception&) {
       }
     }
@@ -51,9 +51,9 @@ uint64_t solve_and_kill(const TempDir& dir, const std::string& db, uint64_t at_l
   const json info = info_of(db);
   INFO(info.dump());
   CHECK(info.at("complete") == false);
-  const uint64_t committed = info.at("committed_tiers");
+  const uint64_t committed = info.at("committedTiers");
   CHECK(committed > at_least);
-  CHECK(committed < info.at("tier_count").get<uint64_t>());
+  CHECK(committed < info.at("tierCount").get<uint64_t>());
   return committed;
 }
 
@@ -83,8 +83,8 @@ TEST_CASE("cli: a solve killed with SIGKILL resumes to the digest of an uninterr
   // resumed to the end
   const json done = json::parse(
       ok({"solve", "toads-frogs", "--length", "12", "--db", db, "--quiet", "--json"}).out);
-  CHECK(done.at("tiers_skipped") == second);
-  CHECK(done.at("tiers_solved").get<uint64_t>() + second == reference.at("tiers").get<uint64_t>());
+  CHECK(done.at("tiersSkipped") == second);
+  CHECK(done.at("tiersSolved").get<uint64_t>() + second == reference.at("tiers").get<uint64_t>());
   CHECK(done.at("digest") == reference.at("digest"));
   const json info = info_of(db);
   CHECK(info.at("complete") == true);
@@ -110,7 +110,7 @@ TEST_CASE("cli: a larger piece-count space solves the same on 1 and 2 threads an
   CHECK(digests[0] == digests[1]);
   const json v = json::parse(ok({"verify", "--db", dir / "t2", "--quiet", "--json"}).out);
   CHECK(v.at("ok") == true);
-  CHECK(v.at("positions_checked") == 2ull * 8008 * 210);
+  CHECK(v.at("positionsChecked") == 2ull * 8008 * 210);
   CHECK(v.at("digest") == digests[1]);
 
   // the spec's length-14 start through the command line

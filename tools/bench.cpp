@@ -53,22 +53,23 @@ int run_bench_lookup(const BenchOptions& o) {
   auto pct = [&](double q) {
     return lat.empty() ? 0.0 : lat[static_cast<size_t>(q * static_cast<double>(lat.size() - 1))];
   };
-  const nlohmann::json out = {{"db", o.c.db},
-                              {"batch_lookups", o.count},
-                              {"batch_seconds", batch_s},
-                              {"batch_lookups_per_second", batch_s > 0 ? static_cast<double>(o.count) / batch_s : 0},
-                              {"single_lookups", o.singles},
-                              {"single_p50_us", pct(0.5)},
-                              {"single_p99_us", pct(0.99)},
-                              {"single_max_us", lat.empty() ? 0.0 : lat.back()},
-                              {"wins_seen", wins}};
+  const nlohmann::ordered_json out = {
+      {"db", o.c.db},
+      {"batchLookups", o.count},
+      {"batchSeconds", batch_s},
+      {"batchLookupsPerSecond", batch_s > 0 ? static_cast<double>(o.count) / batch_s : 0},
+      {"singleLookups", o.singles},
+      {"singleP50Us", pct(0.5)},
+      {"singleP99Us", pct(0.99)},
+      {"singleMaxUs", lat.empty() ? 0.0 : lat.back()},
+      {"winsSeen", wins}};
   if (o.c.json_out) {
     std::cout << dump(out) << "\n";
   } else {
     std::printf("batch:  %llu lookups in %.3f s = %.0f lookups/s\n", static_cast<unsigned long long>(o.count), batch_s,
-                out["batch_lookups_per_second"].get<double>());
+                out["batchLookupsPerSecond"].get<double>());
     std::printf("single (cold block): p50 %.1f us, p99 %.1f us, max %.1f us over %llu\n", pct(0.5), pct(0.99),
-                out["single_max_us"].get<double>(), static_cast<unsigned long long>(o.singles));
+                out["singleMaxUs"].get<double>(), static_cast<unsigned long long>(o.singles));
   }
   return 0;
 }
@@ -85,6 +86,8 @@ Command add_bench(CLI::App& root) {
   lookup->add_option("--count", o->count, "positions in the batch");
   lookup->add_option("--singles", o->singles, "single cold lookups timed");
   lookup->add_option("--seed", o->seed, "random seed");
+  examples(bench, {"toadbase bench lookup --db data/tf16"});
+  examples(lookup, {"toadbase bench lookup --db data/tf16", "toadbase bench lookup --db data/tf16 --count 100000 --json"});
   return {lookup, [o] { return run_bench_lookup(*o); }};
 }
 

@@ -1,19 +1,284 @@
 #include "tools/cli.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <map>
+#include <sstream>
 
 namespace toadbase::tools {
+
+namespace fs = std::filesystem;
+
+int report_error(const std::string& message, int code, bool json) {
+  if (json) {
+    std::cout << dump(nlohmann::ordered_json{{"error", message}}) << "\n" << std::flush;
+  } else {
+    std::cerr << "toadbase: error: " << message << "\n";
+  }
+  return code;
+}
+
+// ---- options -----------------------------------------------------------------------------
 
 void add_db_option(CLI::App* s, Common& c) { s->add_option("--db", c.db, "the database directory")->required(); }
 
 void add_threads_option(CLI::App* s, Common& c) {
-  s->add_option("--threads", c.threads, "worker threads (default: all cores)")->check(CLI::NonNegativeNumber);
+  s->add_option("--threads", c.threads, "worker threads")->check(CLI::NonNegativeNumber)->default_str("all cores");
 }
 
 void add_json_flag(CLI::App* s, Common& c) { s->add_flag("--json", c.json_out, "print JSON"); }
+
+void add_quiet_flag(CLI::App* s, Common& c) { s->add_flag("--quiet", c.quiet, "no progress output"); }
+
+// ---- help --------------------------------------------------------------------------------
+
+namespace {
+
+class HelpFormatter : public CLI::Formatter {
+ public:
+  // the default goes after the description ("[default: 10]"), not after the type ("INT=10")
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    std::string s = CLI::Formatter::make_option_opts(opt);
+    const std::string d = opt->get_default_str();
+    if (!d.empty()) {
+      const size_t at = s.find("=" + d);
+      if (at != std::string::npos) s.erase(at, d.size() + 1);
+    }
+    return s;
+  }
+  std::string make_option_desc(const CLI::Option* opt) const override {
+    std::string s = opt->get_description();
+    const std::string d = opt->get_default_str();
+    if (opt->get_expected_max() != 0 && !opt->get_positional() && !opt->get_required() && !d.empty() && d != "[]")
+      s += " [default: " + d + "]";
+    return s;
+  }
+};
+
+std::string full_name(const CLI::App& app) {
+  const CLI::App* parent = app.get_parent();
+  return parent ? full_name(*parent) + " " + app.get_name() : app.get_name();
+}
+
+}  // namespace
+
+std::shared_ptr<CLI::Formatter> help_formatter() {
+  auto f = std::make_shared<HelpFormatter>();
+  f->column_width(32);
+  return f;
+}
+
+void examples(CLI::App* app, const std::vector<std::string>& lines) {
+  std::string text = "Examples:";
+  for (const auto& l : lines) text += "\n  " + l;
+  app->footer(text);
+}
+
+std::string help_all(const CLI::App& app) {
+  const CLI::App* parent = app.get_parent();
+  std::string out = app.help(parent ? full_name(*parent) : "");
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (sub->get_name().empty()) continue;
+    out += "\n" + std::string(78, '-') + "\n" + help_all(*sub);
+  }
+  return out;
+}
+
+namespace {
+std::map<const CLI::App*, std::vector<std::string>*>& whole() {
+  static std::map<const CLI::App*, std::vector<std::string>*> m;
+  return m;
+}
+}  // namespace
+
+void whole_positionals(CLI::App* app, std::vector<std::string>* into) { whole()[app] = into; }
+
+std::vector<std::string> take_whole_positionals(const CLI::App& app, const std::vector<std::string>& args,
+                                                size_t from) {
+  const auto it = whole().find(&app);
+  if (it == whole().end()) return args;
+  std::vector<std::string> rest(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(from));
+  std::vector<std::string>& into = *it->second;
+  for (size_t i = from; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {  // everything after it is a position, even what starts with '-'
+      into.insert(into.end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+      break;
+    }
+    if (a.size() > 1 && a[0] == '-') {  // an option (CLI11 names it if unknown), with its value
+      rest.push_back(a);
+      const CLI::Option* opt = app.get_option_no_throw(a.substr(0, a.find('=')));
+      if (opt && opt->get_expected_max() != 0 && a.find('=') == std::string::npos && i + 1 < args.size())
+        rest.push_back(args[++i]);
+      continue;
+    }
+    into.push_back(a);
+  }
+  return rest;
+}
+
+std::string closest(const std::string& given, const std::vector<std::string>& names) {
+  // optimal string alignment distance: insertions, deletions, substitutions and swaps of
+  // neighbours ("slove" is one swap from "solve")
+  auto distance = [](const std::string& a, const std::string& b) {
+    const size_t n = a.size(), m = b.size();
+    std::vector<std::vector<size_t>> d(n + 1, std::vector<size_t>(m + 1));
+    for (size_t i = 0; i <= n; ++i) d[i][0] = i;
+    for (size_t j = 0; j <= m; ++j) d[0][j] = j;
+    for (size_t i = 1; i <= n; ++i)
+      for (size_t j = 1; j <= m; ++j) {
+        const size_t cost = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                                    std::tolower(static_cast<unsigned char>(b[j - 1]))
+                                ? 0
+                                : 1;
+        d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+          d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    return d[n][m];
+  };
+  std::string best;
+  size_t best_d = SIZE_MAX;
+  for (const auto& name : names) {
+    const size_t d = distance(given, name);
+    if (d < best_d) best_d = d, best = name;
+  }
+  // a typo: at most two edits, or a third of the word; a prefix of a name is one too
+  if (best_d <= std::max<size_t>(2, given.size() / 3) && best_d < given.size()) return best;
+  for (const auto& name : names)
+    if (given.size() >= 2 && name.rfind(given, 0) == 0) return name;
+  return "";
+}
+
+// ---- files ---------------------------------------------------------------------------------
+
+namespace {
+bool g_stdin_taken = false;
+
+void take_stdin(const std::string& why) {
+  if (g_stdin_taken) throw UsageError("standard input (-) can be read only once; give a file for " + why);
+  g_stdin_taken = true;
+}
+
+std::ifstream open_input(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw UserError("cannot read " + path + ": it is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError("cannot read " + path + ": " + std::strerror(errno));
+  return in;
+}
+}  // namespace
+
+std::string input_name(const std::string& path) { return path == "-" ? "standard input" : path; }
+
+std::string read_input(const std::string& path) {
+  std::stringstream ss;
+  if (path == "-") {
+    take_stdin(path);
+    ss << std::cin.rdbuf();
+  } else {
+    std::ifstream in = open_input(path);
+    ss << in.rdbuf();
+    if (in.bad()) throw UserError("reading " + path + " failed");
+  }
+  return ss.str();
+}
+
+void each_input_line(const std::string& path, const std::function<void(uint64_t, const std::string&)>& each) {
+  std::ifstream file;
+  if (path == "-") {
+    take_stdin(path);
+  } else {
+    file = open_input(path);
+  }
+  std::istream& in = path == "-" ? std::cin : file;
+  std::string line;
+  uint64_t lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    each(lineno, line);
+  }
+  if (in.bad()) throw UserError("reading " + input_name(path) + " failed");
+}
+
+OutputFile::OutputFile(const std::string& path) : path_(path) {
+  if (path == "-") return;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw UserError("cannot write " + path + ": it is a directory");
+  tmp_ = path + ".partial";
+  auto f = std::make_unique<std::ofstream>(tmp_, std::ios::binary | std::ios::trunc);
+  if (!*f) throw UserError("cannot write " + path + ": " + std::strerror(errno));
+  file_ = std::move(f);
+}
+
+OutputFile::~OutputFile() {
+  if (file_ && !committed_) {
+    file_.reset();
+    std::error_code ec;
+    fs::remove(tmp_, ec);
+  }
+}
+
+std::ostream& OutputFile::stream() { return file_ ? *file_ : std::cout; }
+
+void OutputFile::commit() {
+  if (!file_) {
+    std::cout.flush();
+    if (!std::cout) throw UserError("writing standard output failed");
+    committed_ = true;
+    return;
+  }
+  file_->flush();
+  if (!*file_) throw UserError("writing " + path_ + " failed (disk full?)");
+  static_cast<std::ofstream&>(*file_).close();
+  std::error_code ec;
+  fs::rename(tmp_, path_, ec);
+  if (ec) throw UserError("cannot write " + path_ + ": " + ec.message());
+  committed_ = true;
+}
+
+void write_output(const std::string& path, const std::string& text) {
+  OutputFile out(path);
+  out.stream() << text;
+  out.commit();
+}
+
+// ---- JSON ------------------------------------------------------------------------------------
+
+nlohmann::json camel_keys(const nlohmann::json& j) {
+  if (j.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& v : j) out.push_back(camel_keys(v));
+    return out;
+  }
+  if (!j.is_object()) return j;
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [k, v] : j.items()) {
+    std::string key;
+    for (size_t i = 0; i < k.size(); ++i) {
+      if (k[i] == '_' && i + 1 < k.size() && i > 0) {
+        key += static_cast<char>(std::toupper(static_cast<unsigned char>(k[++i])));
+      } else {
+        key += k[i];
+      }
+    }
+    out[key] = camel_keys(v);
+  }
+  return out;
+}
+
+// ---- output for people -----------------------------------------------------------------------
 
 std::unique_ptr<Progress> make_progress(const std::string& task, uint64_t positions, uint64_t tiers, bool quiet) {
   if (quiet) return std::make_unique<Progress>(nullptr, false, task, positions, tiers);
@@ -33,5 +298,27 @@ std::string human_bytes(double b) {
   }
   return buf;
 }
+
+namespace {
+struct sigaction g_previous_sigint;
+
+extern "C" void on_interrupt(int) {
+  request_stop();
+  static const char msg[] =
+      "\ntoadbase: stopping once the tiers in progress are committed (Ctrl-C again quits at once)\n";
+  const ssize_t n = ::write(2, msg, sizeof msg - 1);
+  (void)n;
+}
+}  // namespace
+
+StopOnInterrupt::StopOnInterrupt() {
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;  // the second Ctrl-C finds the default action: the process ends
+  sigaction(SIGINT, &sa, &g_previous_sigint);
+}
+
+StopOnInterrupt::~StopOnInterrupt() { sigaction(SIGINT, &g_previous_sigint, nullptr); }
 
 }  // namespace toadbase::tools

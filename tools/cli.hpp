@@ -1,15 +1,19 @@
-// What the command's files share: the options most commands take, errors, output helpers,
-// and how a subcommand is added (one file per command: solve.cpp, query.cpp, ...).
+// What the command's files share: the options most commands take, errors and exit codes,
+// files and standard input/output, help pages, JSON output, and how a subcommand is added
+// (one file per command: solve.cpp, query.cpp, ...).
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "solver/core/module.hpp"
 #include "solver/core/progress.hpp"
 
 namespace toadbase::tools {
@@ -21,12 +25,21 @@ std::string dump(const J& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-/// An error the user caused or must fix; printed as one line, exit 1.
+// ---- errors and exit codes (the README's table; ExitCode in solver/core/module.hpp) ------
+
+/// An error the user caused or must fix in the data (a file, a database): exit 1.
 struct UserError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+/// A command-line mistake: exit 2 (toadbase::UsageError, shared with the games' commands).
+using toadbase::UsageError;
 
-/// The options most commands take.
+/// Prints an error the way every command does: `{"error": message}` on standard output
+/// under --json, else "toadbase: error: message" on standard error. Returns `code`.
+int report_error(const std::string& message, int code, bool json);
+
+// ---- the options most commands take -------------------------------------------------------
+
 struct Common {
   std::string db;
   int threads = 0;
@@ -36,11 +49,82 @@ struct Common {
 void add_db_option(CLI::App* s, Common& c);
 void add_threads_option(CLI::App* s, Common& c);
 void add_json_flag(CLI::App* s, Common& c);
+void add_quiet_flag(CLI::App* s, Common& c);
+
+// ---- help ---------------------------------------------------------------------------------
+
+/// The help page every command shows: each option's default as "[default: X]" after its
+/// description (CLI11 captures it, or the command names it with default_str()).
+std::shared_ptr<CLI::Formatter> help_formatter();
+/// Ends a command's help with "Examples:" and one to three command lines.
+void examples(CLI::App* app, const std::vector<std::string>& lines);
+/// The help of `app` and of every command below it, one after the other (--help-all).
+std::string help_all(const CLI::App& app);
+/// Positional arguments given to `app` whole, in order, into `into`: CLI11 never sees them,
+/// so a list such as [1, 1, 0, -1, -1] stays one argument (CLI11 would split it at its
+/// commas). Before `--` an argument that starts with '-' is still an option; after it, never.
+void whole_positionals(CLI::App* app, std::vector<std::string>* into);
+/// The arguments after a command's name with its whole positionals taken out (see above);
+/// the rest is for CLI11. `args` are the command line's, `from` the first after the name.
+std::vector<std::string> take_whole_positionals(const CLI::App& app, const std::vector<std::string>& args,
+                                                size_t from);
+/// The closest of `names` to `given` by edit distance (a swap of neighbours counts one), or
+/// "" when none is near enough to be a typo.
+std::string closest(const std::string& given, const std::vector<std::string>& names);
+
+// ---- files: "-" is standard input or standard output ----------------------------------------
+
+/// The whole text of a file; "-" reads standard input (once per run). Throws UserError.
+std::string read_input(const std::string& path);
+/// Calls `each(line number, text)` for every line of a file ("-": standard input) that is
+/// not blank and not a `#` comment; a trailing CR is dropped. Throws UserError.
+void each_input_line(const std::string& path, const std::function<void(uint64_t, const std::string&)>& each);
+/// The name of a file in messages ("standard input" for "-").
+std::string input_name(const std::string& path);
+
+/// A file written whole or not at all: into PATH.partial, renamed over PATH by commit();
+/// removed when the writer is dropped without commit(). "-" writes standard output.
+class OutputFile {
+ public:
+  explicit OutputFile(const std::string& path);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  std::ostream& stream();
+  void commit();
+
+ private:
+  std::string path_, tmp_;
+  std::unique_ptr<std::ostream> file_;
+  bool committed_ = false;
+};
+/// Writes `text` whole or not at all ("-": standard output).
+void write_output(const std::string& path, const std::string& text);
+
+// ---- JSON -----------------------------------------------------------------------------------
+
+/// Object keys in camelCase, at every depth ("tiers_solved" -> "tiersSolved"); values are
+/// left alone. What every --json prints is in this style (the manifest on disk is not).
+nlohmann::json camel_keys(const nlohmann::json& j);
+
+// ---- output for people ----------------------------------------------------------------------
 
 /// A bar on a terminal, plain lines otherwise, nothing with --quiet.
 std::unique_ptr<Progress> make_progress(const std::string& task, uint64_t positions, uint64_t tiers, bool quiet);
 /// "21.0 KiB".
 std::string human_bytes(double b);
+
+/// While alive, Ctrl-C (SIGINT) asks the solve to stop at its next tier boundary
+/// (request_stop()) instead of killing the process; a second Ctrl-C kills it at once.
+class StopOnInterrupt {
+ public:
+  StopOnInterrupt();
+  ~StopOnInterrupt();
+  StopOnInterrupt(const StopOnInterrupt&) = delete;
+  StopOnInterrupt& operator=(const StopOnInterrupt&) = delete;
+};
+
+// ---- the commands ---------------------------------------------------------------------------
 
 /// A subcommand: its CLI11 app and what runs when it was given (returns the exit code).
 struct Command {
@@ -58,5 +142,6 @@ Command add_validate(CLI::App& root);
 Command add_export(CLI::App& root);
 Command add_bench(CLI::App& root);
 Command add_serve(CLI::App& root);
+Command add_play(CLI::App& root);
 
 }  // namespace toadbase::tools

@@ -1,7 +1,19 @@
-// toadbase export --db DIR FILE: every record in tier order, raw or as GamesCrafters' 16-bit
-// records (each game's values mapped by its own record type).
+// toadbase export --db DIR FILE: every record in tier order, as stored (raw), as GamesCrafters'
+// 16-bit records, or as position<TAB>value<TAB>remoteness lines (what validate reads).
+//
+// The order: tiers in id order (`info --tiers` lists them), positions within a tier in index
+// order (the game's ranking; `query --random` and the tsv name each position). Layouts:
+//   raw              the records as stored, little-endian, record_bytes each (`info`): 1 for
+//                    Toads and Frogs (the remoteness; odd = a win) and the frog puzzle (0 = the
+//                    goal cannot be reached, else 1 + the moves to the goal), 8 for River Toad
+//                    (surviving roll sequences in the low 61 bits, the best action in the top
+//                    3), 17 for the forest policy
+//   gamescrafters16  2 bytes little-endian: GamesmanOne's value in the top 4 bits (lose 1,
+//                    win 4), the remoteness in the low 12
+//   tsv              one line a position: position<TAB>win|lose<TAB>remoteness, after one
+//                    `#` comment line naming the game and the columns
 #include <cstdio>
-#include <fstream>
+#include <iostream>
 
 #include "tools/cli.hpp"
 #include "tools/open.hpp"
@@ -10,44 +22,92 @@ namespace toadbase::tools {
 
 namespace {
 
+/// Past this size export wants --force.
+constexpr double kLargeExport = 1 << 30;
+
 struct ExportOptions {
   Common c;
   std::string format = "raw", out_path;
+  bool force = false;
 };
 
 int run_export(const ExportOptions& o) {
+  if (o.format != "raw" && o.format != "gamescrafters16" && o.format != "tsv")
+    throw UsageError("export: --format must be raw, gamescrafters16 or tsv, not '" + o.format + "'");
   const Opened d = open_database(o.c.db, true, 0);
-  if (o.format != "raw" && o.format != "gamescrafters16")
-    throw UserError("export: --format must be raw or gamescrafters16");
-  if (o.format == "gamescrafters16" && !d.instance->win_lose())
-    throw UserError("export: " + d.db->identity().game + " values (" + d.db->identity().record +
-                    ") have no GamesCrafters 16-bit form; use --format raw");
-  const std::string tmp = o.out_path + ".partial";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) throw UserError("export: cannot write " + tmp);
-    d.instance->each_tier(*d.db, [&](TierId, const std::vector<uint8_t>& records) {
-      if (o.format == "raw") {
-        out.write(reinterpret_cast<const char*>(records.data()), static_cast<std::streamsize>(records.size()));
-      } else {
-        const std::vector<uint16_t> wide = d.instance->gamescrafters16(records);
-        out.write(reinterpret_cast<const char*>(wide.data()), static_cast<std::streamsize>(wide.size() * 2));
+  const std::string game = d.db->identity().game;
+  if (o.format != "raw" && !d.instance->win_lose())
+    throw UsageError("export: " + game + " values (" + d.db->identity().record + ") are not win/lose, so they have no " +
+                     o.format + " form; use --format raw");
+  uint64_t records = 0;
+  for (const auto& t : d.instance->tiers()) records += t.positions;
+  const unsigned width = d.db->record_bytes();
+  const std::string start = d.instance->start_position();
+  // tsv: the start position's length and a value and remoteness of a few characters
+  const double per_record = o.format == "raw" ? width : o.format == "gamescrafters16" ? 2 : static_cast<double>(start.size()) + 9.0;
+  const double bytes = static_cast<double>(records) * per_record;
+  const std::string size = (o.format == "tsv" ? "about " : "") + human_bytes(bytes) + " (" +
+                           std::to_string(records) + " records" +
+                           (o.format == "tsv" ? "" : " of " + std::to_string(static_cast<int>(per_record)) + " bytes") +
+                           ")";
+  if (bytes > kLargeExport && !o.force)
+    throw UsageError("export would write " + size + " to " + input_name(o.out_path) + "; give --force to write it");
+  if (bytes > kLargeExport) std::cerr << "export: writing " << size << " to " << input_name(o.out_path) << "\n";
+  OutputFile out(o.out_path);
+  std::ostream& os = out.stream();
+  if (o.format == "tsv")
+    os << "# " << game << " " << dump(d.db->identity().parameters)
+       << ": position<TAB>value<TAB>remoteness, tiers in id order, positions in index order\n";
+  std::string text;
+  d.instance->each_tier(*d.db, [&](TierId t, const std::vector<uint8_t>& raw) {
+    if (o.format == "raw") {
+      os.write(reinterpret_cast<const char*>(raw.data()), static_cast<std::streamsize>(raw.size()));
+      return;
+    }
+    const std::vector<uint16_t> wide = d.instance->gamescrafters16(raw);
+    if (o.format == "gamescrafters16") {
+      std::string le(wide.size() * 2, '\0');  // little-endian whatever the machine
+      for (size_t i = 0; i < wide.size(); ++i) {
+        le[2 * i] = static_cast<char>(wide[i] & 0xff);
+        le[2 * i + 1] = static_cast<char>(wide[i] >> 8);
       }
-    });
-    if (!out) throw UserError("export: writing " + tmp + " failed");
-  }
-  if (std::rename(tmp.c_str(), o.out_path.c_str()) != 0) throw UserError("export: cannot rename to " + o.out_path);
-  return 0;
+      os.write(le.data(), static_cast<std::streamsize>(le.size()));
+      return;
+    }
+    for (uint64_t i = 0; i < wide.size(); ++i) {
+      const unsigned value = wide[i] >> 12, remoteness = wide[i] & 0xfff;
+      text += d.instance->position_at(t, i);
+      text += value == 4 ? "\twin\t" : value == 1 ? "\tlose\t" : "\ttie\t";
+      text += std::to_string(remoteness);
+      text += '\n';
+      if (text.size() > (1 << 20)) {
+        os << text;
+        text.clear();
+      }
+    }
+  });
+  os << text;
+  out.commit();
+  return kExitOk;
 }
 
 }  // namespace
 
 Command add_export(CLI::App& root) {
   auto o = std::make_shared<ExportOptions>();
-  auto* exp = root.add_subcommand("export", "write every record in tier order to a file");
+  auto* exp = root.add_subcommand("export", "write every record in tier order to a file (- for standard output)");
   add_db_option(exp, o->c);
-  exp->add_option("--format", o->format, "raw (one byte a record) or gamescrafters16 (16-bit records)");
-  exp->add_option("output", o->out_path, "the file to write")->required();
+  exp->add_option("--format", o->format,
+                  "raw: the records as stored, record_bytes each (info says how many: 1 for Toads and Frogs "
+                  "and the puzzle, 8 for River Toad); gamescrafters16: 2 bytes a record, GamesmanOne's value "
+                  "in the top 4 bits and the remoteness below; tsv: position<TAB>value<TAB>remoteness lines "
+                  "(what validate reads)");
+  exp->add_flag("--force", o->force, "write even when the file would pass 1 GiB");
+  exp->add_option("output", o->out_path, "the file to write (whole or not at all); - writes standard output")
+      ->required();
+  examples(exp, {"toadbase export --db data/tf10 --format gamescrafters16 tf10.bin",
+                 "toadbase export --db data/tf10 --format tsv - | head",
+                 "toadbase export --db data/tf10 --format tsv tf10.tsv && toadbase validate --db data/tf10 tf10.tsv"});
   return {exp, [o] { return run_export(*o); }};
 }
 

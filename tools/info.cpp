@@ -1,14 +1,16 @@
 // toadbase info --db DIR: the manifest (game, parameters, counts, sizes, digest).
+#include "tools/info.hpp"
+
 #include <cstdio>
 #include <iostream>
 
-#include "db/database.hpp"
 #include "tools/cli.hpp"
 #include "tools/info.hpp"
 
 namespace toadbase::tools {
 
 nlohmann::json info_json(const db::Database& d, bool with_tiers) {
+  // the per-tier list only when asked for (a damaged list leaves the rest readable)
   nlohmann::json m = with_tiers ? d.manifest() : d.summary();
   m["committed_tiers"] = d.committed_tiers();
   m["disk_bytes"] = d.disk_bytes();
@@ -18,11 +20,12 @@ nlohmann::json info_json(const db::Database& d, bool with_tiers) {
       if (d.has_tier(t)) stored += d.tier_meta(t).stored_bytes, done += d.tier_meta(t).positions;
     m["stored_bytes"] = stored;
     m["committed_positions"] = done;
+    m["being_solved_by"] = d.writer_pid() ? nlohmann::json(*d.writer_pid()) : nlohmann::json(nullptr);
   }
   const uint64_t positions = m.value("positions", uint64_t{0});
   const uint64_t stored = m.value("stored_bytes", uint64_t{0});
   m["bits_per_position"] = positions ? 8.0 * static_cast<double>(stored) / static_cast<double>(positions) : 0.0;
-  return m;
+  return camel_keys(m);
 }
 
 namespace {
@@ -36,25 +39,28 @@ int run_info(const InfoOptions& o) {
   const Common& c = o.c;
   auto d = db::Database::open_read_only(c.db);
   const nlohmann::json m = info_json(*d, o.with_tiers);
-  const uint64_t positions = m.value("positions", uint64_t{0});
-  const uint64_t stored = m.value("stored_bytes", uint64_t{0});
   if (c.json_out) {
     std::cout << dump(m) << "\n";
     return 0;
   }
+  std::string status = "complete";
+  if (!d->complete())
+    status = d->writer_pid() ? "incomplete: being solved by another process (pid " +
+                                   std::to_string(*d->writer_pid()) + ") now"
+                             : "incomplete (run the same solve command again to resume)";
   std::cout << "database   " << c.db << "\n"
-            << "game       " << m["game"].get<std::string>() << " " << dump(m["parameters"]) << "\n"
-            << "format     toadbase v" << m["format_version"] << ", records " << m["record"].get<std::string>()
-            << ", zstd level " << m["zstd_level"] << ", " << m["block_records"] << " records a block\n"
-            << "status     " << (d->complete() ? "complete" : "incomplete (run the solve again to resume)") << ", "
-            << d->committed_tiers() << "/" << d->tier_count() << " tiers\n"
-            << "positions  " << positions << "\n";
-  std::printf("stored     %s (%.3f bits/position), %s on disk\n", human_bytes(static_cast<double>(stored)).c_str(),
-              m["bits_per_position"].get<double>(), human_bytes(static_cast<double>(d->disk_bytes())).c_str());
+            << "game       " << m["game"].get<std::string>() << " " << dump(d->summary()["parameters"]) << "\n"
+            << "format     toadbase v" << m["formatVersion"] << ", records " << m["record"].get<std::string>()
+            << ", zstd level " << m["zstdLevel"] << ", " << m["blockRecords"] << " records a block\n"
+            << "status     " << status << ", " << d->committed_tiers() << "/" << d->tier_count() << " tiers\n"
+            << "positions  " << m.value("positions", uint64_t{0}) << "\n";
+  std::printf("stored     %s (%.3f bits/position), %s on disk\n",
+              human_bytes(static_cast<double>(m.value("storedBytes", uint64_t{0}))).c_str(),
+              m["bitsPerPosition"].get<double>(), human_bytes(static_cast<double>(d->disk_bytes())).c_str());
   if (d->complete()) std::cout << "digest     " << m["digest"].get<std::string>() << "\n";
   if (o.with_tiers && m.contains("tiers"))
     for (const auto& t : m["tiers"])
-      std::cout << "  " << t["name"].get<std::string>() << " " << t["positions"] << " positions " << t["stored_bytes"]
+      std::cout << "  " << t["name"].get<std::string>() << " " << t["positions"] << " positions " << t["storedBytes"]
                 << " bytes " << t["digest"].get<std::string>() << "\n";
   return 0;
 }
@@ -67,6 +73,7 @@ Command add_info(CLI::App& root) {
   add_db_option(info, o->c);
   add_json_flag(info, o->c);
   info->add_flag("--tiers", o->with_tiers, "also every tier's counts, size and digest");
+  examples(info, {"toadbase info --db data/tf10", "toadbase info --db data/tf10 --json --tiers"});
   return {info, [o] { return run_info(*o); }};
 }
 

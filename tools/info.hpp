@@ -1,5 +1,5 @@
-// The manifest as `toadbase info --json` prints it: one function, so the command and the
-// server's /api/<db>/ cannot drift apart.
+// A database's manifest as `toadbase info --json` prints it, and as the server's /api/<db>/
+// route answers: one function, so both say the same.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -8,9 +8,10 @@
 
 namespace toadbase::tools {
 
-/// The database's manifest with its status: committed tiers, bytes on disk, bits per
-/// position (and, while incomplete, what is stored so far); every tier's entry only with
-/// `with_tiers`.
-nlohmann::json info_json(const db::Database& d, bool with_tiers);
+/// The manifest with camelCase keys (the manifest on disk keeps its own), plus what the
+/// directory says now: committedTiers, diskBytes, bitsPerPosition, and for an incomplete
+/// database storedBytes and committedPositions so far and beingSolvedBy (the pid of a solve
+/// writing it now, else null). `with_tiers`: every tier's counts, size and digest too.
+nlohmann::json info_json(const db::Database& d, bool with_tiers = false);
 
 }  // namespace toadbase::tools

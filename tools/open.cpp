@@ -1,5 +1,6 @@
 #include "tools/open.hpp"
 
+#include "tools/cli.hpp"
 #include "tools/registry.hpp"
 
 namespace toadbase::tools {
@@ -20,9 +21,12 @@ Opened open_database(const std::string& path, bool need_complete, size_t cache_b
   const Identity mine = o.instance->identity();
   if (mine.record != id.record || mine.record_bytes != id.record_bytes)
     throw db::DbError(path + " stores records '" + id.record + "', this toadbase writes '" + mine.record + "'");
-  if (need_complete && !o.db->complete())
-    throw db::DbError(path + " is incomplete: " + std::to_string(o.db->committed_tiers()) + " of " +
-                      std::to_string(o.db->tier_count()) + " tiers committed; run the same solve command again to resume");
+  if (need_complete && !o.db->complete()) {
+    const std::string so_far = std::to_string(o.db->committed_tiers()) + " of " +
+                               std::to_string(o.db->tier_count()) + " tiers committed";
+    if (o.db->writer_pid()) throw db::DbError(db::being_solved(path, o.db->writer_pid()) + " (" + so_far + " so far)");
+    throw db::DbError(path + " is incomplete: " + so_far + "; run the same solve command again to resume");
+  }
   return o;
 }
 
@@ -35,6 +39,16 @@ OpenedDatabase DatabaseHost::open(const std::string& path, const std::string& ga
   out.source = std::move(o.db);
   out.instance = std::move(o.instance);
   return out;
+}
+
+std::string DatabaseHost::read_input(const std::string& path) const { return tools::read_input(path); }
+
+void DatabaseHost::write_output(const std::string& path, const std::string& text) const {
+  tools::write_output(path, text);
+}
+
+void DatabaseHost::examples(CLI::App* app, const std::vector<std::string>& lines) const {
+  tools::examples(app, lines);
 }
 
 }  // namespace toadbase::tools

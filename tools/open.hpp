@@ -18,13 +18,18 @@ struct Opened {
 
 /// Opens `path` read-only with the instance of the game it holds. Throws db::DbError naming
 /// the path when the database is missing, damaged, of a game or record type this toadbase
-/// does not know, or (with `need_complete`) incomplete.
+/// does not know, or (with `need_complete`) incomplete (saying so when another process is
+/// solving it now).
 Opened open_database(const std::string& path, bool need_complete = true, size_t cache_bytes = size_t{256} << 20);
 
-/// What the games' own subcommands open databases through.
+/// What the games' own subcommands get from the command line: databases, files ("-" is
+/// standard input or output), help examples.
 class DatabaseHost : public Host {
  public:
   OpenedDatabase open(const std::string& path, const std::string& game) const override;
+  std::string read_input(const std::string& path) const override;
+  void write_output(const std::string& path, const std::string& text) const override;
+  void examples(CLI::App* app, const std::vector<std::string>& lines) const override;
 };
 
 }  // namespace toadbase::tools

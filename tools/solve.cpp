@@ -23,6 +23,9 @@ namespace {
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
+/// Exit code of a solve stopped by Ctrl-C (128 + SIGINT, as shells report it).
+constexpr int kExitInterrupted = 130;
+
 struct SolveOptions {
   Common c;
   int zstd_level = 3;
@@ -65,25 +68,25 @@ void report(const Game& game, const json& params, const SolveOptions& o, db::Dat
   for (const auto& t : tiers) positions += t.positions;
   const json& m = d.summary();
   const uint64_t stored = m.value("stored_bytes", uint64_t{0});
-  json out = {{"db", c.db},
+  nlohmann::ordered_json out = {{"db", c.db},
               {"game", game.name()},
-              {"parameters", params},
+              {"parameters", camel_keys(params)},
               {"record", m.value("record", "")},
               {"positions", positions},
               {"tiers", tiers.size()},
-              {"tiers_solved", stats.tiers_solved},
-              {"tiers_skipped", was_complete ? tiers.size() : stats.tiers_skipped},
-              {"positions_solved", stats.positions_solved},
+              {"tiersSolved", stats.tiers_solved},
+              {"tiersSkipped", was_complete ? tiers.size() : stats.tiers_skipped},
+              {"positionsSolved", stats.positions_solved},
               {"seconds", secs},
-              {"positions_per_second", secs > 0 ? static_cast<double>(stats.positions_solved) / secs : 0},
-              {"stored_bytes", stored},
-              {"bits_per_position", positions ? 8.0 * static_cast<double>(stored) / static_cast<double>(positions) : 0},
-              {"disk_bytes", d.disk_bytes()},
-              {"peak_tier_bytes_in_flight", stats.peak_bytes_in_flight},
+              {"positionsPerSecond", secs > 0 ? static_cast<double>(stats.positions_solved) / secs : 0},
+              {"storedBytes", stored},
+              {"bitsPerPosition", positions ? 8.0 * static_cast<double>(stored) / static_cast<double>(positions) : 0},
+              {"diskBytes", d.disk_bytes()},
+              {"peakTierBytesInFlight", stats.peak_bytes_in_flight},
               {"digest", m.value("digest", "")}};
   if (!per_rank.is_null()) {
     out["ranks"] = per_rank.size();
-    out["per_rank"] = per_rank;
+    out["perRank"] = camel_keys(per_rank);
   }
   if (c.json_out) {
     std::cout << dump(out) << "\n";
@@ -100,7 +103,7 @@ void report(const Game& game, const json& params, const SolveOptions& o, db::Dat
                 secs > 0 ? static_cast<double>(stats.positions_solved) / secs / 1e6 : 0.0);
   }
   std::printf("stored %s (%.3f bits/position), digest %s\n", human_bytes(static_cast<double>(stored)).c_str(),
-              out["bits_per_position"].get<double>(), out["digest"].get<std::string>().c_str());
+              out["bitsPerPosition"].get<double>(), out["digest"].get<std::string>().c_str());
   if (!per_rank.is_null() && !was_complete)
     for (const auto& r : per_rank)
       std::printf("  rank %d: %.3f G positions, sent %s, received %s, waited %.2f s\n", r["rank"].get<int>(),
@@ -121,7 +124,26 @@ int solve_here(const Game& game, const Instance& inst, const json& params, const
   SolveStats stats;
   const auto t0 = Clock::now();
   if (!was_complete) {
-    stats = with_threads(c.threads, [&] { return inst.solve(*d, progress.get()); });
+    const StopOnInterrupt ctrl_c;  // Ctrl-C: stop at the next level of tiers, keep what is committed
+    try {
+      stats = with_threads(c.threads, [&] { return inst.solve(*d, progress.get()); });
+    } catch (const Interrupted&) {
+      progress->interrupted();
+      d->flush();
+      const std::string kept = std::to_string(d->committed_tiers()) + " of " + std::to_string(tiers.size()) +
+                               " tiers committed";
+      if (c.json_out) {
+        std::cout << dump(nlohmann::ordered_json{{"error", "interrupted: " + kept},
+                                                 {"db", c.db},
+                                                 {"committedTiers", d->committed_tiers()},
+                                                 {"tiers", tiers.size()}})
+                  << "\n";
+      } else {
+        std::cerr << "toadbase: interrupted: " << kept << " to " << c.db
+                  << "; run the same command again to resume\n";
+      }
+      return kExitInterrupted;
+    }
     progress->finish();
     d->finish(tiers);
   }
@@ -284,7 +306,7 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
               {"estimated_seconds", secs},
               {"per_rank", per_rank}};
   if (o.c.json_out) {
-    std::cout << dump(out) << "\n";
+    std::cout << dump(camel_keys(out)) << "\n";
     return 0;
   }
   std::cout << "plan of " << game.name() << " " << dump(params) << " (" << inst.identity().record << ") on " << ranks
@@ -308,13 +330,13 @@ int run_solve(const Game& game, const json& given, const SolveOptions& o) {
     params = game.normalize(given);
     inst = game.instance(params, o.record);
   } catch (const std::invalid_argument& e) {
-    throw UserError(std::string("solve ") + game.name() + ": " + e.what());
+    throw UsageError(std::string("solve ") + game.name() + ": " + e.what());
   }
   if (o.plan > 0) {
     try {
       return print_plan(game, *inst, params, o);
     } catch (const std::invalid_argument& e) {
-      throw UserError(std::string("solve ") + game.name() + ": " + e.what());
+      throw UsageError(std::string("solve ") + game.name() + ": " + e.what());
     }
   }
   const Launch launch = detect_launch();
@@ -329,6 +351,7 @@ std::vector<Command> add_solve(CLI::App& root) {
   auto* solve = root.add_subcommand("solve", "solve every position of a game's space into a database");
   solve->require_subcommand(1);
   std::vector<Command> out;
+  std::vector<std::string> lines;
   for (const auto& g : games()) {
     if (!g->has_database()) continue;
     auto o = std::make_shared<SolveOptions>();
@@ -336,7 +359,7 @@ std::vector<Command> add_solve(CLI::App& root) {
     add_db_option(s, o->c);
     add_threads_option(s, o->c);
     add_json_flag(s, o->c);
-    s->add_flag("--quiet", o->c.quiet, "no progress output");
+    add_quiet_flag(s, o->c);
     s->add_option("--zstd-level", o->zstd_level, "zstd level of the stored blocks (1..19)")->check(CLI::Range(1, 19));
     s->add_flag("--repair", o->repair,
                 "solve again the tiers of this database that no longer read back whole (damaged blocks or "
@@ -354,13 +377,19 @@ std::vector<Command> add_solve(CLI::App& root) {
     s->add_option("--plan-rate", o->plan_rate, "positions a second one thread solves, for --plan's estimate (default 60e6)")
         ->check(CLI::PositiveNumber);
     const std::vector<ParamSpec> params = g->parameters();
+    std::string example = "toadbase solve " + g->name();
     for (const auto& p : params) {
-      if (p.kind == ParamSpec::Kind::Int) {
-        s->add_option("--" + p.name, o->ints[p.name], p.help);
-      } else {
-        s->add_option("--" + p.name, o->strings[p.name], p.help);
-      }
+      CLI::Option* opt = p.kind == ParamSpec::Kind::Int ? s->add_option("--" + p.name, o->ints[p.name], p.help)
+                                                        : s->add_option("--" + p.name, o->strings[p.name], p.help);
+      opt->default_str(p.default_value.empty() ? "none" : p.default_value);
+      // the first parameter with a number for its default makes the example
+      if (example.find(" --") == std::string::npos && !p.default_value.empty() &&
+          p.default_value.find_first_not_of("0123456789") == std::string::npos)
+        example += " --" + p.name + " " + p.default_value;
     }
+    const std::string db = "data/" + g->name();
+    examples(s, {example + " --db " + db, example + " --db " + db + " --threads 2 --quiet --json"});
+    lines.push_back(example + " --db " + db);
     const Game* game = g.get();
     out.push_back({s, [s, o, game, params] {
                      json given = json::object();
@@ -375,6 +404,8 @@ std::vector<Command> add_solve(CLI::App& root) {
                      return run_solve(*game, given, *o);
                    }});
   }
+  if (lines.size() > 3) lines.resize(3);
+  examples(solve, lines);
   return out;
 }
 

@@ -40,6 +40,7 @@ nlohmann::ordered_json position_json(const PositionProbe& probe) {
     moves.push_back({{"move", r.m->name},
                      {"autoguiMove", r.m->autogui},
                      {"position", r.m->position},
+                     {"autoguiPosition", r.m->autogui_position},
                      {"moveValue", r.winning ? "win" : "lose"},
                      {"positionValue", value_name(r.m->outcome.value)},
                      {"remoteness", r.m->outcome.remoteness},
@@ -47,6 +48,7 @@ nlohmann::ordered_json position_json(const PositionProbe& probe) {
   }
   nlohmann::ordered_json j;
   j["position"] = probe.position;
+  j["autoguiPosition"] = probe.autogui_position;
   j["positionValue"] = value_name(probe.outcome.value);
   j["remoteness"] = probe.outcome.remoteness;
   j["moves"] = std::move(moves);

@@ -2,10 +2,12 @@
 // game's answers go through (the command's query lines, the server's routes, Python's
 // query()).
 //
-//   {"position":"1_TT--FF","positionValue":"win","remoteness":11,
-//    "moves":[{"move":"1-2","autoguiMove":"M_1_2_x","position":"2_T-T-FF","moveValue":"win",
-//              "positionValue":"lose","remoteness":10,"deltaRemoteness":0}, ...]}
+//   {"position":"1_TT--FF","autoguiPosition":"1_TT--FF","positionValue":"win","remoteness":11,
+//    "moves":[{"move":"1-2","autoguiMove":"M_1_2_x","position":"2_T-T-FF",
+//              "autoguiPosition":"2_T-T-FF","moveValue":"win","positionValue":"lose",
+//              "remoteness":10,"deltaRemoteness":0}, ...]}
 //
+// autoguiPosition is the position as GamesmanUni's board reads it (the puzzle: 1_xx-oo).
 // moveValue is the value for the player making the move; moves are sorted best first
 // (winning moves by the shortest win, then losing moves by the longest loss).
 // deltaRemoteness, two players: a winning move's child remoteness minus the smallest among

@@ -22,16 +22,11 @@ struct ValidateOptions {
 
 int run_validate(const ValidateOptions& o) {
   const Opened d = open_database(o.c.db);
-  std::ifstream in(o.file);
-  if (!in) throw UserError("validate: cannot read " + o.file);
+  if (!d.instance->win_lose())
+    throw UsageError("validate: " + d.db->identity().game + " values are not win/lose; validate reads win/lose claims");
   uint64_t rows = 0, agree = 0, disagree = 0, unparseable = 0;
-  json firsts = json::array(), bad_rows = json::array();
-  std::string line;
-  uint64_t lineno = 0;
-  while (std::getline(in, line)) {
-    ++lineno;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos || line[0] == '#') continue;
+  nlohmann::ordered_json firsts = nlohmann::ordered_json::array(), bad_rows = nlohmann::ordered_json::array();
+  each_input_line(o.file, [&](uint64_t lineno, const std::string& line) {
     ++rows;
     std::vector<std::string> cols;
     std::stringstream ss(line);
@@ -44,20 +39,20 @@ int run_validate(const ValidateOptions& o) {
     };
     if (cols.size() < 2 || cols.size() > 3) {
       unparse("expected position<TAB>value[<TAB>remoteness], found " + std::to_string(cols.size()) + " columns");
-      continue;
+      return;
     }
     std::string v = cols[1];
     std::transform(v.begin(), v.end(), v.begin(), [](unsigned char ch) { return std::tolower(ch); });
     if (v != "win" && v != "lose") {
       unparse("value '" + cols[1] + "' is neither win nor lose");
-      continue;
+      return;
     }
     std::optional<unsigned> rem;
     if (cols.size() == 3) {
       const std::string& r = cols[2];
       if (r.empty() || r.size() > 6 || r.find_first_not_of("0123456789") != std::string::npos) {
         unparse("remoteness '" + r + "' is not a whole number");
-        continue;
+        return;
       }
       rem = static_cast<unsigned>(std::stoul(r));
     }
@@ -66,7 +61,7 @@ int run_validate(const ValidateOptions& o) {
       got = d.instance->value(*d.db, cols[0], o.turn);
     } catch (const BadPosition& e) {
       unparse(e.what());
-      continue;
+      return;
     }
     const std::string have = std::string(value_name(got.second.value));
     if (have == v && (!rem || *rem == got.second.remoteness)) {
@@ -76,29 +71,33 @@ int run_validate(const ValidateOptions& o) {
       if (static_cast<int>(firsts.size()) < o.show)
         firsts.push_back({{"line", lineno},
                           {"position", got.first},
-                          {"claimed", rem ? v + " " + std::to_string(*rem) : v},
-                          {"actual", have + " " + std::to_string(got.second.remoteness)}});
+                          {"claimedValue", v},
+                          {"claimedRemoteness", rem ? nlohmann::ordered_json(*rem) : nlohmann::ordered_json(nullptr)},
+                          {"value", have},
+                          {"remoteness", got.second.remoteness}});
     }
-  }
+  });
   if (o.c.json_out) {
-    std::cout << dump(json{{"file", o.file},
-                           {"rows", rows},
-                           {"agreeing", agree},
-                           {"disagreeing", disagree},
-                           {"unparseable", unparseable},
-                           {"first_disagreements", firsts},
-                           {"first_unparseable", bad_rows}})
+    std::cout << dump(nlohmann::ordered_json{{"file", o.file},
+                                             {"rows", rows},
+                                             {"agreeing", agree},
+                                             {"disagreeing", disagree},
+                                             {"unparseable", unparseable},
+                                             {"firstDisagreements", firsts},
+                                             {"firstUnparseable", bad_rows}})
               << "\n";
   } else {
-    std::cout << "validate " << o.file << " against " << o.c.db << ": " << rows << " rows, " << agree << " agreeing, "
+    std::cout << "validate " << input_name(o.file) << " against " << o.c.db << ": " << rows << " rows, " << agree << " agreeing, "
               << disagree << " disagreeing, " << unparseable << " unparseable\n";
     for (const auto& f : firsts)
       std::cout << "  line " << f["line"] << ": " << f["position"].get<std::string>() << " claimed "
-                << f["claimed"].get<std::string>() << ", actual " << f["actual"].get<std::string>() << "\n";
+                << f["claimedValue"].get<std::string>()
+                << (f["claimedRemoteness"].is_null() ? "" : " " + dump(f["claimedRemoteness"])) << ", actual "
+                << f["value"].get<std::string>() << " " << f["remoteness"] << "\n";
     for (const auto& b : bad_rows)
       std::cout << "  line " << b["line"] << " unparseable: " << b["error"].get<std::string>() << "\n";
   }
-  return (disagree || unparseable) ? 1 : 0;
+  return (disagree || unparseable) ? kExitNo : kExitOk;
 }
 
 }  // namespace
@@ -109,9 +108,13 @@ Command add_validate(CLI::App& root) {
       root.add_subcommand("validate", "compare another solver's position<TAB>value[<TAB>remoteness] file");
   add_db_option(validate, o->c);
   add_json_flag(validate, o->c);
-  validate->add_option("file", o->file, "the TSV file")->required();
-  validate->add_option("--turn", o->turn, "the player to move for bare boards (1 or 2)");
-  validate->add_option("--show", o->show, "how many disagreements to list")->check(CLI::NonNegativeNumber);
+  validate->add_option("file", o->file, "the TSV file; - reads standard input")->required();
+  validate->add_option("--turn", o->turn, "the player to move for bare boards (1 or 2)")
+      ->default_str("none: the position says");
+  validate->add_option("--show", o->show, "how many disagreements (and unparseable rows) to list")
+      ->check(CLI::NonNegativeNumber);
+  examples(validate, {"toadbase validate --db data/tf10 other-solver.tsv",
+                      "toadbase export --db data/tf10 --format tsv - | toadbase validate --db data/tf10 -"});
   return {validate, [o] { return run_validate(*o); }};
 }
 

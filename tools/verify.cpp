@@ -22,12 +22,13 @@ int run_verify(const Common& c) {
   }
   if (rep.ok) progress->finish();
   if (c.json_out) {
-    std::cout << dump(nlohmann::json{{"db", c.db},
-                                     {"ok", rep.ok},
-                                     {"positions_checked", rep.positions_checked},
-                                     {"positions_probed", rep.positions_probed},
-                                     {"problem", rep.problem},
-                                     {"digest", digest}})
+    std::cout << dump(nlohmann::ordered_json{{"db", c.db},
+                                             {"ok", rep.ok},
+                                             {"positionsChecked", rep.positions_checked},
+                                             {"positionsProbed", rep.positions_probed},
+                                             {"problem", rep.ok ? nlohmann::ordered_json(nullptr)
+                                                                : nlohmann::ordered_json(rep.problem)},
+                                             {"digest", digest}})
               << "\n";
   } else if (rep.ok) {
     std::cout << "verify " << c.db << ": OK, " << rep.positions_checked
@@ -36,7 +37,7 @@ int run_verify(const Common& c) {
   } else {
     std::cout << "verify " << c.db << ": FAILED: " << rep.problem << "\n";
   }
-  return rep.ok ? 0 : 1;
+  return rep.ok ? kExitOk : kExitNo;
 }
 
 }  // namespace
@@ -47,7 +48,8 @@ Command add_verify(CLI::App& root) {
   add_db_option(verify, *c);
   add_json_flag(verify, *c);
   add_threads_option(verify, *c);
-  verify->add_flag("--quiet", c->quiet, "no progress output");
+  add_quiet_flag(verify, *c);
+  examples(verify, {"toadbase verify --db data/tf10", "toadbase verify --db data/tf10 --threads 2 --quiet --json"});
   return {verify, [c] { return run_verify(*c); }};
 }
 

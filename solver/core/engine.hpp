@@ -557,6 +557,8 @@ std::vector<typename Rec::Storage> recover_tier(const G& game, const TierSource&
 /// Solve every tier the store does not hold yet. Call inside with_threads(). With a
 /// transport, as one rank of a distributed solve: rank 0 holds the store (the other ranks
 /// pass none) and commits every tier; every rank returns its own share in the stats.
+/// In one process, after request_stop() no further level starts; the tiers in progress are
+/// committed, then it throws Interrupted.
 template <TierGame G, class Rec = ParityRecord>
 SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer, Progress* progress,
                        Transport* transport, CostModel model = {}) {
@@ -612,7 +614,13 @@ SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer
     if (progress) progress->tier_done(game.tier_name(t), plan.size[t], false);
   };
   typename TierWalk<R>::Steps steps;
+  std::atomic<bool> stopped{false};
   steps.skip = [&](TierId t) {
+    // a stop between levels in one process (the ranks of a distributed solve must stay in step)
+    if (!transport && (stopped || stop_requested())) {  // pass every remaining tier over
+      stopped = true;
+      return true;
+    }
     if (!done[t]) return false;
     ++stats.tiers_skipped;
     if (progress) progress->tier_done(game.tier_name(t), game.tier_size(t), true);
@@ -644,6 +652,7 @@ SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer
   stats.positions_computed = walk.positions_computed();
   stats.pieces_computed = walk.pieces_computed();
   if (transport) stats.seconds_waiting = transport->counters().seconds_waiting;
+  if (stopped) throw Interrupted("the solve was asked to stop");
   return stats;
 }
 

@@ -82,6 +82,20 @@ struct BadPosition : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+/// A command-line mistake (a value out of range, options that contradict, an unknown name):
+/// the command exits 2. Any other error a command throws exits 1.
+struct UsageError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+/// The command's exit codes (the README's table), kept by every command, the games' own too.
+enum ExitCode : int {
+  kExitOk = 0,          // success
+  kExitNo = 1,          // a negative answer or an error in the data (disagreement, bad position)
+  kExitUsage = 2,       // a command-line mistake
+  kExitUnsolvable = 3,  // the question has no answer: unsolvable, nobody survives
+};
+
 /// A move with its names and the position it leads to.
 template <class Position>
 struct NamedMove {
@@ -199,6 +213,14 @@ class Host {
   /// Opens a complete database of `game` read-only; throws std::runtime_error naming the
   /// path when it is missing, damaged, incomplete, or of another game or record type.
   virtual OpenedDatabase open(const std::string& path, const std::string& game) const = 0;
+  /// The whole text of a file the user named; "-" is standard input (once per run). Throws
+  /// std::runtime_error naming the file when it cannot be read.
+  virtual std::string read_input(const std::string& path) const = 0;
+  /// Writes a file whole or not at all (a temporary file renamed over it); "-" is standard
+  /// output. Throws std::runtime_error naming the file when it cannot be written.
+  virtual void write_output(const std::string& path, const std::string& text) const = 0;
+  /// Sets a subcommand's help footer: one to three example command lines.
+  virtual void examples(CLI::App* app, const std::vector<std::string>& lines) const = 0;
 };
 
 // ---- the concept ----------------------------------------------------------------------

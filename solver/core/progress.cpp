@@ -1,10 +1,20 @@
 #include "solver/core/progress.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
 
 namespace toadbase {
+
+namespace {
+std::atomic<bool> g_stop{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "request_stop() runs in a signal handler");
+}  // namespace
+
+void request_stop() noexcept { g_stop.store(true, std::memory_order_relaxed); }
+bool stop_requested() noexcept { return g_stop.load(std::memory_order_relaxed); }
+void clear_stop() noexcept { g_stop.store(false, std::memory_order_relaxed); }
 
 namespace {
 std::string human_count(double v) {
@@ -83,6 +93,10 @@ void Progress::finish() {
   (*out_) << " in " << std::fixed << std::setprecision(3) << secs << " s";
   if (secs > 0) (*out_) << ", " << human_count(computed / secs) << " pos/s";
   (*out_) << "\n" << std::flush;
+}
+
+void Progress::interrupted() {
+  if (out_ && bar_) (*out_) << "\n" << std::flush;
 }
 
 }  // namespace toadbase

@@ -5,9 +5,23 @@
 #include <chrono>
 #include <cstdint>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 
 namespace toadbase {
+
+/// Asks every long pass of this process (a solve) to stop at its next tier boundary: what
+/// is committed stays, the tier in progress is dropped. Async-signal-safe (a lock-free
+/// atomic store), so a SIGINT handler may call it.
+void request_stop() noexcept;
+/// True once request_stop() was called (and until clear_stop()).
+bool stop_requested() noexcept;
+void clear_stop() noexcept;
+
+/// Thrown by a pass that stopped because request_stop() was called.
+struct Interrupted : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 class Progress {
  public:
@@ -20,6 +34,8 @@ class Progress {
   void tier_done(const std::string& tier_name, uint64_t positions, bool skipped);
   /// The last line: totals and the overall rate.
   void finish();
+  /// The pass stopped early: ends the bar's line (a terminal) so what follows starts clean.
+  void interrupted();
 
   double elapsed_seconds() const;
   uint64_t positions_done() const { return done_positions_; }

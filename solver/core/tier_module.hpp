@@ -181,8 +181,8 @@ class TierInstance : public Instance {
                           {"positions", recs.size()},
                           {"wins", wins},
                           {"losses", losses},
-                          {"win_by_remoteness", wj},
-                          {"lose_by_remoteness", lj}});
+                          {"winByRemoteness", wj},
+                          {"loseByRemoteness", lj}});
     }
     nlohmann::json by_r = nlohmann::json::array();
     unsigned top = 0;
@@ -196,11 +196,11 @@ class TierInstance : public Instance {
       if (w || l) by_r.push_back({{"remoteness", r}, {"win", w}, {"lose", l}});
     }
     nlohmann::json out = {{"game", M::kName},   {"parameters", params_}, {"positions", wins + losses},
-                          {"wins", wins},       {"losses", losses},      {"by_remoteness", by_r},
+                          {"wins", wins},       {"losses", losses},      {"byRemoteness", by_r},
                           {"tiers", per_tier}};
-    if (longest_win >= 0) out["longest_win"] = {{"remoteness", longest_win}, {"position", win_example}};
+    if (longest_win >= 0) out["longestWin"] = {{"remoteness", longest_win}, {"position", win_example}};
     if (longest_loss >= 0 && Rec::kPlayers == 2)
-      out["longest_loss"] = {{"remoteness", longest_loss}, {"position", loss_example}};
+      out["longestLoss"] = {{"remoteness", longest_loss}, {"position", loss_example}};
     if constexpr (requires { M::census(space_, [](TierId) { return std::vector<Outcome>{}; }); }) {
       const nlohmann::json extra = M::census(space_, [&](TierId t) {
         const std::vector<R> recs = reader.records(t);

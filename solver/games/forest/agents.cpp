@@ -173,7 +173,7 @@ std::unique_ptr<Agent> make_agent(const std::string& name) {
   if (name == "oracle") return std::make_unique<Oracle>();
   if (name == "bayes") return make_bayes_agent();
   if (name == "optimal") return make_optimal_agent();
-  throw std::invalid_argument("--agent must be original, bayes, optimal (3x3), oracle or all, not '" + name + "'");
+  throw std::invalid_argument("unknown agent '" + name + "': original, bayes, optimal (3x3) or oracle");
 }
 
 }  // namespace toadbase::forest

@@ -4,6 +4,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -22,15 +23,100 @@
 
 namespace toadbase::forest {
 
-int print_play(const Forest& f, Agent& agent, uint64_t seed) {
+namespace {
+
+/// What he knows, a character a tile: W where he stands, S the start, . visited with no
+/// clue, b bones, l leaves, B both, x a trap or monster he died on, o a stone thrown at an
+/// unvisited tile, ? unseen.
+std::vector<std::string> knowledge_rows(const Knowledge& k, int at) {
+  std::vector<std::string> rows;
+  for (int r = 0; r < k.side; ++r) {
+    std::string row;
+    for (int c = 0; c < k.side; ++c) {
+      const int t = r * k.side + c;
+      char ch = '?';
+      if (t == at) {
+        ch = 'W';
+      } else if (k.known_trap[t] || k.known_monster[t]) {
+        ch = 'x';
+      } else if (k.visited[t]) {
+        ch = k.bones[t] && k.leaves[t] ? 'B' : k.bones[t] ? 'b' : k.leaves[t] ? 'l' : t == k.start ? 'S' : '.';
+      } else if (k.stoned[t]) {
+        ch = 'o';
+      }
+      row += ch;
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string spaced(const std::string& row) {
+  std::string s;
+  for (char c : row) s += (s.empty() ? "" : " ") + std::string(1, c);
+  return s;
+}
+
+nlohmann::ordered_json tile_json(int side, int t) { return {t / side, t % side}; }
+
+}  // namespace
+
+int print_play(const Forest& f, Agent& agent, uint64_t seed, bool json_out) {
   const Episode e = play(f, agent, true);
-  std::cout << "forest " << f.side << "x" << f.side << ", seed " << seed << " (M monster, T trap, P portal, S start):\n";
-  for (const auto& row : f.picture()) std::cout << "  " << row << "\n";
+  const nlohmann::ordered_json result = {{"agent", agent.name()}, {"portal", e.portal}, {"stuck", e.stuck},
+                                         {"deaths", e.deaths},     {"moves", e.moves},   {"stones", e.stones},
+                                         {"score", e.score}};
+  if (json_out) {  // one object a line: the forest, every step, the result
+    std::cout << nlohmann::ordered_json{{"side", f.side}, {"seed", seed}, {"agent", agent.name()},
+                                        {"forest", f.picture()}, {"start", tile_json(f.side, f.start)}}
+                     .dump()
+              << "\n";
+    int i = 0;
+    for (const Step& s : e.steps)
+      std::cout << nlohmann::ordered_json{{"step", ++i},
+                                          {"action", s.action.kind == Action::Shoot ? "stone" : "move"},
+                                          {"tile", tile_json(f.side, s.action.tile)},
+                                          {"text", s.text},
+                                          {"at", tile_json(f.side, s.at)},
+                                          {"score", s.score},
+                                          {"knows", knowledge_rows(s.knows, s.at)}}
+                       .dump()
+                << "\n";
+    std::cout << nlohmann::ordered_json{{"result", result}}.dump() << "\n";
+    return kExitOk;
+  }
+  const std::vector<std::string> truth = f.picture();
+  const size_t width = 2 * static_cast<size_t>(f.side) - 1;
+  auto boards = [&](const std::vector<std::string>& knows) {
+    for (int r = 0; r < f.side; ++r) {
+      std::string left = spaced(truth[r]);
+      left.resize(std::max(width, size_t{6}), ' ');
+      std::cout << "       " << left << "   " << spaced(knows[r]) << "\n";
+    }
+  };
+  std::cout << "forest " << f.side << "x" << f.side << ", seed " << seed << ", agent " << agent.name()
+            << ", tiles as [row, column] from [0, 0] top left\n"
+            << "left, the forest: M monster, T trap, P portal, S start, . nothing\n"
+            << "right, what he knows: W where he is, . visited, b bones, l leaves, B both, x where he died,\n"
+            << "o a stone thrown, ? unseen\n\n";
+  std::string head = "forest";
+  head.resize(std::max(width, size_t{6}), ' ');
+  std::cout << "  start at " << tile_name(f.side, f.start) << ", score 0\n       " << head << "   he knows\n";
+  Knowledge first;
+  first.side = f.side;
+  first.start = f.start;
+  for (auto* v : {&first.visited, &first.bones, &first.leaves, &first.known_trap, &first.known_monster, &first.stoned})
+    v->assign(f.tiles(), 0);
+  first.visited[f.start] = 1;
+  boards(knowledge_rows(first, f.start));
   int i = 0;
-  for (const auto& line : e.log) std::cout << "  " << ++i << ". " << line << "\n";
+  for (const Step& s : e.steps) {
+    std::cout << "  " << ++i << ". " << s.text << "; score " << s.score << "\n";
+    boards(knowledge_rows(s.knows, s.at));
+  }
   std::cout << agent.name() << ": " << (e.portal ? "reached the portal" : "stuck") << ", " << e.deaths
             << " deaths, " << e.moves << " moves, " << e.stones << " stones, score " << e.score << "\n";
-  return 0;
+  return kExitOk;
 }
 
 namespace {
@@ -45,23 +131,38 @@ struct Options {
 };
 
 void check_side(int side) {
-  if (side < 2 || side > kMaxSide) throw std::invalid_argument("--side must be 2.." + std::to_string(kMaxSide));
+  if (side < 2 || side > kMaxSide)
+    throw UsageError("--side must be 2.." + std::to_string(kMaxSide) + ", not " + std::to_string(side));
+}
+
+/// An agent named on the command line (`all` only where every agent runs: eval).
+void check_agent(const std::string& name, bool all_allowed) {
+  const auto& names = agent_names();
+  if (name == "all" && all_allowed) return;
+  if (std::find(names.begin(), names.end(), name) != names.end()) return;
+  std::string list;
+  for (const auto& n : names) list += n + ", ";
+  if (name == "all") throw UsageError("play takes one agent: " + list.substr(0, list.size() - 2) + " (all is for eval)");
+  throw UsageError("--agent must be " + list + (all_allowed ? "or all" : "not more than one") + ", not '" + name + "'");
 }
 
 int run_play(const Options& o, const Host& host) {
   check_side(o.side);
+  check_agent(o.agent, false);
   if (o.db.empty()) {
+    if (o.agent == "optimal" && o.side != kPolicySide)
+      throw UsageError("the optimal agent is solved for 3x3 forests, not side " + std::to_string(o.side));
     auto agent = make_agent(o.agent);
-    return print_play(generate(o.side, o.seed, 0), *agent, o.seed);
+    return print_play(generate(o.side, o.seed, 0), *agent, o.seed, o.json_out);
   }
   // --db: the stored policy decides every step
-  if (o.agent != "optimal") throw std::invalid_argument("--db is for --agent optimal (the stored policy), not " + o.agent);
+  if (o.agent != "optimal") throw UsageError("--db is for --agent optimal (the stored policy), not " + o.agent);
   if (o.side != kPolicySide)
-    throw std::invalid_argument("the stored policy is for 3x3 forests, not side " + std::to_string(o.side));
+    throw UsageError("the stored policy is for 3x3 forests, not side " + std::to_string(o.side));
   const OpenedDatabase db = host.open(o.db, Module::kName);
   const TierSource& source = *db.source;
   auto player = make_optimal_agent([&source](uint64_t key) { return find_policy(source, key); });
-  return print_play(generate(o.side, o.seed, 0), *player, o.seed);
+  return print_play(generate(o.side, o.seed, 0), *player, o.seed, o.json_out);
 }
 
 struct Totals {
@@ -86,10 +187,10 @@ json totals_json(const std::string& agent, int side, const Totals& t, bool exact
   const double mean = t.scored ? t.score_sum / t.scored : 0;
   const double var = t.scored > 1 ? (t.score_sq / t.scored - mean * mean) * t.scored / (t.scored - 1) : 0;
   json j = {{"agent", agent}, {"side", side}, {"forests", exact ? json("exact") : json(t.forests)},
-            {"portal_rate", t.portal / t.forests}, {"stuck_rate", t.stuck / t.forests},
-            {"deaths_per_forest", t.deaths / t.forests}, {"moves_per_forest", t.moves / t.forests},
-            {"stones_per_forest", t.stones / t.forests}, {"score_per_forest", mean}};
-  j["score_ci95"] = exact ? 0.0 : 1.96 * std::sqrt(std::max(var, 0.0) / std::max(t.scored, 1.0));
+            {"portalRate", t.portal / t.forests}, {"stuckRate", t.stuck / t.forests},
+            {"deathsPerForest", t.deaths / t.forests}, {"movesPerForest", t.moves / t.forests},
+            {"stonesPerForest", t.stones / t.forests}, {"scorePerForest", mean}};
+  j["scoreCi95"] = exact ? 0.0 : 1.96 * std::sqrt(std::max(var, 0.0) / std::max(t.scored, 1.0));
   return j;
 }
 
@@ -99,23 +200,23 @@ int run_eval(const Options& o) {
     const size_t dash = o.sides.find('-');
     auto side_of = [&](const std::string& x) {
       if (x.empty() || x.size() > 2 || x.find_first_not_of("0123456789") != std::string::npos)
-        throw std::invalid_argument("--sides is a range like 3-10, not '" + o.sides + "'");
+        throw UsageError("--sides is a range like 3-10, not '" + o.sides + "'");
       const int v = std::stoi(x);
       check_side(v);
       return v;
     };
     const int a = side_of(o.sides.substr(0, dash));
     const int b = dash == std::string::npos ? a : side_of(o.sides.substr(dash + 1));
-    if (a > b) throw std::invalid_argument("--sides: the range " + o.sides + " is empty");
+    if (a > b) throw UsageError("--sides: the range " + o.sides + " is empty");
     for (int s = a; s <= b; ++s) sides.push_back(s);
   } else {
     sides.push_back(o.side);
   }
   for (int s : sides) check_side(s);
-  if (o.forests == 0 && !o.exact) throw std::invalid_argument("--forests must be at least 1");
+  if (o.forests == 0 && !o.exact) throw UsageError("--forests must be at least 1");
+  check_agent(o.agent, true);
   std::vector<std::string> agents = o.agent == "all" ? agent_names() : std::vector<std::string>{o.agent};
-  for (const auto& a : agents) make_agent(a);  // validates the names
-  if (o.exact && (sides.size() != 1 || sides[0] != 3)) throw std::invalid_argument("--exact covers side 3 only");
+  if (o.exact && (sides.size() != 1 || sides[0] != 3)) throw UsageError("--exact covers side 3 only");
   std::vector<json> rows;
   tbb::task_arena arena(o.threads > 0 ? o.threads : tbb::task_arena::automatic);
   for (int s : sides)
@@ -149,28 +250,17 @@ int run_eval(const Options& o) {
               "score/forest");
   for (const auto& r : rows)
     std::printf("%5d %-9s %8.2f%% %8.3f %8.2f %8.3f %7.2f%% %10.1f +- %.1f\n", r["side"].get<int>(),
-                r["agent"].get<std::string>().c_str(), 100 * r["portal_rate"].get<double>(), r["deaths_per_forest"].get<double>(),
-                r["moves_per_forest"].get<double>(), r["stones_per_forest"].get<double>(), 100 * r["stuck_rate"].get<double>(),
-                r["score_per_forest"].get<double>(), r["score_ci95"].get<double>());
+                r["agent"].get<std::string>().c_str(), 100 * r["portalRate"].get<double>(), r["deathsPerForest"].get<double>(),
+                r["movesPerForest"].get<double>(), r["stonesPerForest"].get<double>(), 100 * r["stuckRate"].get<double>(),
+                r["scorePerForest"].get<double>(), r["scoreCi95"].get<double>());
   std::cout << (o.exact ? "(exact expectation over every 3x3 forest)\n"
                         : "(" + std::to_string(o.forests) + " forests per side, seed " + std::to_string(o.seed) +
                               "; score over forests where the portal was reached, +- a 95% interval)\n");
   return 0;
 }
 
-int run_posterior(const Options& o) {
-  std::string text;
-  if (o.file == "-") {
-    std::stringstream ss;
-    ss << std::cin.rdbuf();
-    text = ss.str();
-  } else {
-    std::ifstream in(o.file);
-    if (!in) throw std::invalid_argument("cannot read " + o.file);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
-  }
+int run_posterior(const Options& o, const Host& host) {
+  const std::string text = host.read_input(o.file);
   const Observations obs = read_observations(text);
   const Posterior p = posterior(obs);
   const int s = obs.side;
@@ -197,27 +287,41 @@ int run_posterior(const Options& o) {
 std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) {
   auto* top = root.add_subcommand("forest", "Magic Forest Wanderer: play, eval, posterior");
   top->require_subcommand(1);
+  host.examples(top, {"toadbase forest play --side 4 --seed 7 --agent bayes",
+                      "toadbase forest eval --agent all --side 3 --forests 2000"});
   auto po = std::make_shared<Options>();
-  auto* playc = top->add_subcommand("play", "one forest, turn by turn");
-  playc->add_option("--side", po->side, "forest side (default 3)");
-  playc->add_option("--seed", po->seed, "random seed (default 1)");
+  auto* playc = top->add_subcommand("play", "one forest, step by step: the board and what he knows after every action");
+  playc->add_option("--side", po->side, "forest side");
+  playc->add_option("--seed", po->seed, "random seed");
   playc->add_option("--agent", po->agent, "original | bayes | optimal (3x3) | oracle");
-  playc->add_option("--db", po->db, "a forest database (solve forest --side 3): the optimal agent looks its moves up there");
+  playc->add_option("--db", po->db, "a forest database (solve forest --side 3): the optimal agent looks its moves up there")
+      ->default_str("none");
+  playc->add_flag("--json", po->json_out, "one JSON object a line: the forest, every step, the result");
+  host.examples(playc, {"toadbase forest play --side 4 --seed 7 --agent bayes",
+                        "toadbase forest play --agent optimal --db data/forest3 --seed 7",
+                        "toadbase forest play --seed 3 --json"});
   auto eo = std::make_shared<Options>();
   auto* eval = top->add_subcommand("eval", "agents on the same seeded forests: portal rate, deaths, score");
   eval->add_option("--agent", eo->agent, "original | bayes | optimal (3x3) | oracle | all");
-  eval->add_option("--side", eo->side, "forest side (default 3)");
-  eval->add_option("--sides", eo->sides, "a range of sides, e.g. 3-10");
-  eval->add_option("--forests", eo->forests, "forests per side (default 20000)");
-  eval->add_option("--seed", eo->seed, "random seed (default 1)");
-  eval->add_option("--threads", eo->threads, "worker threads (default: all cores)");
+  eval->add_option("--side", eo->side, "forest side");
+  eval->add_option("--sides", eo->sides, "a range of sides, e.g. 3-10")->default_str("--side only");
+  eval->add_option("--forests", eo->forests, "forests per side");
+  eval->add_option("--seed", eo->seed, "random seed");
+  eval->add_option("--threads", eo->threads, "worker threads")->default_str("all cores");
   eval->add_flag("--exact", eo->exact, "3x3: the exact expectation over every forest instead of sampling");
   eval->add_flag("--json", eo->json_out, "one JSON object per side and agent");
+  host.examples(eval, {"toadbase forest eval --agent original --side 3 --forests 2000 --seed 1",
+                       "toadbase forest eval --agent all --side 3 --exact",
+                       "toadbase forest eval --agent bayes --sides 3-5 --forests 500 --json"});
   auto qo = std::make_shared<Options>();
   auto* post = top->add_subcommand("posterior", "exact P(monster), P(trap), P(portal) per tile from observations (JSON)");
   post->add_option("observations", qo->file, "the observations file (- for standard input)")->required();
   post->add_flag("--json", qo->json_out, "print JSON");
-  return {{playc, [po, &host] { return run_play(*po, host); }}, {eval, [eo] { return run_eval(*eo); }}, {post, [qo] { return run_posterior(*qo); }}};
+  host.examples(post, {"toadbase forest posterior observations.json",
+                       "echo '{\"side\": 3, \"start\": [0, 0]}' | toadbase forest posterior - --json"});
+  return {{playc, [po, &host] { return run_play(*po, host); }},
+          {eval, [eo] { return run_eval(*eo); }},
+          {post, [qo, &host] { return run_posterior(*qo, host); }}};
 }
 
 }  // namespace toadbase::forest

@@ -92,6 +92,8 @@ bool portal_reachable(const Forest& f, const std::vector<uint8_t>& known_trap) {
   return false;
 }
 
+std::string tile_name(int side, int t) { return "[" + std::to_string(t / side) + ", " + std::to_string(t % side) + "]"; }
+
 Episode play(const Forest& f, Agent& agent, bool log) {
   const int n = f.tiles();
   Knowledge k;
@@ -126,7 +128,7 @@ Episode play(const Forest& f, Agent& agent, bool log) {
       e.score -= 10;
       k.stoned[a.tile] = 1;
       alive_monster[a.tile] = 0;
-      if (log) e.log.push_back("stone at " + std::to_string(a.tile));
+      if (log) e.steps.push_back({a, "stone at " + tile_name(f.side, a.tile), at, e.score, k});
       continue;
     }
     ++e.moves;
@@ -137,8 +139,11 @@ Episode play(const Forest& f, Agent& agent, bool log) {
       e.score -= 10L * n;
       if (f.content[t] == kTrap) k.known_trap[t] = 1;
       else k.known_monster[t] = 1;
-      if (log) e.log.push_back("move to " + std::to_string(t) + ": killed by a " + (f.content[t] == kTrap ? "trap" : "monster") + ", back to the start");
       at = f.start;
+      if (log)
+        e.steps.push_back({a, "move to " + tile_name(f.side, t) + ": killed by a " +
+                                  (f.content[t] == kTrap ? "trap" : "monster") + ", back to the start",
+                           at, e.score, k});
       agent.died(k, t);
       if (f.content[t] == kTrap && !portal_reachable(f, k.known_trap)) {
         e.stuck = true;
@@ -150,11 +155,13 @@ Episode play(const Forest& f, Agent& agent, bool log) {
     if (t == f.portal) {
       e.portal = true;
       e.score += 10L * n;
-      if (log) e.log.push_back("move to " + std::to_string(t) + ": the portal");
+      if (log) e.steps.push_back({a, "move to " + tile_name(f.side, t) + ": the portal", at, e.score, k});
       return e;
     }
     visit(t);
-    if (log) e.log.push_back("move to " + std::to_string(t) + (f.bones[t] ? " (bones)" : "") + (f.leaves[t] ? " (leaves)" : ""));
+    if (log)
+      e.steps.push_back({a, "move to " + tile_name(f.side, t) + (f.bones[t] ? " (bones)" : "") + (f.leaves[t] ? " (leaves)" : ""),
+                         at, e.score, k});
   }
   e.stuck = true;
   return e;

@@ -84,14 +84,26 @@ class Agent {
   virtual void died(const Knowledge& k, int tile) { (void)k, (void)tile; }
 };
 
+/// One action of a logged play and what came of it.
+struct Step {
+  Action action;
+  std::string text;  // "move to [0, 1] (bones)", "stone at [1, 1]", "move to [2, 0]: killed by a trap, ..."
+  int at = 0;        // where he stands after it (the start after a death)
+  long score = 0;    // the score so far
+  Knowledge knows;   // what he knows after it
+};
+
 struct Episode {
   bool portal = false, stuck = false;
   int deaths = 0, moves = 0, stones = 0;
   long score = 0;
-  std::vector<std::string> log;  // one line per action when asked
+  std::vector<Step> steps;  // one per action when asked
 };
 
-/// Plays one forest with an agent (`log`: a line per action, with the board).
+/// "[r, c]": a tile as every command names it (row, column, from 0; row 0 on top).
+std::string tile_name(int side, int t);
+
+/// Plays one forest with an agent (`log`: keep every step, with what he knows after it).
 Episode play(const Forest& f, Agent& agent, bool log = false);
 
 /// True when a way from the start to the portal avoids the known traps.

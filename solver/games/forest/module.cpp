@@ -50,6 +50,7 @@ class PolicyInstance : public Instance {
         ++st.tiers_skipped;
         continue;
       }
+      if (stop_requested()) throw Interrupted("the solve was asked to stop");
       const auto recs = records(s);
       store.commit(t, recs);
       ++st.tiers_solved;
@@ -145,15 +146,15 @@ class PolicyInstance : public Instance {
       o.start = s;
       const auto first = find_policy(source, belief_key(o, s));
       const double v = first ? first->value : 0;
-      tiers.push_back({{"tier", policy_tier_name(s)}, {"beliefs", recs.size()}, {"stone_decisions", st}, {"start_value", v}});
+      tiers.push_back({{"tier", policy_tier_name(s)}, {"beliefs", recs.size()}, {"stoneDecisions", st}, {"startValue", v}});
       expected += start_p[s] * v;
       mass += start_p[s];
       total += recs.size(), stones += st, none += no;
     }
     nlohmann::json out = {{"game", Module::kName},    {"parameters", {{"side", kPolicySide}}},
                           {"beliefs", total},         {"positions", total},
-                          {"stone_decisions", stones}, {"nothing_left", none},
-                          {"tiers", tiers},           {"expected_score", expected / mass}};
+                          {"stoneDecisions", stones}, {"nothingLeft", none},
+                          {"tiers", tiers},           {"expectedScore", expected / mass}};
     nlohmann::json report = nlohmann::json::array();
     report.push_back("the optimal 3x3 wanderer: " + std::to_string(total) + " belief states, " +
                      std::to_string(stones) + " of them decide on a stone");
@@ -172,7 +173,7 @@ class PolicyInstance : public Instance {
 }  // namespace
 
 std::vector<ParamSpec> Module::parameters() {
-  return {{"side", ParamSpec::Kind::Int, "the forest's side: 3 (the optimal policy of every belief state)"}};
+  return {{"side", ParamSpec::Kind::Int, "the forest's side: 3 (the optimal policy of every belief state)", "3"}};
 }
 
 nlohmann::json Module::normalize(const nlohmann::json& given) {

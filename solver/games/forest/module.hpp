@@ -15,8 +15,9 @@ namespace toadbase::forest {
 
 struct Forest;
 class Agent;
-/// `forest play`'s output: the forest, the wanderer's actions one per line, the result.
-int print_play(const Forest& f, Agent& agent, uint64_t seed);
+/// `forest play`'s output: the forest, then every action with the board and what he knows
+/// after it, then the result (`json`: one object a line).
+int print_play(const Forest& f, Agent& agent, uint64_t seed, bool json);
 
 struct Module {
   static constexpr const char* kName = "forest";

@@ -81,20 +81,21 @@ std::string text_lines(const Position& start, const std::vector<Move>& moves) {
 
 int run_solve(const SolveOptions& o) {
   if (o.format != "text" && o.format != "blog" && o.format != "moves")
-    throw std::invalid_argument("--format must be text, blog or moves, not '" + o.format + "'");
+    throw UsageError("--format must be text, blog or moves, not '" + o.format + "'");
+  if (o.json_out && o.format != "text") throw UsageError("--json and --format " + o.format + " contradict each other");
   const Position start = parse(o.position);
   Explorer ex(start, o.max_positions);
   if (!ex.solvable()) {
     if (o.json_out) {
       std::cout << dump(json{{"position", format(start)}, {"goal", format(ex.goal())},
-                             {"solvable", false}, {"reachable_positions", ex.reachable()}})
+                             {"solvable", false}, {"reachablePositions", ex.reachable()}})
                 << "\n";
     } else {
       std::cout << format(start) << ": the goal " << format(ex.goal())
                 << " cannot be reached from here (a dead end; " << ex.reachable()
                 << " positions reachable, none of them the goal)\n";
     }
-    return 2;
+    return kExitUnsolvable;
   }
   std::vector<std::vector<Move>> all;
   if (o.all) {
@@ -115,12 +116,12 @@ int run_solve(const SolveOptions& o) {
               {"solvable", true},
               {"moves", ex.moves()},
               {"solutions", ex.solutions().str()},
-              {"reachable_positions", ex.reachable()},
+              {"reachablePositions", ex.reachable()},
               {"solution", steps_json(start, all.front())}};
     if (o.all) {
       json list = json::array();
       for (const auto& s : all) list.push_back(steps_json(start, s));
-      j["all_solutions"] = std::move(list);
+      j["allSolutions"] = std::move(list);
     }
     std::cout << dump(j) << "\n";
     return 0;
@@ -158,10 +159,9 @@ struct Step {
   char letter = 0;                // moves format: the frog named, L or R
 };
 
-std::vector<Step> read_steps(std::istream& in, std::string& fmt) {
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string all = ss.str();
+std::vector<Step> read_steps(std::string all, std::string& fmt) {
+  // Python's tuples (1, 1, 0, -1) read as the blog's lists
+  for (char& c : all) c = c == '(' ? '[' : c == ')' ? ']' : c;
   std::vector<Step> steps;
   const size_t first = all.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) throw std::invalid_argument("the solution file is empty");
@@ -222,17 +222,10 @@ std::vector<Step> read_steps(std::istream& in, std::string& fmt) {
   return steps;
 }
 
-int run_check(const CheckOptions& o) {
+int run_check(const CheckOptions& o, const Host& host) {
   const Position start = parse(o.position);
   std::string fmt;
-  std::vector<Step> steps;
-  if (o.file == "-") {
-    steps = read_steps(std::cin, fmt);
-  } else {
-    std::ifstream in(o.file);
-    if (!in) throw std::invalid_argument("cannot read the solution file " + o.file);
-    steps = read_steps(in, fmt);
-  }
+  std::vector<Step> steps = read_steps(host.read_input(o.file), fmt);
   if (fmt == "blog" && !steps.empty() && *steps.front().board == start) steps.erase(steps.begin());
   Explorer ex(start, o.max_positions);
   Position p = start;
@@ -280,18 +273,18 @@ int run_check(const CheckOptions& o) {
   const bool reaches = legal && is_goal(p);
   const int fewest = ex.solvable() ? ex.moves() : -1;
   json j = {{"position", format(start)}, {"goal", format(ex.goal())}, {"format", fmt},
-            {"steps", static_cast<int>(steps.size())}, {"legal", legal}, {"reaches_goal", reaches}};
-  if (!legal) j["first_illegal"] = err;
-  j["final_position"] = format(p);
-  j["fewest_moves"] = fewest >= 0 ? json(fewest) : json(nullptr);
+            {"steps", static_cast<int>(steps.size())}, {"legal", legal}, {"reachesGoal", reaches}};
+  if (!legal) j["firstIllegal"] = err;
+  j["finalPosition"] = format(p);
+  j["fewestMoves"] = fewest >= 0 ? json(fewest) : json(nullptr);
   if (reaches) {
     j["optimal"] = done == fewest;
-    j["moves_too_many"] = done - fewest;
+    j["movesTooMany"] = done - fewest;
   }
   if (legal && !reaches) {
     const int v = ex.value(p);
-    j["final_value"] = v == 1 ? "win" : "lose";
-    if (v == 1) j["final_remoteness"] = ex.remoteness(p);
+    j["finalValue"] = v == 1 ? "win" : "lose";
+    if (v == 1) j["finalRemoteness"] = ex.remoteness(p);
   }
   if (o.json_out) {
     std::cout << dump(j) << "\n";
@@ -302,8 +295,8 @@ int run_check(const CheckOptions& o) {
   } else if (!reaches) {
     std::cout << "legal, but not a solution: after " << done << " moves the board is " << format(p)
               << ", not the goal " << format(ex.goal()) << "; "
-              << (j["final_value"] == "win"
-                      ? "the goal is still " + std::to_string(j["final_remoteness"].get<int>()) + " moves away"
+              << (j["finalValue"] == "win"
+                      ? "the goal is still " + std::to_string(j["finalRemoteness"].get<int>()) + " moves away"
                       : std::string("the goal cannot be reached from there (a dead end)"))
               << "\n";
   } else {
@@ -313,31 +306,37 @@ int run_check(const CheckOptions& o) {
                                                std::to_string(fewest) + ")")
               << "\n";
   }
-  return reaches ? 0 : 1;
+  return reaches ? kExitOk : kExitNo;
 }
 
 }  // namespace
 
-std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host&) {
+std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) {
   auto* top = root.add_subcommand("frog-puzzle", "the frog swap puzzle from one position, in memory: solve, check");
   top->require_subcommand(1);
+  host.examples(top, {"toadbase frog-puzzle solve LLL_RRR", "toadbase frog-puzzle check LLL_RRR solution.txt"});
   auto so = std::make_shared<SolveOptions>();
   auto* solve = top->add_subcommand("solve", "fewest moves, one optimal solution, the number of optimal solutions");
-  solve->add_option("position", so->position, "the start, e.g. LLL_RRR, 1_xx-oo or [1, 1, 0, -1, -1]")->required();
+  solve->add_option("position", so->position, "the start, e.g. LLL_RRR, 1_xx-oo, [1, 1, 0, -1, -1] or (1, 1, 0, -1, -1)")
+      ->required();
   solve->add_flag("--all", so->all, "list every optimal solution (at most --limit)");
-  solve->add_option("--limit", so->limit, "the most solutions --all lists (default 1000)");
+  solve->add_option("--limit", so->limit, "the most solutions --all lists");
   solve->add_option("--format", so->format,
-                    "text (default), blog (lists of 1/0/-1 as the Python blog prints them), or moves "
+                    "text, blog (lists of 1/0/-1 as the Python blog prints them), or moves "
                     "('L from 2 to 3', one a line)");
   solve->add_flag("--json", so->json_out, "print JSON");
   solve->add_option("--max-positions", so->max_positions, "stop past this many reachable positions");
+  host.examples(solve, {"toadbase frog-puzzle solve LLL_RRR", "toadbase frog-puzzle solve LLL_RRR --all --format moves",
+                        "toadbase frog-puzzle solve '[1, 1, 0, -1, -1]' --json"});
   auto co = std::make_shared<CheckOptions>();
   auto* check = top->add_subcommand("check", "validate a solution in the blog's or the article's format");
   check->add_option("position", co->position, "the start, e.g. LLL_RRR")->required();
   check->add_option("file", co->file, "the solution (- reads standard input)")->required();
   check->add_flag("--json", co->json_out, "print JSON");
   check->add_option("--max-positions", co->max_positions, "stop past this many reachable positions");
-  return {{solve, [so] { return run_solve(*so); }}, {check, [co] { return run_check(*co); }}};
+  host.examples(check, {"toadbase frog-puzzle check LLL_RRR solution.txt",
+                        "toadbase frog-puzzle solve LL_RR --format moves | toadbase frog-puzzle check LL_RR -"});
+  return {{solve, [so] { return run_solve(*so); }}, {check, [co, &host] { return run_check(*co, host); }}};
 }
 
 }  // namespace toadbase::frog_puzzle

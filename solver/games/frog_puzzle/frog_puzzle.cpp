@@ -121,8 +121,9 @@ Position parse(std::string_view text) {
   while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);
   if (t.empty()) return fail("empty");
   std::vector<int> cells;  // 1 = L, -1 = R, 0 = empty
-  if (t.front() == '[') {
-    if (t.back() != ']') return fail("a list must end with ']'");
+  if (t.front() == '[' || t.front() == '(') {  // the blog's list, or a Python tuple
+    const char close = t.front() == '[' ? ']' : ')';
+    if (t.back() != close) return fail(std::string("a list must end with '") + close + "'");
     std::string_view body = t.substr(1, t.size() - 2);
     size_t i = 0;
     while (i < body.size()) {

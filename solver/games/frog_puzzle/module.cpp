@@ -8,10 +8,10 @@ namespace toadbase::frog_puzzle {
 
 std::vector<ParamSpec> Module::parameters() {
   return {
-      {"left", ParamSpec::Kind::Int, "frogs facing right, L (default 3)"},
-      {"right", ParamSpec::Kind::Int, "frogs facing left, R (default: as many as --left)"},
-      {"empty", ParamSpec::Kind::Int, "empty cells (default 1)"},
-      {"start", ParamSpec::Kind::String, "the space that holds this board (e.g. LLL_RRR)"},
+      {"left", ParamSpec::Kind::Int, "frogs facing right, L", "3"},
+      {"right", ParamSpec::Kind::Int, "frogs facing left, R", "as many as --left"},
+      {"empty", ParamSpec::Kind::Int, "empty cells", "1"},
+      {"start", ParamSpec::Kind::String, "the space that holds this board (e.g. LLL_RRR)", "none"},
   };
 }
 
@@ -86,15 +86,15 @@ nlohmann::json Module::census(const Space& space,
   nlohmann::json rows = nlohmann::json::array();
   for (auto [r, c] : by_r) rows.push_back({{"remoteness", r}, {"positions", c}});
   nlohmann::json out;
-  out["from_start"] = {{"start", format(start)},
+  out["fromStart"] = {{"start", format(start)},
                        {"goal", format(goal_of(space.counts()))},
-                       {"start_value", value_name(s.value)},
-                       {"start_remoteness", s.remoteness},
+                       {"startValue", value_name(s.value)},
+                       {"startRemoteness", s.remoteness},
                        {"reachable", ex.reachable()},
-                       {"can_reach_goal", wins},
-                       {"dead_ends", loses},
+                       {"canReachGoal", wins},
+                       {"deadEnds", loses},
                        {"stuck", ex.stuck()},
-                       {"reachable_by_remoteness", rows}};
+                       {"reachableByRemoteness", rows}};
   out["report"] = nlohmann::json::array(
       {"from the start " + format(start) + " (" + std::string(value_name(s.value)) +
            (s.value == Value::Win ? " in " + std::to_string(s.remoteness) : std::string()) + "): " +

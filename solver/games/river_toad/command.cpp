@@ -27,14 +27,21 @@ struct Options {
   Rules rules;
   bool json_out = false, counts = false, no_counts = false;
   uint64_t budget = kDefaultNodeBudget;
+  const Host* host = nullptr;
 };
 
 void check_rules(const Rules& r) {
   if (r.start_column < kFirstRiver || r.start_column > kLastRiver)
-    throw std::invalid_argument("--column must be a river column, 1..5, not " + std::to_string(r.start_column));
+    throw UsageError("--column must be a river column, 1..5, not " + std::to_string(r.start_column));
   if (r.start_hp < 1 || r.start_hp > 1000000)
-    throw std::invalid_argument("--hp must be 1..1000000, not " + std::to_string(r.start_hp));
-  if (r.fly_hp < 0 || r.fly_hp > 1000) throw std::invalid_argument("--fly-hp must be 0..1000");
+    throw UsageError("--hp must be 1..1000000, not " + std::to_string(r.start_hp));
+  if (r.fly_hp < 0 || r.fly_hp > 1000) throw UsageError("--fly-hp must be 0..1000, not " + std::to_string(r.fly_hp));
+}
+
+/// The roll file ("-": standard input), read through the host.
+std::vector<uint8_t> rolls_of(const Options& o) {
+  std::istringstream in(o.host->read_input(o.rolls));
+  return read_rolls(in, o.rolls == "-" ? "standard input" : o.rolls);
 }
 
 /// The assignment's output file: plan, final HP, the board.
@@ -44,31 +51,15 @@ std::string output_text(const std::string& plan, const Playout& p) {
   return s;
 }
 
-/// Writes a file whole or not at all (a temporary file renamed over it).
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw std::invalid_argument("cannot write " + path);
-    f << text;
-    f.flush();
-    if (!f) {
-      std::filesystem::remove(tmp);
-      throw std::invalid_argument("cannot write " + path);
-    }
-  }
-  std::filesystem::rename(tmp, path);
-}
-
 std::string shorten(const std::string& plan, size_t most = 40) {
   if (plan.size() <= most) return plan;
   return plan.substr(0, most) + "... (" + std::to_string(plan.size()) + ")";
 }
 
 json result_json(const PlanResult& r, double seconds) {
-  json j = {{"algorithm", r.algorithm}, {"survived", r.survived}, {"gave_up", r.gave_up},
-            {"plan", plan_string(r.actions)}, {"final_hp", r.survived ? json(r.final_hp) : json(nullptr)},
-            {"nodes_expanded", r.nodes_expanded}, {"seconds", seconds}};
+  json j = {{"algorithm", r.algorithm}, {"survived", r.survived}, {"gaveUp", r.gave_up},
+            {"plan", plan_string(r.actions)}, {"finalHp", r.survived ? json(r.final_hp) : json(nullptr)},
+            {"nodesExpanded", r.nodes_expanded}, {"seconds", seconds}};
   return j;
 }
 
@@ -76,8 +67,9 @@ int run_solve(const Options& o) {
   check_rules(o.rules);
   const auto& names = algorithm_names();
   if (o.algorithm != "all" && std::find(names.begin(), names.end(), o.algorithm) == names.end())
-    throw std::invalid_argument("--algorithm must be bfs, dfs, greedy, astar, dp or all, not '" + o.algorithm + "'");
-  const auto rolls = read_rolls_file(o.rolls);
+    throw UsageError("--algorithm must be bfs, dfs, greedy, astar, dp or all, not '" + o.algorithm + "'");
+  if (o.json_out && o.out == "-") throw UsageError("--json and the output file - would both write standard output");
+  const auto rolls = rolls_of(o);
   using Clock = std::chrono::steady_clock;
   auto timed = [&](const std::string& name) {
     auto t0 = Clock::now();
@@ -99,14 +91,14 @@ int run_solve(const Options& o) {
   const std::string plan = plan_string(survives && chosen.survived ? chosen.actions : dp.actions);
   const Playout p = play(rolls, plan, o.rules);
   const std::string text = output_text(plan, p);
-  if (!o.out.empty()) write_atomically(o.out, text);
+  if (!o.out.empty()) o.host->write_output(o.out, text);
   if (o.json_out) {
     json j = {{"rolls", rolls.size()}, {"survivable", survives},
-              {"optimal_hp", survives ? json(dp.final_hp) : json(nullptr)}, {"plan", plan},
-              {"final_hp", p.final_hp}, {"board", p.board}};
+              {"optimalHp", survives ? json(dp.final_hp) : json(nullptr)}, {"plan", plan},
+              {"finalHp", p.final_hp}, {"board", p.board}};
     if (!survives) {
-      j["survives_turns"] = p.turns_played - 1;
-      j["death_turn"] = p.turns_played;
+      j["survivesTurns"] = p.turns_played - 1;
+      j["deathTurn"] = p.turns_played;
       j["death"] = death_name(p.death);
     }
     json list = json::array();
@@ -129,18 +121,18 @@ int run_solve(const Options& o) {
     } else if (!chosen.survived) {
       std::cout << chosen.algorithm << " found no plan within its node budget; writing dp's\n";
     }
-    if (o.out.empty() || o.algorithm != "all") std::cout << text;
+    if ((o.out.empty() || o.algorithm != "all") && o.out != "-") std::cout << text;
   }
-  return survives ? 0 : 2;
+  return survives ? kExitOk : kExitUnsolvable;
 }
 
 // ---- check -----------------------------------------------------------------------------
 
 int run_check(const Options& o) {
   check_rules(o.rules);
-  const auto rolls = read_rolls_file(o.rolls);
-  std::ifstream in(o.out);
-  if (!in) throw std::invalid_argument("cannot read the output file " + o.out);
+  if (o.rolls == "-" && o.out == "-") throw UsageError("the roll file and the output file cannot both be -");
+  const auto rolls = rolls_of(o);
+  std::istringstream in(o.host->read_input(o.out));
   std::vector<std::string> lines;
   for (std::string l; std::getline(in, l);) {
     if (!l.empty() && l.back() == '\r') l.pop_back();
@@ -148,7 +140,7 @@ int run_check(const Options& o) {
   }
   while (!lines.empty() && lines.back().find_first_not_of(" \t") == std::string::npos) lines.pop_back();
   auto fail = [&](int line, const std::string& why) -> void {
-    throw std::invalid_argument(o.out + ":" + std::to_string(line) + ": " + why);
+    throw std::invalid_argument((o.out == "-" ? "standard input" : o.out) + ":" + std::to_string(line) + ": " + why);
   };
   if (lines.empty()) fail(1, "empty: the first line is the plan");
   std::string plan;
@@ -171,6 +163,7 @@ int run_check(const Options& o) {
   const bool legal_plan = p.illegal_turn == 0;
   const bool survived = p.survived(rolls.size());
   const bool complete = legal_plan && p.death == Death::None && p.turns_played == static_cast<int>(rolls.size());
+  // an illegal plan has no final HP or board to compare with (null in the JSON)
   const bool hp_ok = legal_plan && printed_hp == p.final_hp;
   bool board_ok = legal_plan && printed_board.size() == p.board.size();
   int first_bad_row = 0;
@@ -186,24 +179,24 @@ int run_check(const Options& o) {
   const bool ok = survived && hp_ok && board_ok;
   json j = {{"rolls", rolls.size()}, {"plan", plan}, {"legal", legal_plan}};
   if (!legal_plan)
-    j["first_illegal"] = {{"line", 1}, {"turn", p.illegal_turn}, {"reason", p.illegal_why}};
+    j["firstIllegal"] = {{"line", 1}, {"turn", p.illegal_turn}, {"reason", p.illegal_why}};
   j["survives"] = survived;
   if (legal_plan && p.death != Death::None) j["death"] = {{"turn", p.turns_played}, {"cause", death_name(p.death)}};
-  if (legal_plan && p.death == Death::None && !complete) j["turns_missing"] = static_cast<int>(rolls.size()) - p.turns_played;
-  j["printed_hp"] = printed_hp;
-  j["simulated_hp"] = p.final_hp;
-  j["hp_matches"] = hp_ok;
-  j["board_matches"] = board_ok;
+  if (legal_plan && p.death == Death::None && !complete) j["turnsMissing"] = static_cast<int>(rolls.size()) - p.turns_played;
+  j["printedHp"] = printed_hp;
+  j["simulatedHp"] = legal_plan ? json(p.final_hp) : json(nullptr);
+  j["hpMatches"] = legal_plan ? json(hp_ok) : json(nullptr);
+  j["boardMatches"] = legal_plan ? json(board_ok) : json(nullptr);
   // the file's line of the first wrong row (rows start on line 3); extra rows: the first extra
   const int wrong_line = first_bad_row ? first_bad_row + 2 : static_cast<int>(p.board.size()) + 3;
-  if (legal_plan && !board_ok) j["first_wrong_board_line"] = wrong_line;
-  j["simulated_board"] = p.board;
-  j["optimal_hp"] = dp.survived ? json(dp.final_hp) : json(nullptr);
-  if (survived && dp.survived) j["hp_below_optimum"] = dp.final_hp - p.final_hp;
+  if (legal_plan && !board_ok) j["firstWrongBoardLine"] = wrong_line;
+  j["simulatedBoard"] = legal_plan ? json(p.board) : json(nullptr);
+  j["optimalHp"] = dp.survived ? json(dp.final_hp) : json(nullptr);
+  if (survived && dp.survived) j["hpBelowOptimum"] = dp.final_hp - p.final_hp;
   j["valid"] = ok;
   if (o.json_out) {
     std::cout << j.dump() << "\n";
-    return ok ? 0 : 1;
+    return ok ? kExitOk : kExitNo;
   }
   if (!legal_plan) {
     std::cout << "illegal: line 1, turn " << p.illegal_turn << ": " << p.illegal_why << "\n";
@@ -226,14 +219,15 @@ int run_check(const Options& o) {
   if (!board_ok)
     for (const auto& row : p.board) std::cout << "  " << row << "\n";
   std::cout << (ok ? "valid" : "not valid") << "\n";
-  return ok ? 0 : 1;
+  return ok ? kExitOk : kExitNo;
 }
 
 // ---- prefixes --------------------------------------------------------------------------
 
 int run_prefixes(const Options& o) {
   check_rules(o.rules);
-  const auto rolls = read_rolls_file(o.rolls);
+  if (o.counts && o.no_counts) throw UsageError("--counts and --no-counts contradict each other");
+  const auto rolls = rolls_of(o);
   const uint64_t budget = o.no_counts ? kNoCounts : o.counts ? kAllCounts : kDefaultCountBudget;
   const Prefixes px = prefix_outcomes(rolls, o.rules, budget);
   const bool counts = budget != kNoCounts;
@@ -247,8 +241,8 @@ int run_prefixes(const Options& o) {
     const bool can = px.best_hp[k] >= 0;
     if (o.json_out) {  // written by hand: a million lines through json objects take seconds
       out += "{\"turns\":" + std::to_string(k + 1) + ",\"survivable\":" + (can ? "true" : "false") +
-             ",\"best_hp\":" + (can ? std::to_string(px.best_hp[k]) : "null");
-      if (counts) out += ",\"surviving_plans\":" + (k < px.counted ? "\"" + px.surviving[k].str() + "\"" : "null");
+             ",\"bestHp\":" + (can ? std::to_string(px.best_hp[k]) : "null");
+      if (counts) out += ",\"survivingPlans\":" + (k < px.counted ? "\"" + px.surviving[k].str() + "\"" : "null");
       out += "}\n";
     } else {
       char buf[64];
@@ -274,15 +268,18 @@ int run_prefixes(const Options& o) {
 
 int run_play(const Options& o) {
   check_rules(o.rules);
-  const auto rolls = read_rolls_file(o.rolls);
+  if (!o.plan.empty() && !o.plan_file.empty()) throw UsageError("give --plan or --plan-file, not both");
+  if (o.rolls == "-" && o.plan_file == "-") throw UsageError("the roll file and --plan-file cannot both be -");
+  const auto rolls = rolls_of(o);
   std::string plan = o.plan;
   if (!o.plan_file.empty()) {
-    std::ifstream in(o.plan_file);
-    if (!in) throw std::invalid_argument("cannot read " + o.plan_file);
+    std::istringstream in(o.host->read_input(o.plan_file));
     std::getline(in, plan);
     if (!plan.empty() && plan.back() == '\r') plan.pop_back();
   }
-  if (plan.empty() && o.plan.empty() && o.plan_file.empty()) plan = plan_string(solve_dp(rolls, o.rules).actions);
+  // no plan given: the optimal one, and if even that dies nobody survives (exit 3)
+  const bool optimal = o.plan.empty() && o.plan_file.empty();
+  if (optimal) plan = plan_string(solve_dp(rolls, o.rules).actions);
   Board b(o.rules);
   std::cout << "start: column " << o.rules.start_column << ", HP " << o.rules.start_hp << "\n";
   for (const auto& row : b.render()) std::cout << "  " << row << "\n";
@@ -297,26 +294,29 @@ int run_play(const Options& o) {
               << ", HP " << b.hp() << (b.ate_last_turn() ? " (ate a fly)" : "")
               << (b.alive() ? "" : std::string(" - dead, ") + death_name(b.death())) << "\n";
     for (const auto& row : b.render()) std::cout << "  " << row << "\n";
-    if (!b.alive()) return 2;
+    if (!b.alive()) {
+      if (optimal) std::cout << "nobody survives these rolls: this is the plan that lives longest\n";
+      return optimal ? kExitUnsolvable : kExitNo;
+    }
   }
   const bool all = plan.size() == rolls.size();
   std::cout << (all ? "survived all " + std::to_string(rolls.size()) + " turns with HP " + std::to_string(b.hp())
                     : "the plan ends after " + std::to_string(plan.size()) + " of " + std::to_string(rolls.size()) + " turns")
             << "\n";
-  return all ? 0 : 1;
+  return all ? kExitOk : kExitNo;
 }
 
 /// `play --advise DB`: the database's best action every turn (followed when no plan is given).
 int run_play_advised(const Options& o, const Host& host) {
   check_rules(o.rules);
+  if (!o.plan_file.empty()) throw UsageError("--advise takes --plan, not --plan-file");
   const OpenedDatabase db = host.open(o.advise, Module::kName);
   const int horizon = db.manifest.at("parameters").at("turns").get<int>();
   const int db_fly_hp = db.manifest.at("parameters").at("fly_hp").get<int>();
   if (o.rules.fly_hp != db_fly_hp)
-    throw std::invalid_argument("--fly-hp " + std::to_string(o.rules.fly_hp) + " differs from the database's " +
-                                std::to_string(db_fly_hp));
-  if (!o.plan_file.empty()) throw std::invalid_argument("--advise takes --plan, not --plan-file");
-  const auto rolls = read_rolls_file(o.rolls);
+    throw UsageError("--fly-hp " + std::to_string(o.rules.fly_hp) + " differs from the database's " +
+                     std::to_string(db_fly_hp));
+  const auto rolls = rolls_of(o);
   const bool follow = o.plan.empty();
   if (!follow && o.plan.size() > rolls.size())
     throw std::invalid_argument("the plan has " + std::to_string(o.plan.size()) + " actions for " +
@@ -337,7 +337,7 @@ int run_play_advised(const Options& o, const Host& host) {
               << (left > horizon ? ", the database's horizon" : "") << ")";
     if (!follow && k >= o.plan.size()) {
       std::cout << "\nthe plan ends here\n";
-      return 1;
+      return kExitNo;
     }
     const char letter = follow ? best[0] : o.plan[k];
     const int a = action_of(letter);
@@ -348,17 +348,18 @@ int run_play_advised(const Options& o, const Host& host) {
     std::cout << ", plays " << letter << ": column " << b.column() << ", HP " << b.hp()
               << (b.alive() ? "" : std::string(", dead: ") + death_name(b.death())) << "\n";
     for (const auto& row : b.render()) std::cout << "  " << row << "\n";
-    if (!b.alive()) return 2;
+    if (!b.alive()) return kExitNo;  // the advice plays the odds of random rolls; it can die
   }
   std::cout << "survived all " << rolls.size() << " turns with HP " << b.hp() << "\n";
-  return 0;
+  return kExitOk;
 }
 
-void add_rules(CLI::App* s, Options& o) {
-  s->add_option("--hp", o.rules.start_hp, "starting HP (default 20)");
-  s->add_option("--column", o.rules.start_column, "starting column, 1..5 (default 3, River 3)");
-  s->add_option("--fly-hp", o.rules.fly_hp, "HP a fly gives (default 5)");
+void add_rules(CLI::App* s, Options& o, const Host& host) {
+  s->add_option("--hp", o.rules.start_hp, "starting HP");
+  s->add_option("--column", o.rules.start_column, "starting column, 1..5 (3 is River 3)");
+  s->add_option("--fly-hp", o.rules.fly_hp, "HP a fly gives");
   s->add_flag("--json", o.json_out, "print JSON");
+  o.host = &host;
 }
 
 }  // namespace
@@ -366,32 +367,41 @@ void add_rules(CLI::App* s, Options& o) {
 std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) {
   auto* top = root.add_subcommand("river-toad", "River Toad plans for a roll file: solve, check, prefixes, play");
   top->require_subcommand(1);
+  host.examples(top, {"toadbase river-toad solve rolls.txt plan.txt", "toadbase river-toad check rolls.txt plan.txt"});
   auto so = std::make_shared<Options>();
   auto* solve = top->add_subcommand("solve", "the optimal plan (highest final HP) in the assignment's output format");
-  solve->add_option("rolls", so->rolls, "the roll file")->required();
-  solve->add_option("output", so->out, "write the output file here (plan, final HP, board)");
-  solve->add_option("--algorithm", so->algorithm, "bfs | dfs | greedy | astar | dp (default) | all (a comparison table)");
+  solve->add_option("rolls", so->rolls, "the roll file (- reads standard input)")->required();
+  solve->add_option("output", so->out, "write the output file here (plan, final HP, board; - for standard output)");
+  solve->add_option("--algorithm", so->algorithm, "bfs | dfs | greedy | astar | dp | all (a comparison table)");
   solve->add_option("--max-nodes", so->budget, "node budget of bfs, dfs, greedy and astar");
-  add_rules(solve, *so);
+  add_rules(solve, *so, host);
+  host.examples(solve, {"toadbase river-toad solve rolls.txt plan.txt", "toadbase river-toad solve rolls.txt --algorithm all",
+                        "printf '3\\n21\\n0\\n4\\n' | toadbase river-toad solve - --json"});
   auto co = std::make_shared<Options>();
   auto* check = top->add_subcommand("check", "validate an output file: legal, survives, printed HP and board, distance from the optimum");
-  check->add_option("rolls", co->rolls, "the roll file")->required();
-  check->add_option("output", co->out, "the output file to check")->required();
-  add_rules(check, *co);
+  check->add_option("rolls", co->rolls, "the roll file (- reads standard input)")->required();
+  check->add_option("output", co->out, "the output file to check (- reads standard input)")->required();
+  add_rules(check, *co, host);
+  host.examples(check, {"toadbase river-toad check rolls.txt plan.txt", "toadbase river-toad solve rolls.txt - | toadbase river-toad check rolls.txt - --json"});
   auto po = std::make_shared<Options>();
   auto* prefixes = top->add_subcommand("prefixes", "for every k: can k turns be survived, the best HP, the number of surviving plans");
-  prefixes->add_option("rolls", po->rolls, "the roll file")->required();
+  prefixes->add_option("rolls", po->rolls, "the roll file (- reads standard input)")->required();
   prefixes->add_flag("--counts", po->counts, "count surviving plans for every prefix, however long it takes");
   prefixes->add_flag("--no-counts", po->no_counts, "skip the counts");
-  add_rules(prefixes, *po);
+  add_rules(prefixes, *po, host);
+  host.examples(prefixes, {"toadbase river-toad prefixes rolls.txt", "toadbase river-toad prefixes rolls.txt --json --no-counts"});
   auto pl = std::make_shared<Options>();
   auto* playc = top->add_subcommand("play", "replay a plan turn by turn (default: the optimal plan)");
-  playc->add_option("rolls", pl->rolls, "the roll file")->required();
-  playc->add_option("--plan", pl->plan, "the plan, e.g. GAGAF");
-  playc->add_option("--plan-file", pl->plan_file, "an output file whose first line is the plan");
+  playc->add_option("rolls", pl->rolls, "the roll file (- reads standard input)")->required();
+  playc->add_option("--plan", pl->plan, "the plan, e.g. GAGAF")->default_str("the optimal plan");
+  playc->add_option("--plan-file", pl->plan_file, "an output file whose first line is the plan (- reads standard input)")
+      ->default_str("none");
   playc->add_option("--advise", pl->advise,
-                    "a river-toad database: show its best action every turn (and follow it when no plan is given)");
-  add_rules(playc, *pl);
+                    "a river-toad database: show its best action every turn (and follow it when no plan is given)")
+      ->default_str("none");
+  add_rules(playc, *pl, host);
+  host.examples(playc, {"toadbase river-toad play rolls.txt", "toadbase river-toad play rolls.txt --plan GAGAF",
+                        "toadbase river-toad play rolls.txt --advise data/rt8"});
   return {{solve, [so] { return run_solve(*so); }},
           {check, [co] { return run_check(*co); }},
           {prefixes, [po] { return run_prefixes(*po); }},

@@ -198,7 +198,7 @@ class SurvivalInstance : public Instance {
                        {"positions", n},
                        {"lost", dead},
                        {"certain", sure},
-                       {"mean_survival", n ? sum / static_cast<double>(n) : 0.0}});
+                       {"meanSurvival", n ? sum / static_cast<double>(n) : 0.0}});
       const SurvivalPosition start{t, std::min(20, SurvivalSpace::hp_cap(t)), 3, {0, 0, 0, 0}};
       const uint64_t c = recs[SurvivalSpace::index(t, 0, 0, 0, 0, 3, start.hp)] & kCountMask;
       odds.push_back({{"turns", t},
@@ -207,7 +207,7 @@ class SurvivalInstance : public Instance {
                       {"exact", std::to_string(c) + "/" + std::to_string(den)}});
     }
     nlohmann::json out = {{"game", Module::kName}, {"parameters", params_}, {"positions", total},
-                          {"tiers", tiers},        {"survival_from_empty_board", odds}};
+                          {"tiers", tiers},        {"survivalFromEmptyBoard", odds}};
     nlohmann::json report = nlohmann::json::array();
     report.push_back("survival under optimal play from the empty board, column 3, 20 HP:");
     for (const auto& o : odds)
@@ -225,10 +225,10 @@ class SurvivalInstance : public Instance {
 }  // namespace
 
 std::vector<ParamSpec> Module::parameters() {
-  return {{"turns", ParamSpec::Kind::Int, "every position with 1..T turns left (default 4)"},
-          {"fly-hp", ParamSpec::Kind::Int, "HP a fly gives (default 5)"},
-          {"weights", ParamSpec::Kind::String,
-           "the rolls' weights: 34 non-negative integers, comma-separated (default: uniform)"}};
+  return {{"turns", ParamSpec::Kind::Int, "every position with 1..T turns left (at most 11 with uniform rolls)", "4"},
+          {"fly-hp", ParamSpec::Kind::Int, "HP a fly gives", "5"},
+          {"weights", ParamSpec::Kind::String, "the rolls' weights: 34 non-negative integers, comma-separated",
+           "uniform"}};
 }
 
 nlohmann::json Module::normalize(const nlohmann::json& given) {

@@ -104,6 +104,7 @@ SolveStats SurvivalSpace::solve(TierStore& store, Progress* progress) const {
       ++stats.tiers_skipped;
       if (progress) progress->tier_done("t" + std::to_string(t), tier_positions(t), true);
     } else {
+      if (stop_requested()) throw Interrupted("the solve was asked to stop");
       solve_tier(t, e, records);
       store.commit(id, records);
       stats.positions_solved += tier_positions(t);

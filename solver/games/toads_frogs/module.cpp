@@ -10,11 +10,11 @@ namespace toadbase::toads_frogs {
 std::vector<ParamSpec> Module::parameters() {
   return {
       {"length", ParamSpec::Kind::Int,
-       "cells on the strip (1.." + std::to_string(kMaxLength) + "); every board of this length"},
-      {"toads", ParamSpec::Kind::Int, "only boards with this many toads (with --frogs)"},
-      {"frogs", ParamSpec::Kind::Int, "only boards with this many frogs (with --toads)"},
+       "cells on the strip (1.." + std::to_string(kMaxLength) + "); every board of this length", "10"},
+      {"toads", ParamSpec::Kind::Int, "only boards with this many toads (with --frogs)", "every count"},
+      {"frogs", ParamSpec::Kind::Int, "only boards with this many frogs (with --toads)", "every count"},
       {"start", ParamSpec::Kind::String,
-       "the space that holds this board: its length and piece counts (e.g. TTT---FFF)"},
+       "the space that holds this board: its length and piece counts (e.g. TTT---FFF)", "none"},
   };
 }
 
@@ -114,8 +114,8 @@ nlohmann::json Module::census(const Space& space,
                     {"N", c[2]}, {"P", c[3]}});
     for (int i = 0; i < 4; ++i) total[i] += c[i];
   }
-  return {{"outcome_classes", rows},
-          {"outcome_class_totals",
+  return {{"outcomeClasses", rows},
+          {"outcomeClassTotals",
            {{"L", total[0]}, {"R", total[1]}, {"N", total[2]}, {"P", total[3]}}}};
 }
 
