@@ -172,7 +172,8 @@ int run(int argc, char** argv) {
   if (help->parsed()) {
     const Followed target = follow_names(app, help_names);
     if (!target.unknown.empty()) return report_error(target.unknown, kExitUsage, json);
-    std::cout << target.app->help(target.app->get_parent() ? path_of(*target.app->get_parent()) : "");
+    // the formatter itself: App::help() would show the page of the command parsed (help)
+    std::cout << target.app->get_formatter()->make_help(target.app, path_of(*target.app), CLI::AppFormatMode::Normal);
     return kExitOk;
   }
   try {

@@ -91,6 +91,8 @@ std::vector<std::string> random_positions(const Instance& instance, uint64_t cou
 int run_query(const QueryOptions& o) {
   if (o.positions.empty() && !o.start && o.random == 0)
     throw UsageError("query: give positions, - to read them from standard input, --start or --random N");
+  if (std::count(o.positions.begin(), o.positions.end(), "-") > 1)
+    throw UsageError("query: standard input (-) can be read only once");
   const Opened d = open_database(o.c.db);
   int rc = kExitOk;
   std::string out;
@@ -144,8 +146,10 @@ Command add_query(CLI::App& root) {
       ->default_str("none: the position says");
   query->add_flag("--start", o->start, "the space's start position first");
   query->add_option("--random", o->random, "N positions drawn uniformly from the database's positions")
+      ->check(CLI::NonNegativeNumber)
       ->default_str("0");
-  query->add_option("--seed", o->seed, "the seed of --random (the same seed draws the same positions)");
+  query->add_option("--seed", o->seed, "the seed of --random (the same seed draws the same positions)")
+      ->check(CLI::NonNegativeNumber);
   auto* text = query->add_flag("--text", o->text, "short text for people instead of JSON");
   auto* json = query->add_flag("--json", o->c.json_out, "JSON, one object a line (the default)");
   text->excludes(json);

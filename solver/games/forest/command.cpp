@@ -292,7 +292,7 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   auto po = std::make_shared<Options>();
   auto* playc = top->add_subcommand("play", "one forest, step by step: the board and what he knows after every action");
   playc->add_option("--side", po->side, "forest side");
-  playc->add_option("--seed", po->seed, "random seed");
+  playc->add_option("--seed", po->seed, "random seed")->check(CLI::NonNegativeNumber);
   playc->add_option("--agent", po->agent, "original | bayes | optimal (3x3) | oracle");
   playc->add_option("--db", po->db, "a forest database (solve forest --side 3): the optimal agent looks its moves up there")
       ->default_str("none");
@@ -305,9 +305,9 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   eval->add_option("--agent", eo->agent, "original | bayes | optimal (3x3) | oracle | all");
   eval->add_option("--side", eo->side, "forest side");
   eval->add_option("--sides", eo->sides, "a range of sides, e.g. 3-10")->default_str("--side only");
-  eval->add_option("--forests", eo->forests, "forests per side");
-  eval->add_option("--seed", eo->seed, "random seed");
-  eval->add_option("--threads", eo->threads, "worker threads")->default_str("all cores");
+  eval->add_option("--forests", eo->forests, "forests per side")->check(CLI::NonNegativeNumber);
+  eval->add_option("--seed", eo->seed, "random seed")->check(CLI::NonNegativeNumber);
+  eval->add_option("--threads", eo->threads, "worker threads")->check(CLI::NonNegativeNumber)->default_str("all cores");
   eval->add_flag("--exact", eo->exact, "3x3: the exact expectation over every forest instead of sampling");
   eval->add_flag("--json", eo->json_out, "one JSON object per side and agent");
   host.examples(eval, {"toadbase forest eval --agent original --side 3 --forests 2000 --seed 1",

@@ -373,7 +373,8 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   solve->add_option("rolls", so->rolls, "the roll file (- reads standard input)")->required();
   solve->add_option("output", so->out, "write the output file here (plan, final HP, board; - for standard output)");
   solve->add_option("--algorithm", so->algorithm, "bfs | dfs | greedy | astar | dp | all (a comparison table)");
-  solve->add_option("--max-nodes", so->budget, "node budget of bfs, dfs, greedy and astar");
+  solve->add_option("--max-nodes", so->budget, "node budget of bfs, dfs, greedy and astar")
+      ->check(CLI::NonNegativeNumber);
   add_rules(solve, *so, host);
   host.examples(solve, {"toadbase river-toad solve rolls.txt plan.txt", "toadbase river-toad solve rolls.txt --algorithm all",
                         "printf '3\\n21\\n0\\n4\\n' | toadbase river-toad solve - --json"});
