@@ -19,7 +19,8 @@ mkdir -p "$work"
 out=results/bench.jsonl
 run_id=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 machine="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-emit() { python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d.update(run=sys.argv[2], machine=sys.argv[3]); print(json.dumps(d))' "$1" "$run_id" "$machine" >> "$out"; }
+# the rows keep the keys bench.jsonl has always had: toadbase's camelCase JSON is stored snake_case
+emit() { python3 -c 'import json,re,sys; d=json.loads(sys.argv[1]); d={re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), k): v for k, v in d.items()}; d.update(run=sys.argv[2], machine=sys.argv[3]); print(json.dumps(d))' "$1" "$run_id" "$machine" >> "$out"; }
 
 # solve CASE REPEATS THREADS GAME ARGS...: median wall time over repeats, peak RSS of each run
 # (FIRST_REPEAT numbers the repeats from another start: scaling() runs one at a time)
@@ -32,7 +33,7 @@ solve() {
     json=$(/usr/bin/time -f "%M" -o "$work/rss" "$bin" solve "$game" "$@" --db "$work/$name" --threads "$threads" --quiet --json)
     rss=$(cat "$work/rss")
     emit "$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d.update(kind="solve", case=sys.argv[2], threads=int(sys.argv[3]), repeat=int(sys.argv[4]), peak_rss_kb=int(sys.argv[5])); print(json.dumps(d))' "$json" "$name" "$threads" "$r" "$rss")"
-    echo "solve $name threads=$threads #$r: $(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%.3f s, %.1f M pos/s, %.3f bits/pos" % (d["seconds"], d["positions_per_second"]/1e6, d["bits_per_position"]))' "$json"), peak RSS $rss KB"
+    echo "solve $name threads=$threads #$r: $(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("%.3f s, %.1f M pos/s, %.3f bits/pos" % (d["seconds"], d["positionsPerSecond"]/1e6, d["bitsPerPosition"]))' "$json"), peak RSS $rss KB"
   done
 }
 
@@ -70,7 +71,7 @@ river_toad() {
   # survival odds from the empty board, 20 HP, column 3, for 1..8 turns left
   rm -rf "$work/rt8" && "$bin" solve river-toad --turns 8 --db "$work/rt8" --quiet >/dev/null
   a=$("$bin" analyze --db "$work/rt8" --json)
-  python3 -c 'import json,sys; a=json.loads(sys.argv[1]); [print(json.dumps(dict(kind="odds", case="rt8", turns=o["turns"], probability=o["probability"], exact=o["exact"]))) for o in a["survival_from_empty_board"]]' "$a" |
+  python3 -c 'import json,sys; a=json.loads(sys.argv[1]); [print(json.dumps(dict(kind="odds", case="rt8", turns=o["turns"], probability=o["probability"], exact=o["exact"]))) for o in a["survivalFromEmptyBoard"]]' "$a" |
     while read -r line; do emit "$line"; done
   rm -rf "$work/rt8"
   echo "river toad: done"
@@ -125,8 +126,8 @@ toads_frogs_reads() {
     rm -rf "$work/blk" && mkdir "$work/blk" && split -b 1048576 -d -a 5 "$work/$name.gc16" "$work/blk/b."
     xz_bytes=$(ls "$work"/blk/b.* | xargs -P "$(nproc)" -I{} sh -c 'xz -6 -c "$1" | wc -c' _ {} | awk '{s+=$1} END {print s}')
     info=$("$bin" info --db "$work/$name" --json)
-    emit "$(python3 -c 'import json,sys; i=json.loads(sys.argv[1]); print(json.dumps(dict(kind="size", case=sys.argv[2], positions=i["positions"], stored_bytes=i["stored_bytes"], disk_bytes=i["disk_bytes"], gamescrafters16_xz_bytes=int(sys.argv[3]))))' "$info" "$name" "$xz_bytes")"
-    echo "size $name: ours $(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["stored_bytes"])' "$info") bytes, GamesCrafters format $xz_bytes bytes"
+    emit "$(python3 -c 'import json,sys; i=json.loads(sys.argv[1]); print(json.dumps(dict(kind="size", case=sys.argv[2], positions=i["positions"], stored_bytes=i["storedBytes"], disk_bytes=i["diskBytes"], gamescrafters16_xz_bytes=int(sys.argv[3]))))' "$info" "$name" "$xz_bytes")"
+    echo "size $name: ours $(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["storedBytes"])' "$info") bytes, GamesCrafters format $xz_bytes bytes"
     rm -rf "$work/blk" "$work/$name.gc16"
   done
 }

@@ -50,15 +50,15 @@ for side in range(3, 11):
         pub = PUBLISHED.get(side)
         ps = ({"original": f"{pub[2]:.1f}", "oracle": f"{pub[3]:.1f}"}.get(agent, "-")) if pub else "-"
         pd = f"{pub[1]:.3f}" if pub and agent == "original" else "-"
-        md.append(f"| {side} | {agent} | {100*r['portal_rate']:.2f} % | {r['deaths_per_forest']:.3f} | "
-                  f"{r['moves_per_forest']:.2f} | {r['stones_per_forest']:.3f} | "
-                  f"{r['score_per_forest']:.1f} +- {r['score_ci95']:.1f} | {ps} | {pd} |")
+        md.append(f"| {side} | {agent} | {100*r['portalRate']:.2f} % | {r['deathsPerForest']:.3f} | "
+                  f"{r['movesPerForest']:.2f} | {r['stonesPerForest']:.3f} | "
+                  f"{r['scorePerForest']:.1f} +- {r['scoreCi95']:.1f} | {ps} | {pd} |")
 md += ["", "## The exact 3x3 expectation", "",
        "Every 3x3 forest weighted by its probability under the generator (with the redraw), instead of sampling:", "",
        "| agent | portal | deaths / forest | moves / forest | stones / forest | score / forest |", "|---|---:|---:|---:|---:|---:|"]
 for r in exact:
-    md.append(f"| {r['agent']} | {100*r['portal_rate']:.3f} % | {r['deaths_per_forest']:.4f} | {r['moves_per_forest']:.3f} | "
-              f"{r['stones_per_forest']:.4f} | {r['score_per_forest']:.2f} |")
+    md.append(f"| {r['agent']} | {100*r['portalRate']:.3f} % | {r['deathsPerForest']:.4f} | {r['movesPerForest']:.3f} | "
+              f"{r['stonesPerForest']:.4f} | {r['scorePerForest']:.2f} |")
 md += ["", "`optimal` (3x3 only) is the expectimax over every belief state (`solver/games/forest/optimal.hpp`):",
        "the exact maximum expected score. `bayes` (`solver/games/forest/bayes.cpp`) recomputes the",
        "posterior after every lesson (exact up to side 5; beyond, the tiles more than one step from what",
@@ -71,14 +71,14 @@ for side in range(3, 11):
     o, b, x = by.get((side, "original")), by.get((side, "bayes")), by.get((side, "oracle"))
     if not (o and b and x):
         continue
-    d = b["score_per_forest"] - o["score_per_forest"]
-    ci = (b["score_ci95"] ** 2 + o["score_ci95"] ** 2) ** 0.5  # independent-sample bound (the forests are shared: conservative)
-    gap = x["score_per_forest"] - o["score_per_forest"]
+    d = b["scorePerForest"] - o["scorePerForest"]
+    ci = (b["scoreCi95"] ** 2 + o["scoreCi95"] ** 2) ** 0.5  # independent-sample bound (the forests are shared: conservative)
+    gap = x["scorePerForest"] - o["scorePerForest"]
     md.append(f"| {side} | {d:+.1f} | +- {ci:.1f} | {100 * d / gap:.0f} % |")
 ex = {r["agent"]: r for r in exact}
 if "bayes" in ex and "optimal" in ex:
-    md += ["", f"On 3x3, exactly: bayes {ex['bayes']['score_per_forest']:.3f}, optimal {ex['optimal']['score_per_forest']:.3f} "
-           f"(difference {ex['optimal']['score_per_forest'] - ex['bayes']['score_per_forest']:.3f} points)."]
+    md += ["", f"On 3x3, exactly: bayes {ex['bayes']['scorePerForest']:.3f}, optimal {ex['optimal']['scorePerForest']:.3f} "
+           f"(difference {ex['optimal']['scorePerForest'] - ex['bayes']['scorePerForest']:.3f} points)."]
 md += ["", f"The sampled table took {t1 - t0:.0f} s on this machine (2 cores), the exact 3x3 one {time.time() - t1:.0f} s.", ""]
 with open(os.path.join(HERE, "forest.md"), "w") as f:
     f.write("\n".join(md))

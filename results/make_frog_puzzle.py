@@ -25,13 +25,13 @@ with tempfile.TemporaryDirectory() as work:
         for m in range(1, MAX + 1):
             db = os.path.join(work, f"f{n}-{m}")
             s = run("solve", "frog-puzzle", "--left", str(n), "--right", str(m), "--db", db, "--quiet", "--json")
-            a = run("analyze", "--db", db, "--json")["from_start"]
+            a = run("analyze", "--db", db, "--json")["fromStart"]
             start = "L" * n + "_" + "R" * m
             p = run("frog-puzzle", "solve", start, "--json")
-            if p["moves"] != a["start_remoteness"]:
-                sys.exit(f"{start}: the database says {a['start_remoteness']} moves, the in-memory search {p['moves']}")
-            rows[(n, m)] = dict(positions=s["positions"], moves=a["start_remoteness"], solutions=p["solutions"],
-                                reachable=a["reachable"], can_reach=a["can_reach_goal"], dead=a["dead_ends"],
+            if p["moves"] != a["startRemoteness"]:
+                sys.exit(f"{start}: the database says {a['startRemoteness']} moves, the in-memory search {p['moves']}")
+            rows[(n, m)] = dict(positions=s["positions"], moves=a["startRemoteness"], solutions=p["solutions"],
+                                reachable=a["reachable"], can_reach=a["canReachGoal"], dead=a["deadEnds"],
                                 stuck=a["stuck"])
             subprocess.run(["rm", "-rf", db], check=True)
             print(f"{n}+{m}: {rows[(n, m)]}", file=sys.stderr)
