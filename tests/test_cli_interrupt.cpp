@@ -65,12 +65,14 @@ void no_rocksdb_text(const std::string& s) {
 TEST_CASE("cli interrupt: a database being solved is named as such, and Ctrl-C keeps the committed tiers",
           "[cli][interrupt]") {
   TempDir dir("cli-interrupt");
-  const std::string db = dir / "tf16";
+  const std::string db = dir / "tf18";
   Background solve;
   solve.out = dir / "solve.out";
   solve.err = dir / "solve.err";
-  // length 16: 86 million positions, many seconds of work whatever the machine
-  solve.pid = spawn_toadbase({"solve", "toads-frogs", "--length", "16", "--db", db}, "", solve.out, solve.err);
+  // length 18 on one thread: 775 million positions, tens of seconds of work on any machine
+  // (it is stopped after about a second)
+  solve.pid = spawn_toadbase({"solve", "toads-frogs", "--length", "18", "--threads", "1", "--db", db}, "", solve.out,
+                             solve.err);
   REQUIRE(solve.wait_for_progress("solve toads-frogs: tier", 120));
   const std::string pid = std::to_string(solve.pid);
   const std::string named = "being solved by another process (pid " + pid + ")";
@@ -87,7 +89,7 @@ TEST_CASE("cli interrupt: a database being solved is named as such, and Ctrl-C k
   CHECK_THAT(q.err, !Contains("run the same solve"));
   no_rocksdb_text(q.err);
 
-  const RunResult again = run_toadbase({"solve", "toads-frogs", "--length", "16", "--db", db, "--quiet"});
+  const RunResult again = run_toadbase({"solve", "toads-frogs", "--length", "18", "--db", db, "--quiet"});
   CHECK(again.rc == 1);
   CHECK_THAT(again.err, Contains(named));
   no_rocksdb_text(again.err);

@@ -19,10 +19,11 @@ using json = nlohmann::json;
 TEST_CASE("cli: a solve stopped by Ctrl-C resumes to the digest of an uninterrupted one", "[cli][interrupt][slow]") {
   TempDir dir("cli-resume");
   const json reference =
-      json::parse(ok({"solve", "toads-frogs", "--length", "15", "--db", dir / "ref", "--quiet", "--json"}).out);
-  // one thread: the same digest, and time enough to be interrupted part way
+      json::parse(ok({"solve", "toads-frogs", "--length", "17", "--db", dir / "ref", "--quiet", "--json"}).out);
+  // one thread: the same digest, and time enough to be interrupted part way (258 million
+  // positions: seconds even on a fast machine, and the progress line comes after one)
   const std::string db = dir / "db", err = dir / "err";
-  const pid_t pid = spawn_toadbase({"solve", "toads-frogs", "--length", "15", "--db", db, "--threads", "1"}, "",
+  const pid_t pid = spawn_toadbase({"solve", "toads-frogs", "--length", "17", "--db", db, "--threads", "1"}, "",
                                    dir / "out", err);
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (read_file(err).find("solve toads-frogs: tier") == std::string::npos && std::chrono::steady_clock::now() < until)
@@ -38,7 +39,7 @@ TEST_CASE("cli: a solve stopped by Ctrl-C resumes to the digest of an uninterrup
   REQUIRE(std::regex_search(text, m, std::regex("interrupted: ([0-9]+) of ([0-9]+) tiers committed")));
   const uint64_t kept = std::stoull(m[1]);
   // the same command again: resumes after the kept tiers, ends with the reference digest
-  const json done = json::parse(ok({"solve", "toads-frogs", "--length", "15", "--db", db, "--quiet", "--json"}).out);
+  const json done = json::parse(ok({"solve", "toads-frogs", "--length", "17", "--db", db, "--quiet", "--json"}).out);
   CHECK(done.at("tiersSkipped") == kept);
   CHECK(done.at("tiersSolved").get<uint64_t>() + kept == reference.at("tiers").get<uint64_t>());
   CHECK(done.at("digest") == reference.at("digest"));

@@ -12,10 +12,14 @@
 //   REQUIRED  static constexpr const char* kTitle    one line for --help ("Toads and Frogs ...")
 //   OPTIONAL  static std::vector<GameCommand> add_commands(CLI::App& root, const Host& host)
 //                      the game's own subcommands ("toadbase frog-puzzle solve ..."); a
-//                      subcommand that reads a database opens it through `host`
+//                      subcommand that reads a database opens it through `host`, reads and
+//                      writes the user's files through it ("-" is standard input/output),
+//                      gives one to three examples through it, returns an ExitCode and
+//                      throws UsageError for a command-line mistake (exit 2)
 //
 // A GAME WITH A POSITION DATABASE (`toadbase solve <game>`) also gives its parameters
-//   REQUIRED  static std::vector<ParamSpec> parameters()       its `solve` options
+//   REQUIRED  static std::vector<ParamSpec> parameters()       its `solve` options (with the
+//                                                               default --help shows)
 //   REQUIRED  static nlohmann::json normalize(const nlohmann::json& given)
 //                      the options given -> the space's identity (defaults filled in);
 //                      throws std::invalid_argument naming the bad option
