@@ -12,7 +12,7 @@ struct ParamSpec {
   std::string name;  // option name without dashes, e.g. "length"
   Kind kind;
   std::string help;
-  std::string default_value;  // what --help shows as the default ("10", "every count")
+  std::string default_value{};  // what --help shows as the default ("10", "every count"; "" none)
 };
 
 }  // namespace toadbase
