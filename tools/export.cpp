@@ -36,9 +36,10 @@ int run_export(const ExportOptions& o) {
     throw UsageError("export: --format must be raw, gamescrafters16 or tsv, not '" + o.format + "'");
   const Opened d = open_database(o.c.db, true, 0);
   const std::string game = d.db->identity().game;
-  if (o.format != "raw" && !d.instance->win_lose())
-    throw UsageError("export: " + game + " values (" + d.db->identity().record + ") are not win/lose, so they have no " +
-                     o.format + " form; use --format raw");
+  if (o.format != "raw" && !d.instance->win_lose())  // the database cannot answer this: exit 1
+    throw UserError("export: " + game + " values (" + d.db->identity().record + ") are not win/lose: no " +
+                    (o.format == "tsv" ? std::string("tsv (position, value, remoteness)") : "GamesCrafters 16-bit") +
+                    " form; use --format raw");
   uint64_t records = 0;
   for (const auto& t : d.instance->tiers()) records += t.positions;
   const unsigned width = d.db->record_bytes();
