@@ -152,12 +152,15 @@ int run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::string what = e.what();
-    // name the argument CLI11 could not place, and how a board that starts with '-' is given
+    // name the argument CLI11 could not place, and (where positions are given) how a board
+    // that starts with '-' is
     if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
       const size_t colon = what.find(": ");
       const std::string extras = colon == std::string::npos ? what : what.substr(colon + 2);
+      const bool takes_positions =
+          !named.app->get_options([](const CLI::Option* o) { return o->get_positional(); }).empty();
       what = (extras.size() > 1 && extras[0] == '-' ? "unknown option " : "unexpected argument ") + extras +
-             " (a position that starts with '-' goes after --)";
+             (takes_positions ? " (a position that starts with '-' goes after --)" : "");
     }
     return report_error(what + "\nsee: " + path_of(*named.app) + " --help", kExitUsage, json);
   }
