@@ -6,6 +6,7 @@ rate measured here."""
 import json
 import os
 import statistics
+import re
 import subprocess
 import sys
 
@@ -17,6 +18,15 @@ PLAN_RANKS = [16, 64, 256]
 PLAN_THREADS = [1, 16]
 DEFAULT_RATE = 60e6  # positions a second one thread solves, when nothing was measured here
 PLAN_64 = [None]  # the estimate for 64 ranks of 1 thread
+
+
+def snake(j):
+    """The command's camelCase keys in this script's snake_case (rows keep their own keys)."""
+    if isinstance(j, list):
+        return [snake(v) for v in j]
+    if isinstance(j, dict):
+        return {re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), k): snake(v) for k, v in j.items()}
+    return j
 
 
 def gib(b):
@@ -34,7 +44,7 @@ def load(path):
     rows = []
     if os.path.exists(path):
         with open(path) as f:
-            rows = [json.loads(line) for line in f if line.strip()]
+            rows = [snake(json.loads(line)) for line in f if line.strip()]
     return rows
 
 
@@ -120,7 +130,7 @@ def plan_section(rate, rate_note):
             cmd = ["/usr/bin/time", "-f", "%M", "-o", "/tmp/toadbase-plan-rss", BIN, "solve", "toads-frogs",
                    "--length", str(PLAN_LENGTH), "--db", "/nonexistent/plan-only", "--plan", str(k), "--threads",
                    str(threads), "--plan-rate", "%.0f" % rate, "--json"]
-            p = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+            p = snake(json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout))
             with open("/tmp/toadbase-plan-rss") as f:
                 fixed = int(f.read().strip()) * 1024
             t = p["estimated_seconds"]

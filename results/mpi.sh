@@ -44,7 +44,7 @@ one() {
   esac
   read -r wall rss < "$work/time"
   emit "$json" "$(printf '{"kind": "scaling", "config": "%s", "length": %s, "repeat": %s, "threads": 1, "wall_seconds": %s, "peak_rss_kb": %s}' "$config" "$length" "$repeat" "$wall" "$rss")"
-  python3 -c 'import json,sys; d=json.loads(sys.argv[1]); r=d.get("per_rank", []); print("%-7s #%s: %s s wall, %.3f s solving, digest %s%s" % (sys.argv[2], sys.argv[3], sys.argv[4], d["seconds"], d["digest"], "".join("; rank %d sent %d B, received %d B" % (x["rank"], x["bytes_sent"], x["bytes_received"]) for x in r)))' "$json" "$config" "$repeat" "$wall"
+  python3 -c 'import json,sys; d=json.loads(sys.argv[1]); r=d.get("perRank", []); print("%-7s #%s: %s s wall, %.3f s solving, digest %s%s" % (sys.argv[2], sys.argv[3], sys.argv[4], d["seconds"], d["digest"], "".join("; rank %d sent %d B, received %d B" % (x["rank"], x["bytesSent"], x["bytesReceived"]) for x in r)))' "$json" "$config" "$repeat" "$wall"
 }
 
 case $mode in
@@ -61,7 +61,7 @@ case $mode in
     /usr/bin/time -v -o "$work/time" "$bin" solve toads-frogs --length "$length" --db "$work/large" --json > "$work/large.json"
     rss=$(awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$work/time")
     emit "$(cat "$work/large.json")" "$(printf '{"kind": "large", "length": %s, "peak_rss_kb": %s, "threads": %s}' "$length" "$rss" "$(nproc)")"
-    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("length %s: %.1f s, peak RSS %.2f GiB, %.2f GiB on disk, digest %s" % (sys.argv[2], d["seconds"], int(sys.argv[3]) / 2**20, d["disk_bytes"] / 2**30, d["digest"]))' "$(cat "$work/large.json")" "$length" "$rss"
+    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("length %s: %.1f s, peak RSS %.2f GiB, %.2f GiB on disk, digest %s" % (sys.argv[2], d["seconds"], int(sys.argv[3]) / 2**20, d["diskBytes"] / 2**30, d["digest"]))' "$(cat "$work/large.json")" "$length" "$rss"
     ;;
   plan) ;;
   *) echo "usage: results/mpi.sh [scaling [LENGTH] [REPEATS] | large [LENGTH] | plan]" >&2; exit 2 ;;

@@ -80,7 +80,7 @@ uint64_t committed(const std::string& db) {
   const RunResult r = run_toadbase({"info", "--db", db, "--json"});
   if (r.rc != 0) return 0;
   try {
-    return json::parse(r.out).at("committed_tiers");
+    return json::parse(r.out).at("committedTiers");
   } catch (const std::exception&) {
     return 0;
   }
@@ -144,16 +144,16 @@ TEST_CASE("mpi: 1, 2 and 3 ranks give the digest of one process, and the databas
         const json j = solved(ranks, with(db, {"--threads", threads}));
         CHECK(j.at("digest") == one.at("digest"));
         CHECK(j.at("ranks") == ranks);
-        CHECK(j.at("positions_solved") == one.at("positions"));
+        CHECK(j.at("positionsSolved") == one.at("positions"));
         uint64_t computed = 0;
-        for (const auto& r : j.at("per_rank")) computed += r.at("positions_computed").get<uint64_t>();
+        for (const auto& r : j.at("perRank")) computed += r.at("positionsComputed").get<uint64_t>();
         CHECK(computed == one.at("positions").get<uint64_t>());
         // every piece count of the board is a component of its own: each rank gets some and
         // reports them to rank 0 (one piece count is one chain of tiers: it stays on one rank)
         if (space.size() == 2)
           for (int r = 1; r < ranks; ++r) {
-            CHECK(j.at("per_rank").at(r).at("positions_computed").get<uint64_t>() > 0);
-            CHECK(j.at("per_rank").at(r).at("bytes_sent").get<uint64_t>() > 0);
+            CHECK(j.at("perRank").at(r).at("positionsComputed").get<uint64_t>() > 0);
+            CHECK(j.at("perRank").at(r).at("bytesSent").get<uint64_t>() > 0);
           }
         const json v = json::parse(ok({"verify", "--db", db, "--quiet", "--json"}).out);
         CHECK(v.at("ok") == true);
@@ -254,9 +254,9 @@ TEST_CASE("mpi: a killed rank, an aborted rank, a cancelled job: the same comman
       args.push_back(db);
       const json done = rerun ? solved(rerun, args) : json::parse(ok(args).out);
       CHECK(done.at("digest") == reference.at("digest"));
-      CHECK(done.at("tiers_skipped").get<uint64_t>() + done.at("tiers_solved").get<uint64_t>() ==
+      CHECK(done.at("tiersSkipped").get<uint64_t>() + done.at("tiersSolved").get<uint64_t>() ==
             reference.at("tiers").get<uint64_t>());
-      CHECK(done.at("tiers_skipped").get<uint64_t>() > 0);
+      CHECK(done.at("tiersSkipped").get<uint64_t>() > 0);
       CHECK_THAT(ok({"verify", "--db", db, "--quiet"}).out, Contains("OK"));
     }
   }

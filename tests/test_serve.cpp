@@ -380,7 +380,7 @@ TEST_CASE("serve: /api/ answers exactly what query and info --json print", "[ser
     CHECK(d.at("game") == info.at("game"));
     CHECK(d.at("parameters") == info.at("parameters"));
     CHECK(d.at("positions") == info.at("positions"));
-    CHECK(d.at("tiers") == info.at("tier_count"));
+    CHECK(d.at("tiers") == info.at("tierCount"));
     CHECK(d.at("digest") == info.at("digest"));
     // the manifest route is info --json, byte for byte, with and without tiers
     CHECK(s.get("/api/" + d["id"].get<std::string>() + "/").body + "\n" == ok({"info", "--db", path, "--json"}).out);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "tools/cli.hpp"
 #include "tools/info.hpp"
 #include "tools/uwapi.hpp"
 #include "tools/web_assets.hpp"
@@ -249,10 +250,10 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
     ojson entry;
     entry["id"] = d->id;
     entry["game"] = d->game;
-    entry["parameters"] = m.value("parameters", nlohmann::json::object());
+    entry["parameters"] = camel_keys(m.value("parameters", nlohmann::json::object()));
     entry["positions"] = m.value("positions", uint64_t{0});
     entry["tiers"] = d->opened.db->tier_count();
-    entry["stored_bytes"] = m.value("stored_bytes", uint64_t{0});
+    entry["storedBytes"] = m.value("stored_bytes", uint64_t{0});
     entry["digest"] = m.value("digest", std::string());
     entry["manifest"] = "/api/" + url_escape(d->id) + "/";
     entry["query"] = "/api/" + url_escape(d->id) + "/query?p=";

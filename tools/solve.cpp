@@ -368,14 +368,17 @@ std::vector<Command> add_solve(CLI::App& root) {
       std::string names;
       for (const auto& r : g->records()) names += (names.empty() ? "" : ", ") + r;
       s->add_option("--record", o->record,
-                    "the record type (" + names + "); by default the narrowest that holds every remoteness of the space");
+                    "the record type (" + names + ")")
+          ->default_str("the narrowest that holds every remoteness of the space");
     }
     s->add_option("--plan", o->plan,
                   "print the plan of a distributed solve on this many ranks (work, traffic and memory per rank, "
                   "estimated time; --threads per rank) and solve nothing")
-        ->check(CLI::Range(1, 1 << 20));
-    s->add_option("--plan-rate", o->plan_rate, "positions a second one thread solves, for --plan's estimate (default 60e6)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(1, 1 << 20))
+        ->default_str("none: solve");
+    s->add_option("--plan-rate", o->plan_rate, "positions a second one thread solves, for --plan's estimate")
+        ->check(CLI::PositiveNumber)
+        ->default_str("60e6");
     const std::vector<ParamSpec> params = g->parameters();
     std::string example = "toadbase solve " + g->name();
     for (const auto& p : params) {

@@ -29,13 +29,6 @@ struct Module {
   /// A puzzle has one player: `turn` must be empty or "1".
   static Position parse(const std::string& text, const std::string& turn);
   static std::string format(const Position& p) { return frog_puzzle::format(p); }
-  /// As GamesmanUni's board reads it: "1_LL-RR" (one player: always 1; '-' is empty).
-  static std::string autogui_position(const Position& p) {
-    std::string s = "1_" + frog_puzzle::format(p);
-    for (size_t i = 2; i < s.size(); ++i)
-      if (s[i] == '_') s[i] = '-';
-    return s;
-  }
   static std::vector<NamedMove<Position>> moves(const Position& p);
   /// The board as GamesmanUni's widget reads it: one player, `-` for an empty cell
   /// ("LL_RR" -> "1_LL-RR").
