@@ -81,7 +81,7 @@ TEST_CASE("cli args: every command keeps the README's exit codes (0, 1, 2, 3)", 
   const std::vector<Case> cases = {
       {{"solve", "toads-frogs", "--length", "8", "--db", f.tf, "--quiet"}, 0},
       {{"solve", "toads-frogs", "--length", "9", "--db", f.tf, "--quiet"}, 1},  // the database holds length 8
-      {{"solve", "toads-frogs", "--length", "23", "--db", f.dir / "x", "--quiet"}, 2},
+      {{"solve", "toads-frogs", "--length", "27", "--db", f.dir / "x", "--quiet"}, 2},
       {{"query", "--db", f.tf, "1_TT--FF"}, 0},
       {{"query", "--db", f.tf, "1_TTXX"}, 1},
       {{"query", "--db", missing, "1_TT--FF"}, 1},
@@ -157,7 +157,7 @@ TEST_CASE("cli args: every usage mistake exits 2 naming it, and under --json as 
     std::string names;  // what the message must name
   };
   const std::vector<Case> cases = {
-      {{"solve", "toads-frogs", "--length", "23", "--db", f.dir / "x"}, "length 23"},
+      {{"solve", "toads-frogs", "--length", "27", "--db", f.dir / "x"}, "length 27"},
       {{"solve", "toads-frogs", "--toads", "2", "--db", f.dir / "x"}, "--frogs"},
       {{"solve", "toads-frogs", "--zstd-level", "30", "--db", f.dir / "x"}, "--zstd-level"},
       {{"solve", "toads-frogs", "--length", "8"}, "--db"},
