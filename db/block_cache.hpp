@@ -43,8 +43,32 @@ class BlockCache {
     }
     auto blk = std::make_shared<const Block>(load());
     const uint8_t b = at(*blk, offset);
+    keep(g, std::move(blk));
+    return b;
+  }
+
+  /// Block `g` itself, loading it with `load()` when it is not held. The reference keeps
+  /// the block alive after the cache lets it go (a reader's own table of blocks).
+  template <class Load>
+  std::shared_ptr<const Block> block(uint64_t g, Load&& load) {
+    {
+      std::lock_guard lock(mu_);
+      if (slot_[g]) return slot_[g];
+    }
+    auto blk = std::make_shared<const Block>(load());
+    keep(g, blk);
+    return blk;
+  }
+
+  static uint8_t at(const Block& b, uint64_t offset) {
+    if (offset >= b.size()) throw std::out_of_range("a block is shorter than its tier says");
+    return b[offset];
+  }
+
+ private:
+  void keep(uint64_t g, std::shared_ptr<const Block> blk) {
     std::lock_guard lock(mu_);
-    if (slot_[g]) return b;
+    if (slot_[g]) return;
     used_ += blk->size();
     slot_[g] = std::move(blk);
     loaded_.push_back(g);
@@ -53,13 +77,6 @@ class BlockCache {
       slot_[loaded_.front()].reset();
       loaded_.pop_front();
     }
-    return b;
-  }
-
- private:
-  static uint8_t at(const Block& b, uint64_t offset) {
-    if (offset >= b.size()) throw std::out_of_range("a block is shorter than its tier says");
-    return b[offset];
   }
 
   std::mutex mu_;

@@ -530,6 +530,53 @@ void Database::read_record(TierId t, uint64_t index, void* out) const {
   }
 }
 
+/// Reads records for one thread through a small table of its own of the blocks it used
+/// lately (each held by reference, so the shared cache may let it go meanwhile; the table
+/// holds at most slots x 64 KiB beyond the cache): a read that finds its block there takes
+/// no lock, and threads reading at once do not queue on the shared cache's lock.
+class Database::Reader : public TierSource {
+ public:
+  Reader(const Database& d, size_t slots) : d_(d), slots_(std::max<size_t>(slots, 1)) {}
+  unsigned record_bytes() const override { return d_.record_bytes(); }
+  bool has_tier(TierId t) const override { return d_.has_tier(t); }
+  uint64_t tier_positions(TierId t) const override { return d_.tier_positions(t); }
+  uint64_t tier_kept(TierId t) const override { return d_.tier_kept(t); }
+  bool matches_digest(TierId t, const void* records, uint64_t count) const override {
+    return d_.matches_digest(t, records, count);
+  }
+  void load_tier(TierId t, void* out) const override { d_.load_tier(t, out); }
+  void read_record(TierId t, uint64_t index, void* out) const override {
+    if (!d_.cache_) return d_.read_record(t, index, out);  // opened for solving
+    const TierMeta& m = d_.tier_meta(t);
+    if (index >= m.kept) return d_.read_record(t, index, out);  // says what is wrong
+    const PlaneLayout layout{d_.width_, m.kept};
+    auto* bytes = static_cast<uint8_t*>(out);
+    for (unsigned p = 0; p < d_.width_; ++p) {
+      const uint64_t s = layout.offset(index, p), b = s / kBlockBytes, g = d_.first_block_[t] + b;
+      Slot& slot = slots_[g % slots_.size()];
+      if (slot.block_id != g) {
+        slot.block = d_.cache_->block(g, [&] { return d_.decoded(t, b); });
+        slot.block_id = g;
+      }
+      try {
+        bytes[p] = BlockCache::at(*slot.block, s % kBlockBytes);
+      } catch (const std::out_of_range&) {
+        throw DbError(d_.path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) + " is short");
+      }
+    }
+  }
+
+ private:
+  struct Slot {
+    uint64_t block_id = UINT64_MAX;
+    std::shared_ptr<const BlockCache::Block> block;
+  };
+  const Database& d_;
+  mutable std::vector<Slot> slots_;  // direct-mapped by global block number
+};
+
+std::unique_ptr<TierSource> Database::reader(size_t slots) const { return std::make_unique<Reader>(*this, slots); }
+
 bool Database::matches_digest(TierId t, const void* records, uint64_t count) const {
   const TierMeta& m = tier_meta(t);
   return count == m.positions && plane_digest(static_cast<const uint8_t*>(records), count, width_) == m.digest;

@@ -101,6 +101,11 @@ class Database : public TierStore {
   /// The zstd level of the stored blocks.
   int zstd_level() const { return zstd_level_; }
 
+  /// A reader of this database for one thread: reads through a table of its own of the
+  /// last blocks it used (`slots` of them, 64 KiB each, direct-mapped), so threads reading at
+  /// once take no lock on a block they hold. Not thread-safe itself; outlived by the database.
+  std::unique_ptr<TierSource> reader(size_t slots = 256) const;
+
   /// Writes the pending group of tiers.
   void flush();
   /// The committed tiers whose blocks no longer read back whole (damaged, missing, digests
@@ -120,6 +125,7 @@ class Database : public TierStore {
   std::optional<long> writer_pid() const { return writer_pid_; }
 
  private:
+  class Reader;
   Database();
   void write_tier(TierId t, PackedTier tier);
   /// Reads the commit records; damaged ones throw, or with `damaged` are listed there.

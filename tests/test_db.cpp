@@ -264,6 +264,49 @@ TEST_CASE("commit tiers, read them back, digest, reopen read-only", "[db]") {
   }
 }
 
+TEST_CASE("a reader for one thread reads every record as the database does", "[db]") {
+  TempDir dir("db-reader");
+  const auto recs = sample_records(3);
+  make_db(dir / "db", recs, {0, 1, 2, 3, 4, 5});
+  // the shared cache big, or holding nothing (the reader's own table keeps its blocks); the
+  // reader's table of one slot (every other block evicts), three, or the default
+  for (size_t cache : {size_t{256} << 20, size_t{0}}) {
+    auto d = Database::open_read_only(dir / "db", cache);
+    for (size_t slots : {size_t{1}, size_t{3}, size_t{256}}) {
+      auto r = d->reader(slots);
+      CHECK(r->record_bytes() == 1);
+      uint64_t bad = 0, read = 0;
+      std::mt19937_64 rng(slots);
+      for (int k = 0; k < 20000; ++k) {
+        const TierId t = rng() % 2 ? 1 : static_cast<TierId>(rng() % 4);
+        const uint64_t i = rng() % recs[t].size();
+        bad += r->record<Record>(t, i) != recs[t][i];
+        ++read;
+      }
+      CHECK(read == 20000);
+      CHECK(bad == 0);
+      CHECK_THAT(db_error([&] { r->record<Record>(1, 150000); }), Contains("beyond"));
+      CHECK_THAT(db_error([&] { r->record<Record>(kDerived, 3); }), Contains("derived"));
+    }
+  }
+  SECTION("records of several bytes: every byte plane") {
+    const Identity wide{"wide", nlohmann::json::object(), "u16", 2};
+    const std::vector<TierInfo> tiers{{"w", 100000}};
+    std::vector<uint16_t> w(100000);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<uint16_t>(i * 2654435761u >> 7);
+    {
+      auto d = Database::open_for_solve(dir / "wide", wide, tiers, 3);
+      d->commit(0, w);
+      d->finish(tiers);
+    }
+    auto d = Database::open_read_only(dir / "wide");
+    auto r = d->reader(1);
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < w.size(); i += 7) bad += r->record<uint16_t>(0, i) != w[i];
+    CHECK(bad == 0);
+  }
+}
+
 TEST_CASE("a group that cannot be written stays pending: its tiers stay readable and a later flush writes them",
           "[db]") {
   TempDir dir("db-unwritable");
