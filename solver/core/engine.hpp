@@ -687,12 +687,15 @@ unsigned probe_record(const G& game, const TierSource& source, const typename G:
   const TierIndex ti = game.rank(p);
   using R = typename Rec::Storage;
   if (tier_stored(game, ti.tier)) return source.record<R>(ti.tier, ti.index);
-  std::vector<unsigned> recs;
-  for (const auto& c : game.children(p)) {
-    const TierIndex ci = game.rank(canonical(game, c));
-    recs.push_back(source.record<R>(ci.tier, ci.index));
+  const auto kids = game.children(p);
+  unsigned few[kMaxChildren];  // no allocation for the usual number of children
+  std::vector<unsigned> many(kids.size() > kMaxChildren ? kids.size() : 0);
+  unsigned* recs = many.empty() ? few : many.data();
+  for (size_t k = 0; k < kids.size(); ++k) {
+    const TierIndex ci = game.rank(canonical(game, kids[k]));
+    recs[k] = source.record<R>(ci.tier, ci.index);
   }
-  return record_from_children<Rec>(game, p, static_cast<unsigned>(recs.size()), [&](unsigned k) { return recs[k]; });
+  return record_from_children<Rec>(game, p, static_cast<unsigned>(kids.size()), [&](unsigned k) { return recs[k]; });
 }
 
 /// The value of any position the space holds or embeds; std::invalid_argument otherwise.

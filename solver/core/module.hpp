@@ -170,6 +170,11 @@ class Instance {
     PositionProbe p = probe(source, text, turn);
     return {p.position, p.outcome};
   }
+  /// The value of a position alone (win/lose games): what batch lookups call, many threads
+  /// at once, so a game answers it without building strings; throws BadPosition.
+  virtual Outcome lookup(const TierSource& source, const std::string& text, const std::string& turn) const {
+    return value(source, text, turn).second;
+  }
 
   /// The space's start position ("" when the game names none).
   virtual std::string start_position() const { return ""; }
@@ -188,6 +193,16 @@ class Instance {
       if (!raw.empty()) source.load_tier(t, raw.data());
       each(t, raw);
     }
+  }
+  /// A reader of whole tiers one at a time, in any order (the same records as each_tier):
+  /// it keeps the tiers it rebuilt lately for the next call. Thread-safe; `source` (and this
+  /// instance) must outlive it.
+  virtual std::function<std::vector<uint8_t>(TierId)> tier_reader(const TierSource& source) const {
+    return [&source](TierId t) {
+      std::vector<uint8_t> raw(source.tier_kept(t) * source.record_bytes());
+      if (!raw.empty()) source.load_tier(t, raw.data());
+      return raw;
+    };
   }
   /// GamesCrafters' 16-bit records of a tier's whole records (GamesmanOne's value in the top
   /// four bits: lose 1, tie 3, win 4; remoteness below); throws std::invalid_argument for a

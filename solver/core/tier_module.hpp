@@ -101,6 +101,10 @@ class TierInstance : public Instance {
     return {M::format(p), outcome(source, p)};
   }
 
+  Outcome lookup(const TierSource& source, const std::string& text, const std::string& turn) const override {
+    return outcome(source, parse(text, turn));
+  }
+
   std::string start_position() const override {
     if constexpr (requires { M::start(space_); }) {
       return M::format(M::start(space_));
@@ -132,6 +136,11 @@ class TierInstance : public Instance {
         each(t, raw);
       }
     }
+  }
+
+  std::function<std::vector<uint8_t>(TierId)> tier_reader(const TierSource& source) const override {
+    auto reader = std::make_shared<TierReader<Space, Rec>>(space_, source);
+    return [reader](TierId t) { return reader->records(t); };
   }
 
   std::vector<uint16_t> gamescrafters16(const std::vector<uint8_t>& records) const override {

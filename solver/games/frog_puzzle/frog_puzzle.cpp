@@ -112,9 +112,8 @@ std::string format_blog(const Position& p) {
 }
 
 Position parse(std::string_view text) {
-  const std::string shown(text);
   auto fail = [&](const std::string& why) -> Position {
-    throw PositionError("position '" + shown + "': " + why);
+    throw PositionError("position '" + std::string(text) + "': " + why);
   };
   std::string_view t = text;
   while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);

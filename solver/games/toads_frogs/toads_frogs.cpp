@@ -69,7 +69,8 @@ std::string format(const Position& p) {
 }
 
 Position parse(std::string_view text, std::optional<Player> default_turn) {
-  const std::string quoted = "position '" + std::string(text) + "': ";
+  // built only for an error: a lookup of a good position allocates nothing here
+  const auto quoted = [&] { return "position '" + std::string(text) + "': "; };
   std::string_view s = text;
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
@@ -80,19 +81,19 @@ Position parse(std::string_view text, std::optional<Player> default_turn) {
     } else if (s[0] == '2') {
       p.turn = Player::Frogs;
     } else {
-      throw PositionError(quoted + "the player to move is '" + std::string(1, s[0]) +
+      throw PositionError(quoted() + "the player to move is '" + std::string(1, s[0]) +
                           "', expected 1 (Toads) or 2 (Frogs)");
     }
     s.remove_prefix(2);
   } else if (default_turn) {
     p.turn = *default_turn;
   } else {
-    throw PositionError(quoted +
+    throw PositionError(quoted() +
                         "no player to move: write 1_<board> (Toads to move) or 2_<board> (Frogs)");
   }
-  if (s.empty()) throw PositionError(quoted + "the board is empty");
+  if (s.empty()) throw PositionError(quoted() + "the board is empty");
   if (s.size() > static_cast<size_t>(kMaxLength))
-    throw PositionError(quoted + "the board has " + std::to_string(s.size()) +
+    throw PositionError(quoted() + "the board has " + std::to_string(s.size()) +
                         " cells, more than the " + std::to_string(kMaxLength) + " supported");
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
@@ -105,7 +106,7 @@ Position parse(std::string_view text, std::optional<Player> default_turn) {
       case '_':
       case '.': break;
       default:
-        throw PositionError(quoted + "cell " + std::to_string(i) + " (from 0) is '" +
+        throw PositionError(quoted() + "cell " + std::to_string(i) + " (from 0) is '" +
                             std::string(1, c) + "', expected T, F or - (also t, f, _ or .)");
     }
   }
