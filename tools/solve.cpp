@@ -15,6 +15,7 @@
 #include "tools/cli.hpp"
 #include "tools/mpi.hpp"
 #include "tools/registry.hpp"
+#include "tools/solve.hpp"
 
 namespace toadbase::tools {
 
@@ -59,97 +60,89 @@ void repair(db::Database& d, const std::vector<TierInfo>& tiers, bool quiet) {
   for (const auto& l : lines) std::cerr << "repair: " << l << (l.ends_with("again") ? "" : " (solved again)") << "\n";
 }
 
-/// What a finished solve prints (rank 0 of a distributed one).
-void report(const Game& game, const json& params, const SolveOptions& o, db::Database& d,
-            const std::vector<TierInfo>& tiers, bool was_complete, const SolveStats& stats, double secs,
-            const json& per_rank) {
-  const Common& c = o.c;
+/// What `solve --json` prints (rank 0 of a distributed one adds `ranks` and `perRank`).
+nlohmann::ordered_json solve_report(const Game& game, const json& params, const std::string& db_path, db::Database& d,
+                                    const std::vector<TierInfo>& tiers, bool was_complete, const SolveStats& stats,
+                                    double secs, const json& per_rank) {
   uint64_t positions = 0;
   for (const auto& t : tiers) positions += t.positions;
   const json& m = d.summary();
   const uint64_t stored = m.value("stored_bytes", uint64_t{0});
-  nlohmann::ordered_json out = {{"db", c.db},
-              {"game", game.name()},
-              {"parameters", camel_keys(params)},
-              {"record", m.value("record", "")},
-              {"positions", positions},
-              {"tiers", tiers.size()},
-              {"tiersSolved", stats.tiers_solved},
-              {"tiersSkipped", was_complete ? tiers.size() : stats.tiers_skipped},
-              {"positionsSolved", stats.positions_solved},
-              {"seconds", secs},
-              {"positionsPerSecond", secs > 0 ? static_cast<double>(stats.positions_solved) / secs : 0},
-              {"storedBytes", stored},
-              {"bitsPerPosition", positions ? 8.0 * static_cast<double>(stored) / static_cast<double>(positions) : 0},
-              {"diskBytes", d.disk_bytes()},
-              {"peakTierBytesInFlight", stats.peak_bytes_in_flight},
-              {"digest", m.value("digest", "")}};
+  nlohmann::ordered_json out = {
+      {"db", db_path},
+      {"game", game.name()},
+      {"parameters", camel_keys(params)},
+      {"record", m.value("record", "")},
+      {"positions", positions},
+      {"tiers", tiers.size()},
+      {"tiersSolved", stats.tiers_solved},
+      {"tiersSkipped", was_complete ? tiers.size() : stats.tiers_skipped},
+      {"positionsSolved", stats.positions_solved},
+      {"seconds", secs},
+      {"positionsPerSecond", secs > 0 ? static_cast<double>(stats.positions_solved) / secs : 0},
+      {"storedBytes", stored},
+      {"bitsPerPosition", positions ? 8.0 * static_cast<double>(stored) / static_cast<double>(positions) : 0},
+      {"diskBytes", d.disk_bytes()},
+      {"peakTierBytesInFlight", stats.peak_bytes_in_flight},
+      {"digest", m.value("digest", "")}};
   if (!per_rank.is_null()) {
     out["ranks"] = per_rank.size();
     out["perRank"] = camel_keys(per_rank);
   }
+  return out;
+}
+
+/// Prints a finished solve's report: as it is under --json, else in words.
+void print_report(const nlohmann::ordered_json& out, const Common& c, bool was_complete) {
   if (c.json_out) {
     std::cout << dump(out) << "\n";
     return;
   }
   if (was_complete) std::cout << c.db << " is already complete; nothing to do\n";
-  std::cout << game.name() << " " << dump(params) << ": " << positions << " positions in " << tiers.size() << " tiers -> "
-            << c.db << "\n";
+  std::cout << out["game"].get<std::string>() << " " << dump(out["parameters"]) << ": " << out["positions"]
+            << " positions in " << out["tiers"] << " tiers -> " << c.db << "\n";
+  const double secs = out["seconds"].get<double>();
+  const uint64_t solved = out["positionsSolved"].get<uint64_t>();
   if (!was_complete) {
-    std::cout << "solved " << stats.positions_solved << " positions";
-    if (stats.tiers_skipped) std::cout << " (resumed after " << stats.tiers_skipped << " committed tiers)";
-    if (!per_rank.is_null()) std::cout << " on " << per_rank.size() << " ranks";
-    std::printf(" in %.3f s (%.1f M positions/s)\n", secs,
-                secs > 0 ? static_cast<double>(stats.positions_solved) / secs / 1e6 : 0.0);
+    std::cout << "solved " << solved << " positions";
+    if (out["tiersSkipped"].get<uint64_t>()) std::cout << " (resumed after " << out["tiersSkipped"] << " committed tiers)";
+    if (out.contains("ranks")) std::cout << " on " << out["ranks"] << " ranks";
+    std::printf(" in %.3f s (%.1f M positions/s)\n", secs, secs > 0 ? static_cast<double>(solved) / secs / 1e6 : 0.0);
   }
-  std::printf("stored %s (%.3f bits/position), digest %s\n", human_bytes(static_cast<double>(stored)).c_str(),
+  std::printf("stored %s (%.3f bits/position), digest %s\n",
+              human_bytes(static_cast<double>(out["storedBytes"].get<uint64_t>())).c_str(),
               out["bitsPerPosition"].get<double>(), out["digest"].get<std::string>().c_str());
-  if (!per_rank.is_null() && !was_complete)
-    for (const auto& r : per_rank)
+  if (out.contains("perRank") && !was_complete)
+    for (const auto& r : out["perRank"])
       std::printf("  rank %d: %.3f G positions, sent %s, received %s, waited %.2f s\n", r["rank"].get<int>(),
-                  r["positions_computed"].get<double>() / 1e9, human_bytes(r["bytes_sent"].get<double>()).c_str(),
-                  human_bytes(r["bytes_received"].get<double>()).c_str(), r["seconds_waiting"].get<double>());
+                  r["positionsComputed"].get<double>() / 1e9, human_bytes(r["bytesSent"].get<double>()).c_str(),
+                  human_bytes(r["bytesReceived"].get<double>()).c_str(), r["secondsWaiting"].get<double>());
 }
 
-/// One process: today's solve.
-int solve_here(const Game& game, const Instance& inst, const json& params, const SolveOptions& o) {
-  const Common& c = o.c;
+/// One process: the solve `toadbase solve` and Python's solve() run.
+Solved solve_here(const Game& game, const Instance& inst, const json& params, const SolveRequest& request) {
   const auto tiers = inst.tiers();
-  auto d = db::Database::open_for_solve(c.db, inst.identity(), tiers, o.zstd_level, o.repair);
-  if (o.repair) repair(*d, tiers, c.quiet);
+  auto d = db::Database::open_for_solve(request.db, inst.identity(), tiers, request.zstd_level, request.repair);
+  if (request.repair) repair(*d, tiers, request.quiet);
   uint64_t positions = 0;
   for (const auto& t : tiers) positions += t.positions;
-  auto progress = make_progress("solve " + game.name(), positions, tiers.size(), c.quiet);
+  auto progress = make_progress("solve " + game.name(), positions, tiers.size(), request.quiet);
   const bool was_complete = d->complete();
   SolveStats stats;
   const auto t0 = Clock::now();
   if (!was_complete) {
-    const StopOnInterrupt ctrl_c;  // Ctrl-C: stop at the next level of tiers, keep what is committed
     try {
-      stats = with_threads(c.threads, [&] { return inst.solve(*d, progress.get()); });
+      stats = with_threads(request.threads, [&] { return inst.solve(*d, progress.get()); });
     } catch (const Interrupted&) {
       progress->interrupted();
       d->flush();
-      const std::string kept = std::to_string(d->committed_tiers()) + " of " + std::to_string(tiers.size()) +
-                               " tiers committed";
-      if (c.json_out) {
-        std::cout << dump(nlohmann::ordered_json{{"error", "interrupted: " + kept},
-                                                 {"db", c.db},
-                                                 {"committedTiers", d->committed_tiers()},
-                                                 {"tiers", tiers.size()}})
-                  << "\n";
-      } else {
-        std::cerr << "toadbase: interrupted: " << kept << " to " << c.db
-                  << "; run the same command again to resume\n";
-      }
-      return kExitInterrupted;
+      throw SolveInterrupted(d->committed_tiers(), tiers.size());
     }
     progress->finish();
     d->finish(tiers);
   }
   const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-  report(game, params, o, *d, tiers, was_complete, stats, secs, json());
-  return 0;
+  return {solve_report(game, params, request.db, *d, tiers, was_complete, stats, secs, json()), was_complete};
 }
 
 /// One rank of a distributed solve (every rank runs this).
@@ -244,7 +237,7 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params, c
                         {"seconds_waiting", static_cast<double>(s[9]) / 1e6}});
   }
   const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-  report(game, params, o, *d, tiers, was_complete, stats, secs, per_rank);
+  print_report(solve_report(game, params, c.db, *d, tiers, was_complete, stats, secs, per_rank), c, was_complete);
   return 0;
 }
 
@@ -342,10 +335,40 @@ int run_solve(const Game& game, const json& given, const SolveOptions& o) {
   const Launch launch = detect_launch();
   if (!launch.problem.empty()) throw UserError("solve: " + launch.problem);
   if (launch.mpi) return solve_on_ranks(game, *inst, params, o);
-  return solve_here(game, *inst, params, o);
+  const Common& c = o.c;
+  const StopOnInterrupt ctrl_c;  // Ctrl-C: stop at the next level of tiers, keep what is committed
+  try {
+    const Solved solved = solve_here(game, *inst, params, {c.db, c.threads, o.zstd_level, c.quiet, o.repair, o.record});
+    print_report(solved.report, c, solved.was_complete);
+  } catch (const SolveInterrupted& e) {
+    const std::string kept = std::to_string(e.committed) + " of " + std::to_string(e.tiers) + " tiers committed";
+    if (c.json_out) {
+      std::cout << dump(nlohmann::ordered_json{
+                       {"error", "interrupted: " + kept}, {"db", c.db}, {"committedTiers", e.committed}, {"tiers", e.tiers}})
+                << "\n";
+    } else {
+      std::cerr << "toadbase: interrupted: " << kept << " to " << c.db << "; run the same command again to resume\n";
+    }
+    return kExitInterrupted;
+  }
+  return 0;
 }
 
 }  // namespace
+
+Solved solve_database(const Game& game, const json& given, const SolveRequest& request) {
+  json params;
+  std::unique_ptr<Instance> inst;
+  try {
+    params = game.normalize(given);
+    inst = game.instance(params, request.record);
+  } catch (const std::invalid_argument& e) {
+    throw BadParameters(e.what());
+  } catch (const json::exception& e) {  // an option of the wrong type (from a script)
+    throw BadParameters(e.what());
+  }
+  return solve_here(game, *inst, params, request);
+}
 
 std::vector<Command> add_solve(CLI::App& root) {
   auto* solve = root.add_subcommand("solve", "solve every position of a game's space into a database");
