@@ -5,7 +5,9 @@ pkgs=(build-essential cmake pkg-config librocksdb-dev libtbb-dev libzstd-dev cat
       libcli11-dev nlohmann-json3-dev xz-utils python3 time
       clang libclang-rt-14-dev  # the fuzz targets (tools/fuzz.sh)
       libcpp-httplib-dev wrk     # serve: the HTTP library; its load benchmark
-      libopenmpi-dev openmpi-bin)  # the distributed solve
+      libopenmpi-dev openmpi-bin  # the distributed solve
+      # the Python module, its tests and the plots in results/
+      python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-matplotlib)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,12 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
-cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DTOADBASE_WERROR=ON >/dev/null
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DTOADBASE_WERROR=ON -DTOADBASE_PYTHON=ON >/dev/null
 cmake --build build-test -j"$jobs"
 ctest --test-dir build-test --output-on-failure -j"$jobs"
 # -g1: line tables only (file:line in the reports) compiles a quarter faster than -g
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
-  -DTOADBASE_SANITIZE=ON -DTOADBASE_WERROR=ON >/dev/null
+  -DTOADBASE_SANITIZE=ON -DTOADBASE_WERROR=ON -DTOADBASE_PYTHON=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE slow
