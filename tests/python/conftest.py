@@ -1,0 +1,101 @@
+"""Shared fixtures of the Python tests: the toadbase binary, and small databases solved by it.
+
+The databases are made by the command (`toadbase solve`), not by the module under test, and
+kept in one directory for the whole run: $TOADBASE_PY_DBS when CTest gives one (every test
+is its own process there, so a database is built once, under a lock, by the first test that
+needs it), else a temporary directory of the pytest session.
+"""
+
+import fcntl
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BIN = os.environ.get("TOADBASE_BIN", str(ROOT / "build" / "toadbase"))
+
+# name -> the solve command's arguments
+DATABASES = {
+    "tf8": ["toads-frogs", "--length", "8"],
+    "tf12": ["toads-frogs", "--length", "12"],
+    "tf9-3-4": ["toads-frogs", "--length", "9", "--toads", "3", "--frogs", "4"],
+    "fp33": ["frog-puzzle", "--left", "3", "--right", "3"],
+    "fp32e2": ["frog-puzzle", "--left", "3", "--right", "2", "--empty", "2"],
+    # slow: a few seconds each, and hundreds of MB while solving
+    "rt1": ["river-toad", "--turns", "1"],
+    "forest3": ["forest", "--side", "3"],
+}
+
+
+def run(args, check=True, stdin=None):
+    """Runs the toadbase command; returns the CompletedProcess (text)."""
+    r = subprocess.run([BIN, *args], input=stdin, capture_output=True, text=True)
+    if check and r.returncode != 0:
+        raise AssertionError(f"toadbase {' '.join(args)} exited {r.returncode}: {r.stderr}")
+    return r
+
+
+def command_queries(db, positions, turn=None):
+    """`toadbase query` of every position (read from stdin): one parsed JSON object each."""
+    args = ["query", "--db", str(db)]
+    if turn is not None:
+        args += ["--turn", str(turn)]
+    r = run(args + ["-"], check=False, stdin="".join(p + "\n" for p in positions))
+    lines = r.stdout.splitlines()
+    assert len(lines) == len(positions), r.stderr
+    return [json.loads(line) for line in lines]
+
+
+def command_error(args):
+    """The message of a failing command, without its `toadbase: error: ` prefix."""
+    r = run(args, check=False)
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    prefix = "toadbase: error: "
+    line = r.stderr.strip().splitlines()[-1]
+    assert line.startswith(prefix), line
+    return line[len(prefix):]
+
+
+class Databases:
+    def __init__(self, root):
+        self.root = pathlib.Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+
+    def __getitem__(self, name):
+        path = self.root / name
+        if (path / "CURRENT").exists():
+            return str(path)
+        with open(self.root / ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (path / "CURRENT").exists():
+                tmp = self.root / (name + ".partial")
+                shutil.rmtree(tmp, ignore_errors=True)
+                run(["solve", *DATABASES[name], "--db", str(tmp), "--quiet"])
+                tmp.rename(path)
+        return str(path)
+
+
+@pytest.fixture(scope="session")
+def dbs(tmp_path_factory):
+    root = os.environ.get("TOADBASE_PY_DBS")
+    return Databases(root if root else tmp_path_factory.mktemp("databases"))
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: solves a database of seconds (CTest label `slow`)")
+
+
+def pytest_collection_finish(session):
+    """With $TOADBASE_PYTEST_LIST set: writes every test's id and whether it is slow, one a
+    line, for CTest to add each test as its own entry (tests/python/discover.cmake)."""
+    out = os.environ.get("TOADBASE_PYTEST_LIST")
+    if not out:
+        return
+    with open(out, "w") as f:
+        for item in session.items:
+            slow = item.get_closest_marker("slow") is not None
+            f.write(f"{item.nodeid}\t{'slow' if slow else ''}\n")
