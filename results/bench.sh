@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks: runs real solves and lookups and appends one JSON object a measurement to
 # results/bench.jsonl; results/make_benchmarks.py turns the newest run of each measurement
-# into results/BENCHMARKS.md. Usage: results/bench.sh [quick|full|toads|frog|river|scaling]
+# into results/BENCHMARKS.md. Usage: results/bench.sh [quick|full|toads|frog|river|scaling|python]
 #   quick: Toads and Frogs lengths 12, 14, 16 (also at zstd level 6), the 20 / 6+6 space,
 #          scaling, lookups, the GamesCrafters size; then the frog puzzle and River Toad
 #   full:  also length 18 and length 20 (all counts: 7.0 billion positions, ~1 GiB on disk)
@@ -9,6 +9,7 @@
 #   frog:  the frog puzzle only (12 + 12, 8 + 8 with two empty cells, the 8 + 8 challenge)
 #   river: the River Toad position database only (T = 4, 6, 8; survival odds)
 #   scaling: 1 against 2 threads only (length 16, frog puzzle 12 + 12), run alternately
+#   python: lookups from the Python module only (results/bench_python.py on length 16)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-quick}
@@ -83,6 +84,17 @@ if [ "$mode" = river ]; then
   python3 results/make_river_toad.py
   exit 0
 fi
+# python_reads DB: db.values() of a million random positions on 1 and 2 threads, single calls
+python_reads() {
+  /usr/bin/python3 results/bench_python.py --db "$1" --count 1000000 --run "$run_id" --machine "$machine"
+}
+if [ "$mode" = python ]; then
+  rm -rf "$work/len16" && "$bin" solve toads-frogs --length 16 --db "$work/len16" --quiet >/dev/null
+  python_reads "$work/len16"
+  [ -z "${BENCH_DIR:-}" ] && rm -rf "$work"
+  python3 results/make_benchmarks.py
+  exit 0
+fi
 if [ "$mode" = scaling ]; then
   scaling len16 5 toads-frogs --length 16
   scaling fp12 3 frog-puzzle --left 12 --right 12
@@ -117,6 +129,7 @@ toads_frogs_reads() {
   json=$("$bin" bench lookup --db "$work/len16" --count 1000000 --singles 5000 --json)
   emit "$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d.update(kind="lookup", case="len16"); print(json.dumps(d))' "$json")"
   echo "lookup: $json"
+  python_reads "$work/len16"
 
   # size against the GamesCrafters format: 16-bit records, xz -6 in 1 MiB blocks
   for c in len16:--length=16 len20-6-6:"--length=20 --toads=6 --frogs=6"; do
