@@ -67,6 +67,9 @@ cases = [("len12", "length 12"), ("len14", "length 14"), ("len16", "length 16"),
 for case, label in cases:
     out += solve_rows(case, label)
 out.append("")
+if os.path.exists(os.path.join(HERE, "plots", "solve-throughput.png")):
+    out += ["![Solve rate by length and by threads](plots/solve-throughput.png)", "",
+            "(`results/make_plots.py throughput`, from these records.)", ""]
 
 fp = [(c, l) for c, l in (("fp12", "12 + 12 frogs, one empty cell"), ("fp8e2", "8 + 8 frogs, two empty cells"))]
 if any(solve(c, th) for c, _ in fp for th in (0, 1, 2)):
@@ -132,6 +135,10 @@ if sizes:
                    f"{s['gamescrafters16_xz_bytes']:,} B | {8*s['gamescrafters16_xz_bytes']/n:.3f} | "
                    f"{s['gamescrafters16_xz_bytes']/s['stored_bytes']:.2f}x smaller |")
     out.append("")
+    if os.path.exists(os.path.join(HERE, "plots", "size-vs-gamescrafters.png")):
+        out += ["![Bits per position against the GamesCrafters format by length](plots/size-vs-gamescrafters.png)", "",
+                "(`results/make_plots.py size`: lengths 8 to 12 measured by the script through the Python module,",
+                "the others from these records.)", ""]
 
 # targets
 t = ["## Targets", "", "| target | measured | met |", "|---|---|---|"]

@@ -53,6 +53,10 @@ for side in range(3, 11):
         md.append(f"| {side} | {agent} | {100*r['portalRate']:.2f} % | {r['deathsPerForest']:.3f} | "
                   f"{r['movesPerForest']:.2f} | {r['stonesPerForest']:.3f} | "
                   f"{r['scorePerForest']:.1f} +- {r['scoreCi95']:.1f} | {ps} | {pd} |")
+md += ["", "![Each agent's score per forest by side, and its gain over the original rule](plots/forest-scores.png)", "",
+       "![A 3x3 belief's exact posterior and the optimal policy's next tile](plots/forest-posterior.png)", "",
+       "(The pictures: `results/make_plots.py forest posterior`, from the rows here, `toadbase forest posterior`",
+       "and the optimal policy's database.)"]
 md += ["", "## The exact 3x3 expectation", "",
        "Every 3x3 forest weighted by its probability under the generator (with the redraw), instead of sampling:", "",
        "| agent | portal | deaths / forest | moves / forest | stones / forest | score / forest |", "|---|---:|---:|---:|---:|---:|"]

@@ -53,7 +53,9 @@ def table(title, key, note):
 md = ["# The frog swap puzzle, n frogs facing right and m facing left, one empty cell", "",
       "Made by `results/make_frog_puzzle.py` from real databases (`toadbase solve frog-puzzle`,",
       "`toadbase analyze`) and `toadbase frog-puzzle solve`; the raw numbers are in",
-      "`results/frog-puzzle.jsonl`. Rows: n (L frogs), columns: m (R frogs).", ""]
+      "`results/frog-puzzle.jsonl`. Rows: n (L frogs), columns: m (R frogs).", "",
+      "![Fewest moves, positions reachable from the start and dead ends over n and m](plots/frog-puzzle.png)", "",
+      "(The picture: `results/make_plots.py frog`, n, m = 1..8.)", ""]
 md += table("Fewest moves from the start", "moves", "Always n*m + n + m; every solution has this length.")
 md += table("Optimal solutions", "solutions",
             "2 when n, m >= 2; Fibonacci(k + 2) when one side has a single frog and the other k.")

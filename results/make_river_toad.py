@@ -125,6 +125,9 @@ if os.path.exists(bench):
         for r in sorted(odds, key=lambda r: r["turns"]):
             md.append(f"| {r['turns']} | {r['probability']:.6f} | {r['exact']} |")
         md.append("")
+    md += ["![Survival odds from the empty board by turns left and starting HP](plots/river-toad-survival.png)", "",
+           "By starting HP (`results/make_plots.py river`: every position's odds in a T = 6 database through",
+           "the Python module; the crosses are the table above).", ""]
 with open(os.path.join(HERE, "river-toad.md"), "w") as f:
     f.write("\n".join(md) + "\n")
 print("wrote results/river-toad.md", file=sys.stderr)
