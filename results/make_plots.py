@@ -162,6 +162,7 @@ def plot_longest(work, out, a):
     ax.set_ylabel("remoteness (moves to the end)")
     ax.set_xticks(lengths)
     ax.set_title("Toads and Frogs: the longest game by board length")
+    ax.set_ylim(-3, np.nanmax(loss + win) * 1.4)
     ax.legend(frameon=False, loc="upper left")
     save(fig, out, "tf-longest-game",
          f"Toads and Frogs, lengths 1..{a.max_length}: the largest remoteness of a win and of a loss over every "
