@@ -12,11 +12,12 @@ from conftest import ROOT
 
 def test_help_reads_well():
     text = pydoc.render_doc(toadbase.Database, renderer=pydoc.plaintext)
-    for needle in ("query(self", "position", "values(self", "threads", "errors", "close(self",
+    for needle in ("query(position: str", "values(positions", "threads: int = 0", "errors=", "close()",
                    "win", "remoteness", "ValueError", "context manager"):
         assert needle in text, needle
     mod = pydoc.render_doc(toadbase, renderer=pydoc.plaintext)
-    for needle in ("open(path", "solve(game", "games()", "DatabaseError", "FileNotFoundError"):
+    for needle in ("open(path: str", "solve(game: str, *, db", "games() -> list", "DatabaseError", "FileNotFoundError",
+                   "1 = win, 2 = lose"):
         assert needle in mod, needle
     for name in dir(toadbase.Database):
         if not name.startswith("_"):

@@ -78,3 +78,37 @@ def test_games_are_the_commands():
     assert tf["defaults"] == {"length": 10}
     rt = next(g for g in toadbase.games() if g["name"] == "river-toad")
     assert "fly_hp" in [p["name"] for p in rt["parameters"]]
+
+
+INTERRUPTED = r"""
+import sys, toadbase
+toadbase.solve("toads-frogs", db=sys.argv[1], length=15, threads=1)
+print("finished")
+"""
+
+
+@pytest.mark.slow
+def test_ctrl_c_ends_a_solve_that_resumes(tmp_path):
+    """SIGINT during solve() ends the process as it ends the command; the same call resumes
+    from the committed tiers to the command's digest; Python's own handler is back after."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    db = tmp_path / "tf15"
+    p = subprocess.Popen([sys.executable, "-c", INTERRUPTED, str(db)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    line = p.stderr.readline()  # the first progress line: the solve is under way
+    assert "solve toads-frogs" in line, line
+    time.sleep(0.3)
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=120)
+    if p.returncode == 0:
+        pytest.skip("the solve finished before the signal (a very fast machine)")
+    assert p.returncode == -signal.SIGINT and "finished" not in out
+    resumed = toadbase.solve("toads-frogs", db=db, length=15, quiet=True)
+    assert resumed["tiers_skipped"] > 0
+    theirs = command_solve(["toads-frogs", "--length", "15"], tmp_path / "theirs")
+    assert resumed["digest"] == theirs["digest"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -525,17 +525,18 @@ nlohmann::json given_parameters(const tools::Game& game, const py::kwargs& kwarg
 }
 
 /// SIGINT ends the process during a solve, as it ends the command (the database resumes
-/// from its last committed tier); Python's handler is back afterwards.
+/// from its last committed tier); Python's handler is back afterwards. Only in the main
+/// thread (where Python handles signals), and not when SIGINT is ignored.
 class DefaultInterrupt {
  public:
   DefaultInterrupt() {
     py::module_ threading = py::module_::import("threading");
-    active_ = threading.attr("current_thread")().is(threading.attr("main_thread")());
-    if (!active_) return;
+    if (!threading.attr("current_thread")().is(threading.attr("main_thread")())) return;
+    if (sigaction(SIGINT, nullptr, &saved_) != 0 || saved_.sa_handler == SIG_IGN) return;
     struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
-    active_ = sigaction(SIGINT, &dfl, &saved_) == 0;
+    active_ = sigaction(SIGINT, &dfl, nullptr) == 0;
   }
   ~DefaultInterrupt() {
     if (active_) sigaction(SIGINT, &saved_, nullptr);
@@ -599,7 +600,13 @@ py::list games() {
       params.append(x);
     }
     d["parameters"] = params;
-    if (g->has_database()) d["defaults"] = to_python(g->normalize(nlohmann::json::object()));
+    if (g->has_database()) {
+      try {
+        d["defaults"] = to_python(g->normalize(nlohmann::json::object()));
+      } catch (const std::exception&) {
+        d["defaults"] = py::none();  // a game whose every option must be given
+      }
+    }
     out.append(d);
   }
   return out;
@@ -654,32 +661,44 @@ command's.)";
   m.attr("TIE") = static_cast<int>(Value::Tie);
   m.attr("DRAW") = static_cast<int>(Value::Draw);
 
-  py::class_<Tier>(m, "Tier", "One tier of a database: positions that share piece counts (or turns left), solved together.")
+  // help() shows the signatures written at the top of each docstring, with Python's types
+  // (pybind11's own would read `position: handle -> object`)
+  py::options options;
+  options.disable_function_signatures();
+
+  py::class_<Tier>(m, "Tier", "One tier of a database: positions solved together (Toads and Frogs: one count of "
+                              "toads and frogs, one sum of toad cells, one player to move).")
       .def_property_readonly("id", &Tier::id, "The tier's number (its place in solve order).")
       .def_property_readonly("name", &Tier::name, "The tier's name, as progress lines show it (t3f3_s12_toads).")
       .def_property_readonly("size", &Tier::size, "Positions in the tier.")
       .def_property_readonly("stored", &Tier::stored,
                              "Records the database keeps for the tier (the rest is rebuilt on reading).")
-      .def("__len__", &Tier::size)
+      .def("__len__", &Tier::size, "__len__() -> int\n\nPositions in the tier.")
       .def("records", &Tier::records,
-           R"(Every record of the tier as a numpy array, in index order (position(i) is record i).
+           R"(records() -> numpy.ndarray
 
-One-byte records (Toads and Frogs, the frog puzzle) come as a uint8 array; wider ones
-(River Toad: 8 bytes, the forest: 17) as a uint8 array of shape (size, record bytes).
-Tiers the database keeps in part or not at all are rebuilt, as `toadbase export` does.)")
+Every record of the tier, in index order (record i is position(i)'s). One-byte records
+(Toads and Frogs: the remoteness, odd = win; the frog puzzle: 0 = lose, else 1 + the
+fewest moves) come as a uint8 array; wider ones (River Toad: 8 bytes, the forest: 17) as
+a uint8 array of shape (size, bytes). Tiers the database keeps in part or not at all are
+rebuilt, as `toadbase export` does.)")
       .def("values", &Tier::values,
-           "The tier's values as (codes, remoteness) numpy arrays (win/lose games; codes as in "
-           "Database.values()).")
-      .def("position", &Tier::position, py::arg("index"), "The canonical string of the tier's position `index`.")
+           R"(values() -> tuple[numpy.ndarray, numpy.ndarray]
+
+The tier's values as (codes, remoteness), numpy arrays in index order; codes as
+Database.values() gives them (win/lose games).)")
+      .def("position", &Tier::position, py::arg("index"),
+           "position(index: int) -> str\n\nThe canonical string of the tier's position `index`.")
       .def("__repr__", &Tier::repr);
 
   py::class_<Database>(m, "Database",
                        R"(An open position database (read-only). Made by toadbase.open(path).
 
 Thread-safe: several threads may look up at once (lookups release the GIL), and several
-processes may open the same database. Use it as a context manager, or call close().)")
+processes may open the same database. A context manager: `with toadbase.open(p) as db:`
+closes it at the end; or call close().)")
       .def(py::init<const py::object&, size_t>(), py::arg("path"), py::arg("cache_mb") = 256,
-           "Open the database at `path` (see toadbase.open).")
+           "Database(path: str | os.PathLike, cache_mb: int = 256)\n\nOpen the database at `path` (as toadbase.open).")
       .def_property_readonly("path", &Database::path, "The database directory.")
       .def_property_readonly("closed", &Database::closed, "True after close().")
       .def_property_readonly("game", &Database::game, "The game the database holds (toads-frogs, ...).")
@@ -691,58 +710,68 @@ processes may open the same database. Use it as a context manager, or call close
       .def_property_readonly("win_lose", &Database::win_lose,
                              "True for a win/lose game (values() answers it); False for River Toad and the forest.")
       .def("query", &Database::query, py::arg("position"), py::arg("turn") = py::none(),
-           R"(The position's value and every move's: the dict `toadbase query` prints, same keys, same order.
+           R"(query(position: str | dict, turn: int | str | None = None) -> dict
 
-`turn` (1 or 2) gives the player to move for a bare board. Raises ValueError for a
-position the database does not hold, with the command's message.)")
+The position's value and every move's: the dict `toadbase query` prints, with the same
+keys in the same order. `turn` (1 or 2) gives the player to move of a bare board. Raises
+ValueError, with the command's message, for a position the database does not hold.)")
       .def("value", &Database::value, py::arg("position"), py::arg("turn") = py::none(),
-           R"(The position's value without its moves.
+           R"(value(position: str | dict, turn: int | str | None = None) -> tuple[str, int] | dict
 
-Win/lose games: (value, remoteness), e.g. ('win', 11). River Toad and the forest: the
-query's dict without 'moves' (survival odds and best action; a belief's value and
-decision). Raises ValueError for a bad position.)")
+The position's value without its moves. Win/lose games: (value, remoteness), e.g.
+('win', 11). River Toad and the forest: the query's dict without 'moves' (survival odds
+and best action; a belief's value and decision). Raises ValueError for a bad position.)")
       .def("get_value", &Database::get_value, py::arg("position"), py::arg("turn") = py::none(),
+           "get_value(position: str | dict, turn: int | str | None = None) -> tuple[str, int] | dict | None\n\n"
            "value(), or None for a position the database does not hold.")
       .def("get_query", &Database::get_query, py::arg("position"), py::arg("turn") = py::none(),
+           "get_query(position: str | dict, turn: int | str | None = None) -> dict | None\n\n"
            "query(), or None for a position the database does not hold.")
       .def("values", &Database::values, py::arg("positions"), py::arg("turn") = py::none(), py::kw_only(),
            py::arg("threads") = 0, py::arg("errors") = "raise",
-           R"(The values of many positions: (codes, remoteness), two numpy arrays.
+           R"(values(positions: list[str] | numpy.ndarray, turn: int | str | None = None, *, threads: int = 0, errors: str = 'raise') -> tuple[numpy.ndarray, numpy.ndarray]
 
-`positions` is a list of strings or a numpy array of strings (any shape: the results
-have its shape). codes is uint8: 1 = win, 2 = lose (3 tie, 4 draw; 0 = no value);
-remoteness is uint16. Runs on `threads` threads (0: all cores) without the GIL.
-errors="raise" raises ValueError naming the first bad position (positions[i]: ...);
-errors="mark" gives it code 0 instead.)")
-      .def("tiers", &Database::tiers, "Every tier, in solve order (Tier objects).")
+The values of many positions: (codes, remoteness), two numpy arrays in the shape of
+`positions` (a list of strings, or a numpy array of strings of any shape).
+codes (uint8): 1 = win, 2 = lose (3 = tie, 4 = draw; 0 = no value); VALUE_NAMES[code]
+names them. remoteness (uint16): moves to the end under perfect play.
+Runs on `threads` threads (0: all cores) without the GIL. errors='raise' raises
+ValueError naming the first bad position (positions[i]: ...); errors='mark' gives it
+code 0 instead.)")
+      .def("tiers", &Database::tiers, "tiers() -> list[Tier]\n\nEvery tier, in solve order.")
       .def("analyze", &Database::analyze,
-           "Counts by remoteness and the game's own findings: the dict `toadbase analyze --json` prints.")
-      .def("close", &Database::close, "Close the database (calls in flight finish first).")
-      .def("__enter__", [](py::object self) { return self; })
-      .def("__exit__", [](Database& d, const py::args&) { d.close(); })
+           "analyze() -> dict\n\nCounts by remoteness and the game's own findings: the dict `toadbase analyze "
+           "--json` prints.")
+      .def("close", &Database::close, "close() -> None\n\nClose the database (calls in flight finish first).")
+      .def("__enter__", [](py::object self) { return self; }, "__enter__() -> Database")
+      .def("__exit__", [](Database& d, const py::args&) { d.close(); }, "__exit__(*exc) -> None\n\nclose()")
       .def("__repr__", &Database::repr);
 
   m.def(
       "open", [](const py::object& path, size_t cache_mb) { return Database(path, cache_mb); }, py::arg("path"),
       py::kw_only(), py::arg("cache_mb") = 256,
-      R"(Open a solved database read-only; a context manager (with toadbase.open(p) as db: ...).
+      R"(open(path: str | os.PathLike, *, cache_mb: int = 256) -> Database
 
+Open a solved database read-only; a context manager (with toadbase.open(p) as db: ...).
 `cache_mb` bounds the decompressed blocks kept for lookups. Raises FileNotFoundError for a
 missing directory and DatabaseError for one that is damaged, of a game this toadbase does
 not know, or incomplete (run the same solve again to resume it).)");
 
   m.def("solve", &solve, py::arg("game"), py::kw_only(), py::arg("db"), py::arg("threads") = 0,
         py::arg("zstd_level") = 3, py::arg("quiet") = false,
-        R"(Solve every position of a game's space into the database directory `db`.
+        R"(solve(game: str, *, db: str | os.PathLike, threads: int = 0, zstd_level: int = 3, quiet: bool = False, **parameters) -> dict
 
-The game's parameters are keywords (toadbase.games() lists them: length=12, fly_hp=5, ...).
-Resumes a database an earlier solve left incomplete; a complete one is left as it is.
-Progress goes to standard error (quiet=True: none); Ctrl-C ends the process as it ends
-the command, and the same call resumes. Returns what `toadbase solve --json` prints.
-Raises ValueError for parameters the game refuses, DatabaseError for a database of other
-parameters.)");
+Solve every position of a game's space into the database directory `db`, as `toadbase
+solve` does. The game's parameters are keywords (length=12, fly_hp=5, ...; games() lists
+them). Resumes a database an earlier solve left incomplete; leaves a complete one as it
+is. Progress goes to standard error (quiet=True: none); Ctrl-C ends the process as it
+ends the command, and the same call resumes. Returns what `toadbase solve --json` prints.
+Raises ValueError for parameters the game refuses, TypeError for an unknown keyword, and
+DatabaseError for a database of other parameters.)");
 
   m.def("games", &games,
-        R"(The registered games: name, title, whether it has a database, its parameters
-(name, option, type, help) and their defaults.)");
+        R"(games() -> list[dict]
+
+The registered games: name, title, whether it has a database, its parameters (name as a
+keyword of solve(), option, type, help) and their defaults.)");
 }
