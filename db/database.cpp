@@ -561,7 +561,7 @@ class Database::Reader : public TierSource {
       try {
         bytes[p] = BlockCache::at(*slot.block, s % kBlockBytes);
       } catch (const std::out_of_range&) {
-        throw DbError(d_.path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) + " is short");
+        throw DbError(d_.path_ + ": tier " + std::to_string(t) + " is damaged (a block is shorter than its tier says)");
       }
     }
   }

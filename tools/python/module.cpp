@@ -112,7 +112,6 @@ std::shared_ptr<State> open_state(const std::string& path, size_t cache_bytes) {
   try {
     py::gil_scoped_release release;
     s->opened = std::make_shared<tools::Opened>(tools::open_database(path, true, cache_bytes));
-    (void)s->opened->db->manifest();  // parsed once here, before threads read it
   } catch (const db::DbError& e) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
@@ -129,8 +128,7 @@ std::shared_ptr<State> open_state(const std::string& path, size_t cache_bytes) {
 // Built here from the manifest as tools/info.cpp builds it; when tools/ gains one function
 // for that JSON, this calls it instead.
 nlohmann::json info_json(const db::Database& d) {
-  nlohmann::json m = d.manifest();
-  m.erase("tiers");
+  nlohmann::json m = d.summary();
   m["committed_tiers"] = d.committed_tiers();
   m["disk_bytes"] = d.disk_bytes();
   const uint64_t positions = m.value("positions", uint64_t{0});
