@@ -62,7 +62,7 @@ def command_error(args):
 
 class Databases:
     def __init__(self, root):
-        self.root = pathlib.Path(root)
+        self.root = pathlib.Path(root).resolve()
         self.root.mkdir(parents=True, exist_ok=True)
 
     def __getitem__(self, name):

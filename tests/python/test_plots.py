@@ -37,7 +37,11 @@ def test_toads_frogs_and_records(tmp_path):
 
 
 @pytest.mark.slow
-def test_river_toad_and_posterior(tmp_path):
+def test_river_toad_and_posterior(tmp_path, dbs):
+    # the script's databases are the tests' own (the script names them game-parameters)
+    (tmp_path / "work").mkdir()
+    (tmp_path / "work" / "river-toad-turns1").symlink_to(dbs["rt1"])
+    (tmp_path / "work" / "forest-side3").symlink_to(dbs["forest3"])
     out = make(tmp_path, "river", "posterior", "--turns", "1")
     check(out, ["river-toad-survival", "forest-posterior"])
 
