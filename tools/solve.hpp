@@ -18,10 +18,10 @@ struct BadParameters : std::invalid_argument {
 };
 
 struct SolveRequest {
-  std::string db;      // the database directory (created, or resumed when it exists)
-  int threads = 0;     // worker threads; 0: all cores
-  int zstd_level = 3;  // of the stored blocks
-  bool quiet = false;  // no progress on standard error
+  std::string db;       // the database directory (created, or resumed when it exists)
+  int threads = 0;      // worker threads; 0: all cores
+  int zstd_level = 3;   // of the stored blocks
+  bool quiet = false;   // no progress on standard error
   bool repair = false;  // solve again the tiers that no longer read back whole (`--repair`)
   std::string record;   // the record type (`--record`); empty: the narrowest that holds the space
 };
@@ -44,8 +44,9 @@ struct Solved {
 
 /// Solves every tier of `game` with the options `given` (a JSON object, option names
 /// without dashes) that `request.db` does not hold yet (after repairing it, when asked),
-/// with progress on standard error, then writes the manifest. Throws BadParameters for options the game refuses and
-/// db::DbError for a database of another game or parameters, or one that cannot be written.
+/// with progress on standard error, then writes the manifest. Throws BadParameters for options the
+/// game refuses and db::DbError for a database of another game or parameters, or one that cannot be
+/// written.
 Solved solve_database(const Game& game, const nlohmann::json& given, const SolveRequest& request);
 
 }  // namespace toadbase::tools

@@ -47,12 +47,18 @@ namespace {
 template <class J>
 py::object to_python(const J& j) {
   switch (j.type()) {
-    case nlohmann::json::value_t::null: return py::none();
-    case nlohmann::json::value_t::boolean: return py::bool_(j.template get<bool>());
-    case nlohmann::json::value_t::number_integer: return py::int_(j.template get<int64_t>());
-    case nlohmann::json::value_t::number_unsigned: return py::int_(j.template get<uint64_t>());
-    case nlohmann::json::value_t::number_float: return py::float_(j.template get<double>());
-    case nlohmann::json::value_t::string: return py::str(j.template get_ref<const std::string&>());
+    case nlohmann::json::value_t::null:
+      return py::none();
+    case nlohmann::json::value_t::boolean:
+      return py::bool_(j.template get<bool>());
+    case nlohmann::json::value_t::number_integer:
+      return py::int_(j.template get<int64_t>());
+    case nlohmann::json::value_t::number_unsigned:
+      return py::int_(j.template get<uint64_t>());
+    case nlohmann::json::value_t::number_float:
+      return py::float_(j.template get<double>());
+    case nlohmann::json::value_t::string:
+      return py::str(j.template get_ref<const std::string&>());
     case nlohmann::json::value_t::array: {
       py::list l;
       for (const auto& x : j) l.append(to_python(x));
@@ -63,7 +69,8 @@ py::object to_python(const J& j) {
       for (const auto& [k, v] : j.items()) d[py::str(k)] = to_python(v);
       return d;
     }
-    default: throw std::logic_error("a JSON value of a kind Python is not given");
+    default:
+      throw std::logic_error("a JSON value of a kind Python is not given");
   }
 }
 
@@ -76,7 +83,9 @@ std::string path_arg(const py::handle& p) {
 std::string position_arg(const py::handle& p) {
   if (py::isinstance<py::str>(p)) return p.cast<std::string>();
   if (py::isinstance<py::dict>(p) || py::isinstance<py::list>(p))
-    return py::module_::import("json").attr("dumps")(p, py::arg("separators") = py::make_tuple(",", ":")).cast<std::string>();
+    return py::module_::import("json")
+        .attr("dumps")(p, py::arg("separators") = py::make_tuple(",", ":"))
+        .cast<std::string>();
   throw py::type_error("a position is a string (or, for the forest, a belief as a dict), not " +
                        std::string(py::str(p.get_type().attr("__name__"))));
 }
@@ -84,7 +93,8 @@ std::string position_arg(const py::handle& p) {
 /// The player to move for a bare board: None/"" (the position says), 1 or 2.
 std::string turn_arg(const py::handle& t) {
   if (t.is_none()) return "";
-  if (py::isinstance<py::bool_>(t)) throw py::type_error("turn is 1 (Toads) or 2 (Frogs), not a bool");
+  if (py::isinstance<py::bool_>(t))
+    throw py::type_error("turn is 1 (Toads) or 2 (Frogs), not a bool");
   if (py::isinstance<py::int_>(t)) return std::to_string(t.cast<long long>());
   if (py::isinstance<py::str>(t)) return t.cast<std::string>();
   throw py::type_error("turn is 1 (Toads), 2 (Frogs) or None");
@@ -133,7 +143,8 @@ nlohmann::json info_json(const db::Database& d) {
   m["disk_bytes"] = d.disk_bytes();
   const uint64_t positions = m.value("positions", uint64_t{0});
   const uint64_t stored = m.value("stored_bytes", uint64_t{0});
-  m["bits_per_position"] = positions ? 8.0 * static_cast<double>(stored) / static_cast<double>(positions) : 0.0;
+  m["bits_per_position"] =
+      positions ? 8.0 * static_cast<double>(stored) / static_cast<double>(positions) : 0.0;
   return m;
 }
 
@@ -145,14 +156,16 @@ class Positions {
  public:
   explicit Positions(const py::handle& obj) {
     if (py::isinstance<py::str>(obj) || py::isinstance<py::bytes>(obj))
-      throw py::type_error("values() takes a list or numpy array of positions; for one position use value()");
+      throw py::type_error(
+          "values() takes a list or numpy array of positions; for one position use value()");
     if (py::isinstance<py::array>(obj)) {
       py::array a = py::reinterpret_borrow<py::array>(obj);
       shape_.assign(a.shape(), a.shape() + a.ndim());
       const char kind = a.dtype().kind();
       if (kind == 'U' || kind == 'S') {
         if (kind == 'U' && py::str(a.dtype().attr("byteorder")).cast<std::string>() == ">")
-          a = a.attr("astype")(a.dtype().attr("newbyteorder")("="));  // UCS-4 in this machine's order
+          a = a.attr("astype")(
+              a.dtype().attr("newbyteorder")("="));  // UCS-4 in this machine's order
         array_ = py::array::ensure(a, py::array::c_style);
         kind_ = kind == 'U' ? Kind::Ucs4 : Kind::Bytes;
         base_ = static_cast<const char*>(array_.data());
@@ -160,8 +173,9 @@ class Positions {
         n_ = static_cast<size_t>(array_.size());
         return;
       }
-      if (kind != 'O') throw py::type_error(std::string("values() takes an array of strings, not of dtype ") +
-                                            std::string(py::str(a.dtype())));
+      if (kind != 'O')
+        throw py::type_error(std::string("values() takes an array of strings, not of dtype ") +
+                             std::string(py::str(a.dtype())));
       pack(a.attr("ravel")());
       return;
     }
@@ -176,7 +190,9 @@ class Positions {
   void get(size_t i, std::string& out) const {
     out.clear();
     switch (kind_) {
-      case Kind::Packed: out.append(chars_.data() + offsets_[i], offsets_[i + 1] - offsets_[i]); break;
+      case Kind::Packed:
+        out.append(chars_.data() + offsets_[i], offsets_[i + 1] - offsets_[i]);
+        break;
       case Kind::Bytes: {
         const char* p = base_ + i * width_;
         out.append(p, strnlen(p, width_));
@@ -208,8 +224,9 @@ class Positions {
         s = PyUnicode_AsUTF8AndSize(item.ptr(), &len);
         if (!s) throw py::error_already_set();
       } else {
-        throw py::type_error("values(): position " + std::to_string(offsets_.size() - 1) + " is a " +
-                             std::string(py::str(item.get_type().attr("__name__"))) + ", not a string");
+        throw py::type_error("values(): position " + std::to_string(offsets_.size() - 1) +
+                             " is a " + std::string(py::str(item.get_type().attr("__name__"))) +
+                             ", not a string");
       }
       chars_.append(s, static_cast<size_t>(len));
       offsets_.push_back(chars_.size());
@@ -297,14 +314,16 @@ class Tier {
     py::capsule owner(recs, [](void* p) { delete static_cast<std::vector<uint8_t>*>(p); });
     const auto n = static_cast<py::ssize_t>(recs->size() / width);
     if (width == 1) return py::array_t<uint8_t>({n}, {py::ssize_t{1}}, recs->data(), owner);
-    return py::array_t<uint8_t>({n, static_cast<py::ssize_t>(width)}, {static_cast<py::ssize_t>(width), py::ssize_t{1}},
-                                recs->data(), owner);
+    return py::array_t<uint8_t>({n, static_cast<py::ssize_t>(width)},
+                                {static_cast<py::ssize_t>(width), py::ssize_t{1}}, recs->data(),
+                                owner);
   }
 
   py::tuple values() const {
     auto o = state_->get();
     if (!o->instance->win_lose())
-      throw py::type_error(o->instance->identity().game + " values are not win/lose: read records()");
+      throw py::type_error(o->instance->identity().game +
+                           " values are not win/lose: read records()");
     py::array_t<uint8_t> raw = records();
     const auto n = static_cast<size_t>(raw.size());
     py::array_t<uint8_t> codes(static_cast<py::ssize_t>(n));
@@ -314,7 +333,8 @@ class Tier {
     uint16_t* r = remoteness.mutable_data();
     {
       py::gil_scoped_release release;
-      const std::vector<uint16_t> gc = o->instance->gamescrafters16(std::vector<uint8_t>(in, in + n));
+      const std::vector<uint16_t> gc =
+          o->instance->gamescrafters16(std::vector<uint8_t>(in, in + n));
       for (size_t i = 0; i < n; ++i) {
         const unsigned code = gc[i] >> 12;
         c[i] = static_cast<uint8_t>(code == kGamesmanWin    ? Value::Win
@@ -329,13 +349,14 @@ class Tier {
 
   std::string position(uint64_t index) const {
     if (index >= size_)
-      throw py::index_error("tier " + name_ + " holds " + std::to_string(size_) + " positions, not " +
-                            std::to_string(index + 1));
+      throw py::index_error("tier " + name_ + " holds " + std::to_string(size_) +
+                            " positions, not " + std::to_string(index + 1));
     return state_->get()->instance->position_at(id_, index);
   }
 
   std::string repr() const {
-    return "<toadbase.Tier " + std::to_string(id_) + " " + name_ + ": " + std::to_string(size_) + " positions>";
+    return "<toadbase.Tier " + std::to_string(id_) + " " + name_ + ": " + std::to_string(size_) +
+           " positions>";
   }
 
  private:
@@ -347,7 +368,8 @@ class Tier {
 
 class Database {
  public:
-  Database(const py::object& path, size_t cache_mb) : state_(open_state(path_arg(path), cache_mb << 20)) {}
+  Database(const py::object& path, size_t cache_mb)
+      : state_(open_state(path_arg(path), cache_mb << 20)) {}
 
   const std::string& path() const { return state_->path; }
   bool closed() const { return !state_->opened; }
@@ -357,7 +379,9 @@ class Database {
   }
 
   std::string game() const { return state_->get()->instance->identity().game; }
-  py::object parameters() const { return to_python(state_->get()->instance->identity().parameters); }
+  py::object parameters() const {
+    return to_python(state_->get()->instance->identity().parameters);
+  }
   py::object info() const { return to_python(info_json(*state_->get()->db)); }
   py::object start() const {
     const std::string s = state_->get()->instance->start_position();
@@ -409,14 +433,16 @@ class Database {
     }
   }
 
-  py::tuple values(const py::handle& positions, const py::handle& turn, int threads, const std::string& errors) const {
+  py::tuple values(const py::handle& positions, const py::handle& turn, int threads,
+                   const std::string& errors) const {
     auto o = state_->get();
     if (!o->instance->win_lose())
       throw py::type_error("values() answers win/lose games; " + o->instance->identity().game +
                            " answers value() and query()");
     if (errors != "raise" && errors != "mark")
       throw py::value_error("errors is 'raise' or 'mark', not '" + errors + "'");
-    if (threads < 0) throw py::value_error("threads is 0 (all cores) or more, not " + std::to_string(threads));
+    if (threads < 0)
+      throw py::value_error("threads is 0 (all cores) or more, not " + std::to_string(threads));
     const std::string t = turn_arg(turn);
     const Positions in(positions);
     const size_t n = in.size();
@@ -429,26 +455,27 @@ class Database {
       py::gil_scoped_release release;
       const Instance& inst = *o->instance;
       with_threads(threads, [&] {
-        tbb::parallel_for(tbb::blocked_range<size_t>(0, n, kBatchGrain), [&](const tbb::blocked_range<size_t>& range) {
-          // this task's own reader: the blocks it reads are held here, not looked up under
-          // the shared cache's lock every time
-          const std::unique_ptr<TierSource> reader = o->db->reader();
-          const TierSource& src = *reader;
-          std::string text;
-          text.reserve(64);
-          for (size_t i = range.begin(); i != range.end(); ++i) {
-            in.get(i, text);
-            try {
-              const Outcome out = inst.lookup(src, text, t);
-              c[i] = static_cast<uint8_t>(out.value);
-              r[i] = static_cast<uint16_t>(out.remoteness);
-            } catch (const BadPosition& e) {
-              c[i] = 0;
-              r[i] = 0;
-              bad.offer(i, e.what());
-            }
-          }
-        });
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, n, kBatchGrain),
+                          [&](const tbb::blocked_range<size_t>& range) {
+                            // this task's own reader: the blocks it reads are held here, not looked
+                            // up under the shared cache's lock every time
+                            const std::unique_ptr<TierSource> reader = o->db->reader();
+                            const TierSource& src = *reader;
+                            std::string text;
+                            text.reserve(64);
+                            for (size_t i = range.begin(); i != range.end(); ++i) {
+                              in.get(i, text);
+                              try {
+                                const Outcome out = inst.lookup(src, text, t);
+                                c[i] = static_cast<uint8_t>(out.value);
+                                r[i] = static_cast<uint16_t>(out.remoteness);
+                              } catch (const BadPosition& e) {
+                                c[i] = 0;
+                                r[i] = 0;
+                                bad.offer(i, e.what());
+                              }
+                            }
+                          });
       });
     }
     if (bad.any() && errors == "raise")
@@ -507,8 +534,9 @@ nlohmann::json given_parameters(const tools::Game& game, const py::kwargs& kwarg
         std::replace(py_name.begin(), py_name.end(), '-', '_');
         known += (known.empty() ? "" : ", ") + py_name;
       }
-      throw py::type_error("solve() got an unexpected keyword argument '" + key + "' (" + game.name() + " takes " +
-                           (known.empty() ? std::string("none") : known) + ")");
+      throw py::type_error("solve() got an unexpected keyword argument '" + key + "' (" +
+                           game.name() + " takes " + (known.empty() ? std::string("none") : known) +
+                           ")");
     }
     if (spec->kind == ParamSpec::Kind::Int) {
       if (!py::isinstance<py::int_>(v) || py::isinstance<py::bool_>(v))
@@ -558,10 +586,11 @@ const tools::Game& game_named(const std::string& name, bool need_database) {
   return *g;
 }
 
-py::object solve(const std::string& game_name, const py::object& db, int threads, int zstd_level, bool quiet,
-                 const py::kwargs& kwargs) {
+py::object solve(const std::string& game_name, const py::object& db, int threads, int zstd_level,
+                 bool quiet, const py::kwargs& kwargs) {
   const tools::Game& game = game_named(game_name, true);
-  if (threads < 0) throw py::value_error("threads is 0 (all cores) or more, not " + std::to_string(threads));
+  if (threads < 0)
+    throw py::value_error("threads is 0 (all cores) or more, not " + std::to_string(threads));
   if (zstd_level < 1 || zstd_level > 19)
     throw py::value_error("zstd_level is 1..19, not " + std::to_string(zstd_level));
   const nlohmann::json given = given_parameters(game, kwargs);
@@ -643,7 +672,8 @@ command's.)";
 
   static py::exception<db::DbError> database_error(m, "DatabaseError");
   database_error.doc() =
-      "A database that is damaged, of a game or record type this toadbase does not know, or incomplete.";
+      "A database that is damaged, of a game or record type this toadbase does not know, or "
+      "incomplete.";
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -664,13 +694,17 @@ command's.)";
   py::options options;
   options.disable_function_signatures();
 
-  py::class_<Tier>(m, "Tier", "One tier of a database: positions solved together (Toads and Frogs: one count of "
-                              "toads and frogs, one sum of toad cells, one player to move).")
+  py::class_<Tier>(
+      m, "Tier",
+      "One tier of a database: positions solved together (Toads and Frogs: one count of "
+      "toads and frogs, one sum of toad cells, one player to move).")
       .def_property_readonly("id", &Tier::id, "The tier's number (its place in solve order).")
-      .def_property_readonly("name", &Tier::name, "The tier's name, as progress lines show it (t3f3_s12_toads).")
+      .def_property_readonly("name", &Tier::name,
+                             "The tier's name, as progress lines show it (t3f3_s12_toads).")
       .def_property_readonly("size", &Tier::size, "Positions in the tier.")
-      .def_property_readonly("stored", &Tier::stored,
-                             "Records the database keeps for the tier (the rest is rebuilt on reading).")
+      .def_property_readonly(
+          "stored", &Tier::stored,
+          "Records the database keeps for the tier (the rest is rebuilt on reading).")
       .def("__len__", &Tier::size, "__len__() -> int\n\nPositions in the tier.")
       .def("records", &Tier::records,
            R"(records() -> numpy.ndarray
@@ -696,17 +730,22 @@ Thread-safe: several threads may look up at once (lookups release the GIL), and 
 processes may open the same database. A context manager: `with toadbase.open(p) as db:`
 closes it at the end; or call close().)")
       .def(py::init<const py::object&, size_t>(), py::arg("path"), py::arg("cache_mb") = 256,
-           "Database(path: str | os.PathLike, cache_mb: int = 256)\n\nOpen the database at `path` (as toadbase.open).")
+           "Database(path: str | os.PathLike, cache_mb: int = 256)\n\nOpen the database at `path` "
+           "(as toadbase.open).")
       .def_property_readonly("path", &Database::path, "The database directory.")
       .def_property_readonly("closed", &Database::closed, "True after close().")
-      .def_property_readonly("game", &Database::game, "The game the database holds (toads-frogs, ...).")
+      .def_property_readonly("game", &Database::game,
+                             "The game the database holds (toads-frogs, ...).")
       .def_property_readonly("parameters", &Database::parameters,
                              "The space's parameters, as the manifest holds them ({'length': 16}).")
       .def_property_readonly("info", &Database::info,
-                             "The manifest as `toadbase info --json` prints it: game, parameters, counts, sizes, digest.")
-      .def_property_readonly("start", &Database::start, "The space's start position, or None when the game names none.")
-      .def_property_readonly("win_lose", &Database::win_lose,
-                             "True for a win/lose game (values() answers it); False for River Toad and the forest.")
+                             "The manifest as `toadbase info --json` prints it: game, parameters, "
+                             "counts, sizes, digest.")
+      .def_property_readonly("start", &Database::start,
+                             "The space's start position, or None when the game names none.")
+      .def_property_readonly(
+          "win_lose", &Database::win_lose,
+          "True for a win/lose game (values() answers it); False for River Toad and the forest.")
       .def("query", &Database::query, py::arg("position"), py::arg("turn") = py::none(),
            R"(query(position: str | dict, turn: int | str | None = None) -> dict
 
@@ -720,14 +759,16 @@ The position's value without its moves. Win/lose games: (value, remoteness), e.g
 ('win', 11). River Toad and the forest: the query's dict without 'moves' (survival odds
 and best action; a belief's value and decision). Raises ValueError for a bad position.)")
       .def("get_value", &Database::get_value, py::arg("position"), py::arg("turn") = py::none(),
-           "get_value(position: str | dict, turn: int | str | None = None) -> tuple[str, int] | dict | None\n\n"
+           "get_value(position: str | dict, turn: int | str | None = None) -> tuple[str, int] | "
+           "dict | None\n\n"
            "value(), or None for a position the database does not hold.")
       .def("get_query", &Database::get_query, py::arg("position"), py::arg("turn") = py::none(),
            "get_query(position: str | dict, turn: int | str | None = None) -> dict | None\n\n"
            "query(), or None for a position the database does not hold.")
-      .def("values", &Database::values, py::arg("positions"), py::arg("turn") = py::none(), py::kw_only(),
-           py::arg("threads") = 0, py::arg("errors") = "raise",
-           R"(values(positions: list[str] | numpy.ndarray, turn: int | str | None = None, *, threads: int = 0, errors: str = 'raise') -> tuple[numpy.ndarray, numpy.ndarray]
+      .def(
+          "values", &Database::values, py::arg("positions"), py::arg("turn") = py::none(),
+          py::kw_only(), py::arg("threads") = 0, py::arg("errors") = "raise",
+          R"(values(positions: list[str] | numpy.ndarray, turn: int | str | None = None, *, threads: int = 0, errors: str = 'raise') -> tuple[numpy.ndarray, numpy.ndarray]
 
 The values of many positions: (codes, remoteness), two numpy arrays in the shape of
 `positions` (a list of strings, or a numpy array of strings of any shape).
@@ -738,16 +779,21 @@ ValueError naming the first bad position (positions[i]: ...); errors='mark' give
 code 0 instead.)")
       .def("tiers", &Database::tiers, "tiers() -> list[Tier]\n\nEvery tier, in solve order.")
       .def("analyze", &Database::analyze,
-           "analyze() -> dict\n\nCounts by remoteness and the game's own findings: the dict `toadbase analyze "
+           "analyze() -> dict\n\nCounts by remoteness and the game's own findings: the dict "
+           "`toadbase analyze "
            "--json` prints.")
-      .def("close", &Database::close, "close() -> None\n\nClose the database (calls in flight finish first).")
-      .def("__enter__", [](py::object self) { return self; }, "__enter__() -> Database")
-      .def("__exit__", [](Database& d, const py::args&) { d.close(); }, "__exit__(*exc) -> None\n\nclose()")
+      .def("close", &Database::close,
+           "close() -> None\n\nClose the database (calls in flight finish first).")
+      .def(
+          "__enter__", [](py::object self) { return self; }, "__enter__() -> Database")
+      .def(
+          "__exit__", [](Database& d, const py::args&) { d.close(); },
+          "__exit__(*exc) -> None\n\nclose()")
       .def("__repr__", &Database::repr);
 
   m.def(
-      "open", [](const py::object& path, size_t cache_mb) { return Database(path, cache_mb); }, py::arg("path"),
-      py::kw_only(), py::arg("cache_mb") = 256,
+      "open", [](const py::object& path, size_t cache_mb) { return Database(path, cache_mb); },
+      py::arg("path"), py::kw_only(), py::arg("cache_mb") = 256,
       R"(open(path: str | os.PathLike, *, cache_mb: int = 256) -> Database
 
 Open a solved database read-only; a context manager (with toadbase.open(p) as db: ...).
@@ -755,9 +801,10 @@ Open a solved database read-only; a context manager (with toadbase.open(p) as db
 missing directory and DatabaseError for one that is damaged, of a game this toadbase does
 not know, or incomplete (run the same solve again to resume it).)");
 
-  m.def("solve", &solve, py::arg("game"), py::kw_only(), py::arg("db"), py::arg("threads") = 0,
-        py::arg("zstd_level") = 3, py::arg("quiet") = false,
-        R"(solve(game: str, *, db: str | os.PathLike, threads: int = 0, zstd_level: int = 3, quiet: bool = False, **parameters) -> dict
+  m.def(
+      "solve", &solve, py::arg("game"), py::kw_only(), py::arg("db"), py::arg("threads") = 0,
+      py::arg("zstd_level") = 3, py::arg("quiet") = false,
+      R"(solve(game: str, *, db: str | os.PathLike, threads: int = 0, zstd_level: int = 3, quiet: bool = False, **parameters) -> dict
 
 Solve every position of a game's space into the database directory `db`, as `toadbase
 solve` does. The game's parameters are keywords (length=12, fly_hp=5, ...; games() lists
