@@ -44,6 +44,17 @@ def test_solve_threads_and_progress(tmp_path, capfd):
     assert one["digest"] == two["digest"]
 
 
+def test_solve_repair_is_the_commands(tmp_path, capfd):
+    """repair=True on an intact database says so, as `solve --repair` does, and keeps its digest."""
+    first = toadbase.solve("toads-frogs", db=tmp_path / "db", length=6, quiet=True)
+    capfd.readouterr()
+    again = toadbase.solve("toads-frogs", db=tmp_path / "db", length=6, repair=True)
+    mine = capfd.readouterr().err
+    theirs = run(["solve", "toads-frogs", "--length", "6", "--db", str(tmp_path / "db"), "--repair"]).stderr
+    assert "repair: nothing damaged" in mine and mine == theirs
+    assert again["digest"] == first["digest"]
+
+
 def test_db_info_is_info_json(dbs):
     """db.info is `toadbase info --json`: the same keys in the same order, the same values."""
     for name in ("tf8", "fp33"):

@@ -587,14 +587,14 @@ const tools::Game& game_named(const std::string& name, bool need_database) {
 }
 
 py::object solve(const std::string& game_name, const py::object& db, int threads, int zstd_level,
-                 bool quiet, const py::kwargs& kwargs) {
+                 bool quiet, bool repair, const py::kwargs& kwargs) {
   const tools::Game& game = game_named(game_name, true);
   if (threads < 0)
     throw py::value_error("threads is 0 (all cores) or more, not " + std::to_string(threads));
   if (zstd_level < 1 || zstd_level > 19)
     throw py::value_error("zstd_level is 1..19, not " + std::to_string(zstd_level));
   const nlohmann::json given = given_parameters(game, kwargs);
-  const tools::SolveRequest request{path_arg(db), threads, zstd_level, quiet};
+  const tools::SolveRequest request{path_arg(db), threads, zstd_level, quiet, repair};
   tools::Solved solved;
   {
     DefaultInterrupt interrupt;
@@ -803,13 +803,14 @@ not know, or incomplete (run the same solve again to resume it).)");
 
   m.def(
       "solve", &solve, py::arg("game"), py::kw_only(), py::arg("db"), py::arg("threads") = 0,
-      py::arg("zstd_level") = 3, py::arg("quiet") = false,
-      R"(solve(game: str, *, db: str | os.PathLike, threads: int = 0, zstd_level: int = 3, quiet: bool = False, **parameters) -> dict
+      py::arg("zstd_level") = 3, py::arg("quiet") = false, py::arg("repair") = false,
+      R"(solve(game: str, *, db: str | os.PathLike, threads: int = 0, zstd_level: int = 3, quiet: bool = False, repair: bool = False, **parameters) -> dict
 
 Solve every position of a game's space into the database directory `db`, as `toadbase
 solve` does. The game's parameters are keywords (length=12, fly_hp=5, ...; games() lists
 them). Resumes a database an earlier solve left incomplete; leaves a complete one as it
-is. Progress goes to standard error (quiet=True: none); Ctrl-C ends the process as it
+is; repair=True solves again the tiers that no longer read back whole (`solve
+--repair`). Progress goes to standard error (quiet=True: none); Ctrl-C ends the process as it
 ends the command, and the same call resumes. Returns what `toadbase solve --json` prints.
 Raises ValueError for parameters the game refuses, TypeError for an unknown keyword, and
 DatabaseError for a database of other parameters.)");

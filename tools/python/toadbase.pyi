@@ -83,6 +83,7 @@ def solve(
     threads: int = 0,
     zstd_level: int = 3,
     quiet: bool = False,
+    repair: bool = False,
     **parameters: Union[int, str],
 ) -> dict[str, Any]: ...
 def games() -> list[dict[str, Any]]: ...
