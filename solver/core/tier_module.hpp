@@ -140,7 +140,16 @@ class TierInstance : public Instance {
 
   std::function<std::vector<uint8_t>(TierId)> tier_reader(const TierSource& source) const override {
     auto reader = std::make_shared<TierReader<Space, Rec>>(space_, source);
-    return [reader](TierId t) { return reader->records(t); };
+    return [reader](TierId t) {
+      if constexpr (sizeof(R) == 1) {
+        return reader->records(t);
+      } else {  // record-major bytes, as each_tier gives them
+        const std::vector<R> recs = reader->records(t);
+        std::vector<uint8_t> raw(recs.size() * sizeof(R));
+        if (!raw.empty()) std::memcpy(raw.data(), recs.data(), raw.size());
+        return raw;
+      }
+    };
   }
 
   std::vector<uint16_t> gamescrafters16(const std::vector<uint8_t>& records) const override {
