@@ -21,6 +21,7 @@ results/plots/ say which sizes they show. Also writes results/plots.md, the list
 
 import argparse
 import json
+import re
 import lzma
 import os
 import pathlib
@@ -94,7 +95,7 @@ def bench_rows():
 def plot_outcomes(work, out, a):
     n = a.length
     db = work.db("toads-frogs", length=n)
-    rows = db.analyze()["outcome_classes"]
+    rows = db.analyze()["outcomeClasses"]
     share = {c: np.full((n + 1, n + 1), np.nan) for c in "LRNP"}
     for r in rows:
         total = sum(r[c] for c in "LRNP")
@@ -122,7 +123,7 @@ def plot_outcomes(work, out, a):
 def plot_remoteness(work, out, a):
     n = a.length
     db = work.db("toads-frogs", length=n)
-    rows = db.analyze()["by_remoteness"]
+    rows = db.analyze()["byRemoteness"]
     r = np.array([x["remoteness"] for x in rows])
     win = np.array([x["win"] for x in rows], dtype=float)
     lose = np.array([x["lose"] for x in rows], dtype=float)
@@ -145,8 +146,8 @@ def plot_longest(work, out, a):
     for n in lengths:
         db = work.db("toads-frogs", length=n)
         an = db.analyze()
-        win.append(an.get("longest_win", {}).get("remoteness", np.nan))
-        loss.append(an.get("longest_loss", {}).get("remoteness", np.nan))
+        win.append(an.get("longestWin", {}).get("remoteness", np.nan))
+        loss.append(an.get("longestLoss", {}).get("remoteness", np.nan))
         v, rem = db.value(db.start)
         start.append((rem, v))
     fig, ax = plt.subplots(figsize=(8, 4.4))
@@ -236,7 +237,7 @@ def plot_size(work, out, a):
     for n in range(lo, hi + 1):
         db = work.db("toads-frogs", length=n)
         info = db.info
-        ours[n] = 8 * info["stored_bytes"] / info["positions"]
+        ours[n] = 8 * info["storedBytes"] / info["positions"]
         theirs[n] = 8 * gamescrafters_xz_bytes(db) / info["positions"]
     rows = bench_rows()
     bench_ours, bench_theirs, labels = {}, {}, {}
@@ -283,12 +284,12 @@ def plot_frog(work, out, a):
     for n in range(1, k + 1):
         for m in range(1, k + 1):
             db = work.db("frog-puzzle", left=n, right=m)
-            s = db.analyze()["from_start"]
+            s = db.analyze()["fromStart"]
             v, rem = db.value(db.start)
-            assert v == "win" and rem == s["start_remoteness"]
+            assert v == "win" and rem == s["startRemoteness"]
             moves[n - 1, m - 1] = rem
             reach[n - 1, m - 1] = s["reachable"]
-            dead[n - 1, m - 1] = s["dead_ends"]
+            dead[n - 1, m - 1] = s["deadEnds"]
     fig, axes = plt.subplots(1, 3, figsize=(12.5, 4.5), constrained_layout=True)
     panels = [(moves, "fewest moves from the start", "moves", False, "{:.0f}"),
               (reach, "reachable from the start", "positions (log scale)", True, None),
@@ -352,7 +353,9 @@ def plot_river(work, out, a):
 
 def plot_forest(work, out, a):
     path = HERE / "forest.jsonl"
-    rows = [json.loads(l) for l in open(path) if l.strip()]
+    # rows as `forest bench --json` prints them (camelCase), read in this script's snake_case
+    snake = lambda k: re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), k)
+    rows = [{snake(k): v for k, v in json.loads(l).items()} for l in open(path) if l.strip()]
     by_agent, exact = defaultdict(dict), {}
     for r in rows:
         if r["forests"] == "exact":  # every 3x3 forest weighed by its probability

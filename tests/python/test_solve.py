@@ -24,11 +24,11 @@ def test_solve_is_the_commands(tmp_path, game, kwargs, args):
     mine = toadbase.solve(game, db=tmp_path / "mine", threads=2, quiet=True, **kwargs)
     theirs = command_solve(args, tmp_path / "theirs")
     assert list(mine) == list(theirs)
-    for k in ("game", "parameters", "positions", "tiers", "tiers_solved", "positions_solved", "stored_bytes", "digest"):
+    for k in ("game", "parameters", "positions", "tiers", "tiersSolved", "positionsSolved", "storedBytes", "digest"):
         assert mine[k] == theirs[k], k
     assert mine["db"] == str(tmp_path / "mine")
     again = toadbase.solve(game, db=str(tmp_path / "mine"), quiet=True, **kwargs)
-    assert again["tiers_skipped"] == again["tiers"] and again["positions_solved"] == 0
+    assert again["tiersSkipped"] == again["tiers"] and again["positionsSolved"] == 0
     info = json.loads(run(["info", "--db", str(tmp_path / "mine"), "--json"]).stdout)
     assert info["digest"] == theirs["digest"]
     with toadbase.open(tmp_path / "mine") as db:
@@ -119,7 +119,7 @@ def test_ctrl_c_ends_a_solve_that_resumes(tmp_path):
         pytest.skip("the solve finished before the signal (a very fast machine)")
     assert p.returncode == -signal.SIGINT and "finished" not in out
     resumed = toadbase.solve("toads-frogs", db=db, length=15, quiet=True)
-    assert resumed["tiers_skipped"] > 0
+    assert resumed["tiersSkipped"] > 0
     theirs = command_solve(["toads-frogs", "--length", "15"], tmp_path / "theirs")
     assert resumed["digest"] == theirs["digest"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

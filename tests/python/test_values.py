@@ -166,12 +166,26 @@ def test_tiers_records_and_values(dbs):
     assert len(seen) == db.info["positions"]
     with pytest.raises(IndexError):
         tiers[0].position(tiers[0].size)
-    census = {(r["toads"], r["frogs"]): r for r in db.analyze()["outcome_classes"]}
+    census = {(r["toads"], r["frogs"]): r for r in db.analyze()["outcomeClasses"]}
     mine = {}
     for b in tf_boards(8):
         key = (b.count("T"), b.count("F"))
         mine.setdefault(key, {"L": 0, "R": 0, "N": 0, "P": 0})[tf_outcome_class(b)] += 1
     assert {k: {c: census[k][c] for c in "LRNP"} for k in census} == mine
+
+
+def test_tiers_of_two_byte_records(dbs):
+    """A database of two-byte records: records() gives each record's two bytes (little-endian)
+    in a row, and they hold what the one-byte database holds; values() are the same."""
+    narrow, wide = toadbase.open(dbs["tf8"]), toadbase.open(dbs["tf8-wide"])
+    assert wide.info["recordBytes"] == 2
+    for a, b in zip(narrow.tiers(), wide.tiers()):
+        n, w = a.records(), b.records()
+        assert w.dtype == np.uint8 and w.shape == (b.size, 2)
+        assert np.array_equal(w[:, 0], n) and not w[:, 1].any()
+        ca, ra = a.values()
+        cb, rb = b.values()
+        assert np.array_equal(ca, cb) and np.array_equal(ra, rb)
 
 
 def test_frog_puzzle_tiers(dbs):

@@ -30,6 +30,7 @@
 
 #include "db/database.hpp"
 #include "solver/core/engine.hpp"
+#include "tools/info.hpp"
 #include "tools/open.hpp"
 #include "tools/registry.hpp"
 #include "tools/solve.hpp"
@@ -131,21 +132,6 @@ std::shared_ptr<State> open_state(const std::string& path, size_t cache_bytes) {
     throw;
   }
   return s;
-}
-
-/// `toadbase info --json`: the manifest without its per-tier list, with the committed tiers,
-/// the size on disk and bits per position.
-// Built here from the manifest as tools/info.cpp builds it; when tools/ gains one function
-// for that JSON, this calls it instead.
-nlohmann::json info_json(const db::Database& d) {
-  nlohmann::json m = d.summary();
-  m["committed_tiers"] = d.committed_tiers();
-  m["disk_bytes"] = d.disk_bytes();
-  const uint64_t positions = m.value("positions", uint64_t{0});
-  const uint64_t stored = m.value("stored_bytes", uint64_t{0});
-  m["bits_per_position"] =
-      positions ? 8.0 * static_cast<double>(stored) / static_cast<double>(positions) : 0.0;
-  return m;
 }
 
 // ---- positions for a batch, copied out of Python -----------------------------------------
@@ -325,7 +311,8 @@ class Tier {
       throw py::type_error(o->instance->identity().game +
                            " values are not win/lose: read records()");
     py::array_t<uint8_t> raw = records();
-    const auto n = static_cast<size_t>(raw.size());
+    const auto bytes = static_cast<size_t>(raw.size());  // record_bytes() a record
+    const size_t n = bytes / o->db->record_bytes();
     py::array_t<uint8_t> codes(static_cast<py::ssize_t>(n));
     py::array_t<uint16_t> remoteness(static_cast<py::ssize_t>(n));
     const uint8_t* in = raw.data();
@@ -334,8 +321,8 @@ class Tier {
     {
       py::gil_scoped_release release;
       const std::vector<uint16_t> gc =
-          o->instance->gamescrafters16(std::vector<uint8_t>(in, in + n));
-      for (size_t i = 0; i < n; ++i) {
+          o->instance->gamescrafters16(std::vector<uint8_t>(in, in + bytes));
+      for (size_t i = 0; i < n && i < gc.size(); ++i) {
         const unsigned code = gc[i] >> 12;
         c[i] = static_cast<uint8_t>(code == kGamesmanWin    ? Value::Win
                                     : code == kGamesmanLose ? Value::Lose
@@ -382,7 +369,7 @@ class Database {
   py::object parameters() const {
     return to_python(state_->get()->instance->identity().parameters);
   }
-  py::object info() const { return to_python(info_json(*state_->get()->db)); }
+  py::object info() const { return to_python(tools::info_json(*state_->get()->db, false)); }
   py::object start() const {
     const std::string s = state_->get()->instance->start_position();
     return s.empty() ? py::object(py::none()) : py::object(py::str(s));
@@ -594,7 +581,7 @@ py::object solve(const std::string& game_name, const py::object& db, int threads
   if (zstd_level < 1 || zstd_level > 19)
     throw py::value_error("zstd_level is 1..19, not " + std::to_string(zstd_level));
   const nlohmann::json given = given_parameters(game, kwargs);
-  const tools::SolveRequest request{path_arg(db), threads, zstd_level, quiet, repair};
+  const tools::SolveRequest request{path_arg(db), threads, zstd_level, quiet, repair, std::string()};
   tools::Solved solved;
   {
     DefaultInterrupt interrupt;
