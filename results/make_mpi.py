@@ -25,7 +25,7 @@ def snake(j):
     if isinstance(j, list):
         return [snake(v) for v in j]
     if isinstance(j, dict):
-        return {re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), k): snake(v) for k, v in j.items()}
+        return {re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), k): snake(v) for k, v in j.items()}
     return j
 
 
