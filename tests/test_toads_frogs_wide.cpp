@@ -44,7 +44,7 @@ TEST_CASE("wide record: decodes and combines as the one-byte record, and goes on
     WideParityRecord::Accumulator wa{wide_slots.data(), &wide_out};
     ParityRecord::Accumulator na{narrow_slots.data(), &narrow_out};
     for (unsigned k = 0; k < count; ++k) wa.child(k, 0, true), na.child(k, 0, true);
-    wa.child(0, 0, false);  // not a move: changes nothing
+    if (count > 0) wa.child(0, 0, false);  // not a move (a slot that exists): changes nothing
     wa.position(0);
     na.position(0);
     const unsigned want = WideParityRecord::combine(count, [&](unsigned k) { return wide[k]; });
