@@ -2,11 +2,19 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <set>
 #include <stdexcept>
 #include <string_view>
 
+#include "solver/games/forest/agents.hpp"
+#include "solver/games/forest/module.hpp"
+#include "solver/games/forest/optimal.hpp"
+#include "solver/games/forest/policy_table.hpp"
+#include "solver/games/frog_puzzle/module.hpp"
+#include "solver/games/river_toad/module.hpp"
+#include "solver/games/river_toad/river_toad.hpp"
 #include "tools/cli.hpp"
 #include "tools/info.hpp"
 #include "tools/uwapi.hpp"
@@ -179,6 +187,30 @@ bool is_batch_route(const std::vector<std::string>& seg) {
   return seg.size() == 3 && seg[0] == "api" && seg[2] == "query";
 }
 
+/// /api/river-toad/solve takes the roll file as the body.
+bool is_rolls_route(const std::vector<std::string>& seg) {
+  return seg.size() == 3 && seg[0] == "api" && seg[1] == "river-toad" && seg[2] == "solve";
+}
+
+bool takes_post(const std::vector<std::string>& seg) { return is_batch_route(seg) || is_rolls_route(seg); }
+
+/// A whole number from a query parameter, within [lo, hi]; `fallback` when it is absent.
+long long int_param(const httplib::Request& req, const char* name, long long fallback, long long lo, long long hi) {
+  if (!req.has_param(name)) return fallback;
+  const std::string v = req.get_param_value(name);
+  long long x = 0;
+  size_t used = 0;
+  try {
+    x = std::stoll(v, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (v.empty() || used != v.size() || x < lo || x > hi)
+    throw std::invalid_argument(std::string(name) + " must be a whole number from " + std::to_string(lo) + " to " +
+                                std::to_string(hi) + ", not '" + v + "'");
+  return x;
+}
+
 }  // namespace
 
 // ---- opening -----------------------------------------------------------------------------
@@ -257,6 +289,7 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
     entry["digest"] = m.value("digest", std::string());
     entry["manifest"] = "/api/" + url_escape(d->id) + "/";
     entry["query"] = "/api/" + url_escape(d->id) + "/query?p=";
+    entry["start"] = d->opened.instance->start_position();  // "" when the game has none
     const UwapiGame* g = uwapi_game(d->game);
     if (g && d->opened.instance->win_lose()) {
       const std::string start = d->opened.instance->start_position();
@@ -301,7 +334,7 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
   http_.set_default_headers({{"Access-Control-Allow-Origin", "*"}});
   http_.set_router([this](const httplib::Request& req, httplib::Response& res) {
     std::vector<std::string> seg;
-    if (req.method == "POST" && segments(req.path, seg) && is_batch_route(seg))
+    if (req.method == "POST" && segments(req.path, seg) && takes_post(seg))
       return httplib::Server::HandlerResponse::Unhandled;  // the POST handler reads the body
     answer(req, res);
     return httplib::Server::HandlerResponse::Handled;
@@ -309,6 +342,7 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
   http_.Post(".*", [this](const httplib::Request& req, httplib::Response& res) {
     std::vector<std::string> seg;
     segments(req.path, seg);
+    if (is_rolls_route(seg)) return river_toad_solve(req.body, req, res);
     const auto it = by_id_.find(seg.at(1));
     if (it == by_id_.end()) return send_error(res, 404, "no database '" + seg[1] + "' is served");
     batch(*it->second, req, res);
@@ -361,7 +395,7 @@ void Server::answer(const httplib::Request& req, httplib::Response& res) const {
     return;
   }
   if (req.method != "GET" && req.method != "HEAD") {
-    const bool batch_route = routed && is_batch_route(seg);
+    const bool batch_route = routed && takes_post(seg);
     res.set_header("Allow", batch_route ? "GET, HEAD, POST, OPTIONS" : "GET, HEAD, OPTIONS");
     return send_error(res, 405, req.method + " is not answered here; " +
                                     (batch_route ? "GET, HEAD or POST" : "GET or HEAD") + " " + req.path);
@@ -397,6 +431,14 @@ void Server::uwapi(const std::vector<std::string>& seg, const httplib::Request& 
 
 void Server::api(const std::vector<std::string>& seg, const httplib::Request& req, httplib::Response& res) const {
   if (seg.size() == 1) return send_json(res, 200, api_json_);
+  // the games' own work, as their commands do it (no database id has these third segments)
+  if (seg.size() == 3 && seg[1] == "forest" && seg[2] == "play") return forest_play(req, res);
+  if (is_rolls_route(seg)) {
+    if (!req.has_param("rolls"))
+      return send_error(res, 400, "give the roll file: POST it as the body, or GET /api/river-toad/solve?rolls=...");
+    return river_toad_solve(req.get_param_value("rolls"), req, res);
+  }
+  if (seg.size() == 3 && seg[1] == "frog-puzzle" && seg[2] == "solve") return frog_puzzle_solve(req, res);
   const auto it = by_id_.find(seg[1]);
   if (it == by_id_.end()) return send_error(res, 404, "no database '" + seg[1] + "' is served");
   const ServedDatabase& d = *it->second;
@@ -417,6 +459,65 @@ void Server::api(const std::vector<std::string>& seg, const httplib::Request& re
     }
   }
   send_error(res, 404, "no such route: " + req.path);
+}
+
+void Server::forest_play(const httplib::Request& req, httplib::Response& res) const {
+  try {
+    const int side = static_cast<int>(int_param(req, "side", 3, 2, options_.max_forest_side));
+    const auto seed = static_cast<uint64_t>(int_param(req, "seed", 1, 0, std::numeric_limits<long long>::max()));
+    const std::string name = req.has_param("agent") ? req.get_param_value("agent") : "original";
+    const forest::Forest f = forest::generate(side, seed, 0);
+    std::unique_ptr<forest::Agent> agent;
+    if (name == "optimal") {
+      // the stored policy decides: the search itself takes seconds, too long for a request
+      const std::string id = req.get_param_value("db");
+      const auto it = by_id_.find(id);
+      if (id.empty() || it == by_id_.end() || it->second->game != "forest")
+        return send_error(res, 400, "the optimal agent reads its moves from a served forest database: add &db=<its id>");
+      if (side != forest::kPolicySide) return send_error(res, 400, "the stored policy is for 3x3 forests, not side " + std::to_string(side));
+      const TierSource& source = *it->second->opened.db;
+      agent = forest::make_optimal_agent([&source](uint64_t key) { return forest::find_policy(source, key); });
+    } else {
+      const auto& names = forest::agent_names();
+      if (std::find(names.begin(), names.end(), name) == names.end())
+        return send_error(res, 400, "agent must be original, bayes, optimal or oracle, not '" + name + "'");
+      agent = forest::make_agent(name);
+    }
+    send_json(res, 200, text(forest::play_json(f, *agent, seed, side <= forest::kPosteriorSide)));
+  } catch (const std::invalid_argument& e) {
+    send_error(res, 400, e.what());
+  }
+}
+
+void Server::river_toad_solve(const std::string& rolls, const httplib::Request& req, httplib::Response& res) const {
+  try {
+    river_toad::Rules rules;
+    rules.start_hp = static_cast<int>(int_param(req, "hp", rules.start_hp, 1, 1000000));
+    rules.start_column = static_cast<int>(int_param(req, "column", rules.start_column, 1, 5));
+    rules.fly_hp = static_cast<int>(int_param(req, "fly_hp", rules.fly_hp, 0, 1000));
+    size_t lines = 0;
+    for (char c : rolls) lines += c == '\n';
+    if (lines > options_.max_rolls + 100)  // room for comments; read_rolls counts the rolls
+      return send_error(res, 413, "more than " + std::to_string(options_.max_rolls) + " rolls in one request");
+    const nlohmann::ordered_json j = river_toad::solve_json(rolls, rules);
+    if (j["rolls"].get<size_t>() > options_.max_rolls)
+      return send_error(res, 413, "more than " + std::to_string(options_.max_rolls) + " rolls in one request");
+    send_json(res, 200, text(j));
+  } catch (const std::invalid_argument& e) {
+    send_error(res, 400, e.what());
+  }
+}
+
+void Server::frog_puzzle_solve(const httplib::Request& req, httplib::Response& res) const {
+  if (!req.has_param("p")) return send_error(res, 400, "give the position: /api/frog-puzzle/solve?p=LLL_RRR");
+  try {
+    send_json(res, 200, text(frog_puzzle::solve_json(req.get_param_value("p"), options_.max_puzzle_positions)));
+  } catch (const std::length_error&) {
+    send_error(res, 413, "more than " + std::to_string(options_.max_puzzle_positions) +
+                             " positions are reachable from " + req.get_param_value("p") + "; use toadbase frog-puzzle solve");
+  } catch (const std::invalid_argument& e) {
+    send_error(res, 400, e.what());
+  }
 }
 
 void Server::batch(const ServedDatabase& d, const httplib::Request& req, httplib::Response& res) const {

@@ -10,6 +10,10 @@
 //   /api/<db>/                                its manifest, as `toadbase info --json`
 //   /api/<db>/query?p=P[&turn=1|2]            the line `toadbase query` prints
 //   POST /api/<db>/query                      one position a line -> JSON lines
+//   /api/forest/play?side=&seed=&agent=[&db=]  a forest played, as `forest play --json`
+//   POST /api/river-toad/solve (or ?rolls=)    a roll file solved, as `river-toad solve --json`
+//   /api/frog-puzzle/solve?p=P                 fewest moves and one optimal solution, as
+//                                              `frog-puzzle solve P --json`
 //   /  and any other path                     the web page's files, built into the binary
 //
 // Every answer carries Access-Control-Allow-Origin: *; OPTIONS answers 204; methods other
@@ -50,6 +54,9 @@ struct ServeOptions {
   int port = 8080;  // 0: any free port
   HttpLimits limits;
   size_t max_batch_lines = 10000;  // positions in one POST
+  int max_forest_side = 8;          // /api/forest/play
+  size_t max_rolls = 100000;        // /api/river-toad/solve
+  uint64_t max_puzzle_positions = uint64_t{1} << 22;  // /api/frog-puzzle/solve
 };
 
 class Server {
@@ -78,6 +85,9 @@ class Server {
   void api(const std::vector<std::string>& seg, const httplib::Request& req, httplib::Response& res) const;
   void batch(const ServedDatabase& d, const httplib::Request& req, httplib::Response& res) const;
   void page(const std::string& path, httplib::Response& res) const;
+  void forest_play(const httplib::Request& req, httplib::Response& res) const;
+  void river_toad_solve(const std::string& rolls, const httplib::Request& req, httplib::Response& res) const;
+  void frog_puzzle_solve(const httplib::Request& req, httplib::Response& res) const;
   std::string listing_html() const;
 
   std::vector<std::unique_ptr<ServedDatabase>> dbs_;

@@ -61,6 +61,87 @@ nlohmann::ordered_json tile_json(int side, int t) { return {t / side, t % side};
 
 }  // namespace
 
+namespace {
+
+/// P(monster), P(trap), P(portal) per tile (row-major), three figures after the point; null
+/// when the exact sum cannot be had.
+nlohmann::ordered_json posterior_json(const Observations& o) {
+  try {
+    const Posterior p = posterior(o);
+    auto round3 = [](const std::vector<double>& v) {
+      nlohmann::ordered_json a = nlohmann::ordered_json::array();
+      for (double x : v) a.push_back(std::round(x * 1000) / 1000);
+      return a;
+    };
+    return {{"monster", round3(p.monster)}, {"trap", round3(p.trap)}, {"portal", round3(p.portal)}};
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+}  // namespace
+
+nlohmann::ordered_json play_json(const Forest& f, Agent& agent, uint64_t seed, bool posteriors) {
+  using ojson = nlohmann::ordered_json;
+  const int s = f.side, n = f.tiles();
+  const Episode e = play(f, agent, true);
+  ojson forest;
+  forest["rows"] = f.picture();
+  ojson content = ojson::array(), bones = ojson::array(), leaves = ojson::array();
+  for (int t = 0; t < n; ++t) {
+    content.push_back(f.content[t] == kMonster ? "monster" : f.content[t] == kTrap ? "trap" : "");
+    if (f.bones[t]) bones.push_back(tile_json(s, t));
+    if (f.leaves[t]) leaves.push_back(tile_json(s, t));
+  }
+  forest["content"] = std::move(content);
+  forest["portal"] = tile_json(s, f.portal);
+  forest["start"] = tile_json(s, f.start);
+  forest["bones"] = std::move(bones);
+  forest["leaves"] = std::move(leaves);
+  ojson j;
+  j["side"] = s;
+  j["seed"] = seed;
+  j["agent"] = agent.name();
+  j["forest"] = std::move(forest);
+  if (posteriors) {
+    Observations o;
+    o.side = s;
+    o.start = f.start;
+    o.visited.push_back({f.start, f.bones[f.start] != 0, f.leaves[f.start] != 0});
+    j["posterior"] = posterior_json(o);
+  }
+  ojson steps = ojson::array();
+  int moves = 0, stones = 0, deaths = 0;
+  for (const Step& st : e.steps) {
+    const int t = st.action.tile;
+    std::string outcome = "stone";
+    if (st.action.kind == Action::Shoot) {
+      ++stones;
+    } else {
+      ++moves;
+      // he stands where he moved unless he died there (and went back to the start)
+      if (st.at != t) outcome = f.content[t] == kTrap ? "trap" : "monster", ++deaths;
+      else outcome = t == f.portal ? "portal" : "walked";
+    }
+    ojson step;
+    step["action"] = st.action.kind == Action::Shoot ? "stone" : "move";
+    step["tile"] = tile_json(s, t);
+    step["outcome"] = outcome;
+    step["text"] = st.text;
+    step["at"] = tile_json(s, st.at);
+    step["score"] = st.score;
+    step["moves"] = moves;
+    step["stones"] = stones;
+    step["deaths"] = deaths;
+    if (posteriors && outcome != "portal") step["posterior"] = posterior_json(observations(st.knows));
+    steps.push_back(std::move(step));
+  }
+  j["steps"] = std::move(steps);
+  j["result"] = {{"portal", e.portal}, {"stuck", e.stuck}, {"deaths", e.deaths}, {"moves", e.moves},
+                 {"stones", e.stones}, {"score", e.score}};
+  return j;
+}
+
 int print_play(const Forest& f, Agent& agent, uint64_t seed, bool json_out) {
   const Episode e = play(f, agent, true);
   const nlohmann::ordered_json result = {{"agent", agent.name()}, {"portal", e.portal}, {"stuck", e.stuck},

@@ -19,6 +19,16 @@ class Agent;
 /// after it, then the result (`json`: one object a line).
 int print_play(const Forest& f, Agent& agent, uint64_t seed, bool json);
 
+/// Forests up to this side get the exact posterior after every step in play_json.
+inline constexpr int kPosteriorSide = 6;
+/// The same play as `forest play --json`, as one object (the server's /api/forest/play
+/// answers it): side, seed, agent, the forest itself (`rows` as `forest play` draws them,
+/// `content` per tile, portal, start, bones, leaves; tiles as [row, column]), `steps` (each
+/// action, its outcome: walked, stone, monster, trap or portal, its text, where he stands
+/// after, score, moves, stones and deaths so far, and with `posteriors` the exact P(monster),
+/// P(trap), P(portal) per tile after it; `posterior` at the top: before the first), `result`.
+nlohmann::ordered_json play_json(const Forest& f, Agent& agent, uint64_t seed, bool posteriors);
+
 struct Module {
   static constexpr const char* kName = "forest";
   static constexpr const char* kTitle = "Magic Forest Wanderer (hidden information, one player)";

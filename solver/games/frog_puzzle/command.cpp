@@ -45,6 +45,21 @@ json steps_json(const Position& start, const std::vector<Move>& moves) {
   return out;
 }
 
+/// `solve --json`'s object (without `all_solutions`): the fewest moves, the number of optimal
+/// solutions and the first one; `solvable: false` and the positions searched for a dead end.
+json solved_json(const Position& start, const Explorer& ex) {
+  if (!ex.solvable())
+    return {{"position", format(start)}, {"goal", format(ex.goal())}, {"solvable", false},
+            {"reachablePositions", ex.reachable()}};
+  return {{"position", format(start)},
+          {"goal", format(ex.goal())},
+          {"solvable", true},
+          {"moves", ex.moves()},
+          {"solutions", ex.solutions().str()},
+          {"reachablePositions", ex.reachable()},
+          {"solution", steps_json(start, ex.first_solution())}};
+}
+
 std::string blog_line(const Position& start, const std::vector<Move>& moves) {
   std::string s = "[" + format_blog(start);
   Position p = start;
@@ -87,9 +102,7 @@ int run_solve(const SolveOptions& o) {
   Explorer ex(start, o.max_positions);
   if (!ex.solvable()) {
     if (o.json_out) {
-      std::cout << dump(json{{"position", format(start)}, {"goal", format(ex.goal())},
-                             {"solvable", false}, {"reachablePositions", ex.reachable()}})
-                << "\n";
+      std::cout << dump(solved_json(start, ex)) << "\n";
     } else {
       std::cout << format(start) << ": the goal " << format(ex.goal())
                 << " cannot be reached from here (a dead end; " << ex.reachable()
@@ -111,13 +124,7 @@ int run_solve(const SolveOptions& o) {
     all.push_back(ex.first_solution());
   }
   if (o.json_out) {
-    json j = {{"position", format(start)},
-              {"goal", format(ex.goal())},
-              {"solvable", true},
-              {"moves", ex.moves()},
-              {"solutions", ex.solutions().str()},
-              {"reachablePositions", ex.reachable()},
-              {"solution", steps_json(start, all.front())}};
+    json j = solved_json(start, ex);
     if (o.all) {
       json list = json::array();
       for (const auto& s : all) list.push_back(steps_json(start, s));
@@ -310,6 +317,12 @@ int run_check(const CheckOptions& o, const Host& host) {
 }
 
 }  // namespace
+
+nlohmann::ordered_json solve_json(const std::string& position, uint64_t max_positions) {
+  const Position start = parse(position);
+  const Explorer ex(start, max_positions);
+  return solved_json(start, ex);
+}
 
 std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) {
   auto* top = root.add_subcommand("frog-puzzle", "the frog swap puzzle from one position, in memory: solve, check");

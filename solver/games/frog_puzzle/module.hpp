@@ -14,6 +14,12 @@
 
 namespace toadbase::frog_puzzle {
 
+/// `frog-puzzle solve POSITION --json`'s object (the server's /api/frog-puzzle/solve answers
+/// it): fewest moves, number of optimal solutions, the first one step by step; for a dead end
+/// `"solvable": false`. Throws std::invalid_argument on a bad position, std::length_error past
+/// `max_positions` reachable positions.
+nlohmann::ordered_json solve_json(const std::string& position, uint64_t max_positions);
+
 struct Module {
   using Space = frog_puzzle::Space;
   using Position = frog_puzzle::Position;

@@ -63,6 +63,35 @@ json result_json(const PlanResult& r, double seconds) {
   return j;
 }
 
+/// `solve --json`'s object without `algorithms`: the plan written, its final board, and the
+/// replay turn by turn (`turns`: each turn's action, roll, column, HP and board).
+json plan_json(const std::vector<uint8_t>& rolls, const Rules& rules, const PlanResult& dp, const std::string& plan,
+               const Playout& p) {
+  const bool survives = dp.survived;
+  json j = {{"rolls", rolls.size()}, {"survivable", survives},
+            {"optimalHp", survives ? json(dp.final_hp) : json(nullptr)}, {"plan", plan},
+            {"finalHp", p.final_hp}, {"board", p.board}};
+  if (!survives) {
+    j["survivesTurns"] = p.turns_played - 1;
+    j["deathTurn"] = p.turns_played;
+    j["death"] = death_name(p.death);
+  }
+  Board b(rules);
+  j["start"] = {{"column", b.column()}, {"hp", b.hp()}, {"board", b.render()}};
+  json turns = json::array();
+  for (size_t i = 0; i < plan.size() && i < rolls.size() && b.alive(); ++i) {
+    const int a = action_of(plan[i]);
+    if (a < 0 || !legal(b.column(), a)) break;  // dp's plans are legal; a guard, not a path
+    b.turn(a, rolls[i]);
+    json t = {{"turn", i + 1}, {"action", std::string(1, plan[i])}, {"roll", int(rolls[i])}, {"column", b.column()},
+              {"hp", b.hp()}, {"ate", b.ate_last_turn()}, {"alive", b.alive()}, {"board", b.render()}};
+    if (!b.alive()) t["death"] = death_name(b.death());
+    turns.push_back(std::move(t));
+  }
+  j["turns"] = std::move(turns);
+  return j;
+}
+
 int run_solve(const Options& o) {
   check_rules(o.rules);
   const auto& names = algorithm_names();
@@ -93,14 +122,7 @@ int run_solve(const Options& o) {
   const std::string text = output_text(plan, p);
   if (!o.out.empty()) o.host->write_output(o.out, text);
   if (o.json_out) {
-    json j = {{"rolls", rolls.size()}, {"survivable", survives},
-              {"optimalHp", survives ? json(dp.final_hp) : json(nullptr)}, {"plan", plan},
-              {"finalHp", p.final_hp}, {"board", p.board}};
-    if (!survives) {
-      j["survivesTurns"] = p.turns_played - 1;
-      j["deathTurn"] = p.turns_played;
-      j["death"] = death_name(p.death);
-    }
+    json j = plan_json(rolls, o.rules, dp, plan, p);
     json list = json::array();
     for (const auto& [r, secs] : runs) list.push_back(result_json(r, secs));
     j["algorithms"] = list;
@@ -363,6 +385,19 @@ void add_rules(CLI::App* s, Options& o, const Host& host) {
 }
 
 }  // namespace
+
+nlohmann::ordered_json solve_json(const std::string& roll_text, const Rules& rules) {
+  check_rules(rules);
+  std::istringstream in(roll_text);
+  const auto rolls = read_rolls(in, "the roll file");
+  const auto t0 = std::chrono::steady_clock::now();
+  const PlanResult dp = solve_dp(rolls, rules);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const std::string plan = plan_string(dp.actions);
+  json j = plan_json(rolls, rules, dp, plan, play(rolls, plan, rules));
+  j["algorithms"] = json::array({result_json(dp, secs)});
+  return j;
+}
 
 std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) {
   auto* top = root.add_subcommand("river-toad", "River Toad plans for a roll file: solve, check, prefixes, play");

@@ -6,12 +6,20 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "solver/core/module.hpp"
 
 namespace toadbase::river_toad {
+
+struct Rules;
+
+/// `river-toad solve ROLLS --json`'s object for a roll file's text, by dp (the server's
+/// /api/river-toad/solve answers it): the optimal plan, the final board, and the replay turn
+/// by turn (`turns`). Throws std::invalid_argument naming what is wrong with the file or rules.
+nlohmann::ordered_json solve_json(const std::string& roll_text, const Rules& rules);
 
 struct Module {
   static constexpr const char* kName = "river-toad";
