@@ -10,6 +10,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <cmath>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -538,7 +539,20 @@ TEST_CASE("serve: CORS on every answer, OPTIONS 204, HEAD, and 405 for other met
 TEST_CASE("serve: the page, built-in files, and no path escapes", "[serve]") {
   TempDir dir("serve-page");
   TestServer s({solve_tf(dir, "tf8", 8), solve_puzzle(dir, "p2", 2, 2)});
-  auto r = s.get("/");
+  // the page (tools/web/index.html) at /, every file it names answering
+  auto page = s.get("/");
+  CHECK(page.status == 200);
+  CHECK_THAT(page.get_header_value("Content-Type"), Contains("text/html"));
+  CHECK(page.body == read_file(std::string(TOADBASE_SOURCE_DIR) + "/tools/web/index.html"));
+  for (const char* file : {"/app.js", "/toadbase.css"}) {
+    CHECK_THAT(page.body, Contains(std::string("\"") + file + "\""));
+    const auto f = s.get(file);
+    CHECK(f.status == 200);
+    CHECK(f.body == read_file(std::string(TOADBASE_SOURCE_DIR) + "/tools/web" + file));
+  }
+  CHECK_THAT(s.get("/app.js").get_header_value("Content-Type"), Contains("text/javascript"));
+  // the listing without script
+  auto r = s.get("/databases");
   CHECK(r.status == 200);
   CHECK_THAT(r.get_header_value("Content-Type"), Contains("text/html"));
   CHECK_THAT(r.body, Contains("tf8"));
@@ -915,4 +929,126 @@ TEST_CASE("serve: the UWAPI text writer escapes what JSON must and reads back as
   CHECK(j["moves"][1].at("position") == "2_x\ty");
   CHECK(j["moves"][2].at("moveValue") == "lose");
   CHECK(toadbase::tools::uwapi_position_json(p) == j);
+}
+
+TEST_CASE("serve: the games' own routes answer as their commands do", "[serve]") {
+  TempDir dir("serve-games");
+  toadbase::tools::ServeOptions o;
+  o.max_rolls = 20;
+  o.max_puzzle_positions = 1000;
+  TestServer s({solve_tf(dir, "tf6", 6)}, o);
+  auto c = s.client();
+
+  SECTION("frog-puzzle solve") {
+    auto r = s.get("/api/frog-puzzle/solve?p=LLL_RRR");
+    CHECK(r.status == 200);
+    CHECK(r.body + "\n" == ok({"frog-puzzle", "solve", "LLL_RRR", "--json"}).out);
+    const json j = json::parse(r.body);
+    // n(m + k) + mk moves (the spec's count), each a legal step of a frog, ending at the goal
+    CHECK(j["moves"] == 3 * (3 + 1) + 3 * 1);
+    std::string board = "LLL_RRR";
+    for (const auto& step : j["solution"]) {
+      const int from = step["from"], to = step["to"];
+      const char frog = board[static_cast<size_t>(from)];
+      INFO(board << " " << step.dump());
+      REQUIRE(board[static_cast<size_t>(to)] == '_');
+      CHECK(((frog == 'L' && (to == from + 1 || (to == from + 2 && board[static_cast<size_t>(from + 1)] == 'R'))) ||
+             (frog == 'R' && (to == from - 1 || (to == from - 2 && board[static_cast<size_t>(from - 1)] == 'L')))));
+      std::swap(board[static_cast<size_t>(from)], board[static_cast<size_t>(to)]);
+      CHECK(step["position"] == board);
+    }
+    CHECK(board == "RRR_LLL");
+    // a dead end says so; a bad position names itself
+    auto dead = json::parse(s.get("/api/frog-puzzle/solve?p=L_LLRRR").body);
+    CHECK(dead["solvable"] == false);
+    auto bad = s.get("/api/frog-puzzle/solve?p=LLX_RRR");
+    CHECK(bad.status == 400);
+    CHECK_THAT(json::parse(bad.body)["error"].get<std::string>(), Contains("X"));
+    CHECK(s.get("/api/frog-puzzle/solve").status == 400);
+    // bounded: past the server's limit of reachable positions, 413
+    CHECK(s.get("/api/frog-puzzle/solve?p=" + std::string(8, 'L') + "_" + std::string(8, 'R')).status == 413);
+    CHECK(c.Post("/api/frog-puzzle/solve?p=LLL_RRR", "", "text/plain")->status == 405);
+  }
+
+  SECTION("forest play") {
+    for (const std::string agent : {"original", "bayes", "oracle"}) {
+      INFO(agent);
+      auto r = s.get("/api/forest/play?side=4&seed=27&agent=" + agent);
+      REQUIRE(r.status == 200);
+      const json j = json::parse(r.body);
+      // the same play as `forest play --json` (one object a line: the forest, each step, the result)
+      const std::vector<std::string> lines = lines_of(ok({"forest", "play", "--side", "4", "--seed", "27", "--agent", agent, "--json"}).out);
+      REQUIRE(lines.size() == j["steps"].size() + 2);
+      CHECK(json::parse(lines.front())["forest"] == j["forest"]["rows"]);
+      for (size_t i = 0; i < j["steps"].size(); ++i) {
+        const json cli = json::parse(lines[i + 1]);
+        const json& st = j["steps"][i];
+        CHECK(cli["text"] == st["text"]);
+        CHECK(cli["tile"] == st["tile"]);
+        CHECK(cli["at"] == st["at"]);
+        CHECK(cli["score"] == st["score"]);
+      }
+      const json cli_result = json::parse(lines.back())["result"];
+      const json& res = j["result"];
+      for (const char* k : {"portal", "stuck", "deaths", "moves", "stones", "score"}) CHECK(cli_result[k] == res[k]);
+      REQUIRE(!j["steps"].empty());
+      CHECK(j["steps"].back()["score"] == res["score"]);
+      // the score adds up from the steps: -1 a move, -10 a stone, -160 a death, +160 the portal
+      long score = 0;
+      for (const auto& st : j["steps"]) {
+        const std::string out = st["outcome"];
+        score += out == "stone" ? -10 : -1;
+        if (out == "monster" || out == "trap") score -= 160;
+        if (out == "portal") score += 160;
+        CHECK(st["score"] == score);
+        if (st.contains("posterior")) {  // a distribution over where the portal is
+          double sum = 0;
+          for (double p : st["posterior"]["portal"]) sum += p;
+          CHECK(std::abs(sum - 1) < 0.01);
+        }
+      }
+    }
+    CHECK(s.get("/api/forest/play?agent=nobody").status == 400);
+    CHECK(s.get("/api/forest/play?side=99").status == 400);
+    CHECK(s.get("/api/forest/play?side=3x").status == 400);
+    CHECK(s.get("/api/forest/play?seed=-1").status == 400);
+    auto opt = s.get("/api/forest/play?agent=optimal");
+    CHECK(opt.status == 400);
+    CHECK_THAT(json::parse(opt.body)["error"].get<std::string>(), Contains("forest database"));
+  }
+
+  SECTION("river-toad solve") {
+    const std::string rolls = "6 # rolls\n5\n17\n30\n2\n9\n21\n";
+    const std::string file = dir / "rolls.txt";
+    std::ofstream(file) << rolls;
+    auto r = c.Post("/api/river-toad/solve", rolls, "text/plain");
+    REQUIRE(r);
+    REQUIRE(r->status == 200);
+    json got = json::parse(r->body);
+    json want = json::parse(ok({"river-toad", "solve", file, "--json"}).out);
+    got.erase("algorithms");  // their times differ
+    want.erase("algorithms");
+    CHECK(got == want);
+    // each turn's HP and column as `river-toad play` prints them
+    const std::string text = ok({"river-toad", "play", file}).out;
+    REQUIRE(got["turns"].size() == 6);
+    for (const auto& t : got["turns"])
+      CHECK_THAT(text, Contains("turn " + std::to_string(t["turn"].get<int>()) + ": " + t["action"].get<std::string>() +
+                                ", roll " + std::to_string(t["roll"].get<int>()) + ", column " +
+                                std::to_string(t["column"].get<int>()) + ", HP " + std::to_string(t["hp"].get<int>())));
+    // GET with the file in the address answers the same
+    auto g = json::parse(s.get("/api/river-toad/solve?rolls=" + encode(rolls)).body);
+    g.erase("algorithms");
+    CHECK(g == got);
+    auto bad = c.Post("/api/river-toad/solve", "2\n5\n99\n", "text/plain");
+    CHECK(bad->status == 400);
+    CHECK_THAT(json::parse(bad->body)["error"].get<std::string>(), Contains("99"));
+    CHECK(s.get("/api/river-toad/solve").status == 400);
+    std::string many = "30\n";
+    for (int i = 0; i < 30; ++i) many += "5\n";
+    CHECK(c.Post("/api/river-toad/solve", many, "text/plain")->status == 413);
+    CHECK(s.get("/api/river-toad/solve?rolls=3%0A1%0A2%0A3&hp=0").status == 400);
+  }
+  // the server still answers the databases' routes after all that
+  CHECK(s.get("/api/tf6/query?p=1_TT--FF").status == 200);
 }

@@ -7,19 +7,29 @@ pkgs=(build-essential cmake pkg-config librocksdb-dev libtbb-dev libzstd-dev cat
       libcpp-httplib-dev wrk     # serve: the HTTP library; its load benchmark
       libopenmpi-dev openmpi-bin  # the distributed solve
       # the Python module, its tests and the plots in results/
-      python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-matplotlib)
+      python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-matplotlib
+      chromium nodejs npm)       # the page's browser tests (tools/web-tests)
 missing=()
 for p in "${pkgs[@]}"; do
+  # node and npm may come from elsewhere (NodeSource ships both in one package): a working
+  # command is enough
+  case "$p" in nodejs) command -v node >/dev/null && continue ;; npm) command -v npm >/dev/null && continue ;; esac
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: everything is installed"
-  exit 0
-fi
-if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: every Debian package is installed"
+elif [ "$(id -u)" -ne 0 ]; then
   echo "install-deps: missing ${missing[*]}; run this as root (apt-get)" >&2
   exit 1
+else
+  echo "install-deps: installing ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-echo "install-deps: installing ${missing[*]}"
-apt-get update -qq
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+# the browser tests' driver: playwright-core from npm, pinned by the committed lock file, into
+# tools/web-tests/node_modules (not committed); it drives the system chromium, downloads none
+web_tests="$(cd "$(dirname "$0")" && pwd)/web-tests"
+if [ ! -f "$web_tests/node_modules/playwright-core/package.json" ]; then
+  echo "install-deps: npm ci in tools/web-tests (playwright-core)"
+  (cd "$web_tests" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+fi

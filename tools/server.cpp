@@ -561,7 +561,8 @@ void Server::page(const std::string& path, httplib::Response& res) const {
     res.set_content(std::string(a->data), content_type(a->path));
     return;
   }
-  if (path == "/" || path == "/index.html") {
+  // the listing without script: at /databases always, at / until the page is built in
+  if (path == "/" || path == "/index.html" || path == "/databases") {
     res.status = 200;
     res.set_content(listing_html(), "text/html; charset=utf-8");
     return;

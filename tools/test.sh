@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command (and .ci/run's): the whole suite in a Release build with
-# warnings as errors, then again under AddressSanitizer + UndefinedBehaviorSanitizer, then
+# warnings as errors (the browser tests of the page included, label `browser`), then again
+# under AddressSanitizer + UndefinedBehaviorSanitizer without the slow and browser labels, then
 # every parser's fuzz target for a bounded time (tools/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,5 +14,5 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -
   -DTOADBASE_SANITIZE=ON -DTOADBASE_WERROR=ON -DTOADBASE_PYTHON=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE slow
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE "slow|browser"
 tools/fuzz.sh 10
