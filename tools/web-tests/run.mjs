@@ -302,6 +302,15 @@ cases.forest = async (browser, base) => {
   await page.click('#to-end');
   const cli = JSON.parse(toadbase('forest', 'play', '--side', '3', '--seed', '5', '--agent', 'bayes', '--json'));
   assert.equal(await page.textContent('#score'), String(cli.result.score));
+  // the picker's forest database: the stored optimal policy decides, as `forest play --db` does
+  await page.selectOption('#picker', 'db:forest3');
+  await page.waitForFunction(() => location.hash.includes('agent=optimal') && location.hash.includes('db=forest3'));
+  await ready(page);
+  assert.equal(await page.inputValue('#agent'), 'optimal');
+  await page.click('#to-end');
+  const db = path.join(WORK, 'data', 'forest3');
+  const opt = toadbase('forest', 'play', '--side', '3', '--seed', '1', '--agent', 'optimal', '--db', db).match(/score (-?\d+)/);
+  assert.equal(await page.textContent('#score'), opt[1]);
 };
 
 cases['river-toad'] = async (browser, base) => {
@@ -387,7 +396,7 @@ cases['deep-link'] = async (browser, base) => {
 // ---- main ----------------------------------------------------------------------------------
 
 const needs = {
-  'toads-frogs': ['tf8'], puzzle: ['frogs3'], forest: ['tf8'], 'river-toad': ['rt2'], 'deep-link': ['tf8', 'frogs3'],
+  'toads-frogs': ['tf8'], puzzle: ['frogs3'], forest: ['forest3'], 'river-toad': ['rt2'], 'deep-link': ['tf8', 'frogs3'],
 };
 if (!cases[which]) { console.error(`no case '${which}': ${Object.keys(cases).join(', ')}`); process.exit(2); }
 fs.mkdirSync(path.join(WORK, 'data'), { recursive: true });
@@ -395,6 +404,7 @@ for (const id of needs[which]) {
   if (id === 'tf8') solve(id, 'toads-frogs', '--length', '8');
   if (id === 'frogs3') solve(id, 'frog-puzzle', '--left', '3', '--right', '3');
   if (id === 'rt2') solve(id, 'river-toad', '--turns', '2');
+  if (id === 'forest3') solve(id, 'forest', '--side', '3');
 }
 const server = await serve();
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
