@@ -1049,6 +1049,9 @@ TEST_CASE("serve: the games' own routes answer as their commands do", "[serve]")
     CHECK(c.Post("/api/river-toad/solve", many, "text/plain")->status == 413);
     CHECK(s.get("/api/river-toad/solve?rolls=3%0A1%0A2%0A3&hp=0").status == 400);
   }
-  // the server still answers the databases' routes after all that
+  // the server still answers the databases' routes after all that; /api/ names the start
   CHECK(s.get("/api/tf6/query?p=1_TT--FF").status == 200);
+  const json listed = json::parse(s.get("/api/").body)["databases"].at(0);
+  CHECK(listed["start"] == json::parse(s.get("/uwapi/toads-frogs/tf6/").body)["startPosition"]);
+  CHECK(listed["start"] == "1_TT--FF");
 }
