@@ -147,6 +147,11 @@ const cases = {};
 cases['toads-frogs'] = async (browser, base) => {
   const page = await openPage(browser, base);
   await ready(page);
+  // the start: a card per database, and the games that need none
+  const cards = await page.$$eval('.dbs a.card', as => as.map(a => a.getAttribute('href')));
+  assert.ok(cards.includes('#db=tf8&p=1_TTT--FFF'), `the start lists tf8: ${cards}`);
+  assert.ok(cards.some(h => h.startsWith('#view=forest')) && cards.includes('#view=rolls'));
+  await shot(page, 'home');
   // the picker opens the database at its start
   await page.selectOption('#picker', 'db:tf8');
   await page.waitForFunction(() => location.hash.includes('db=tf8'));
