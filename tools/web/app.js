@@ -528,7 +528,8 @@ async function forestView(h) {
       const hv = post[st.heat];
       heat = el('div', { class: 'grid heat', id: 'heat', style: `grid-template-columns: repeat(${side}, 1fr)`, role: 'img', 'aria-label': `P(${st.heat}) per tile` });
       const colour = { monster: '123, 45, 142', trap: '91, 74, 54', portal: '224, 168, 0' }[st.heat];
-      hv.forEach((p, t) => heat.append(el('div', { class: 'tile', 'data-p': p, style: `background: rgba(${colour}, ${Math.min(1, p * 1.6).toFixed(3)}); color: ${p > 0.45 && st.heat !== 'portal' ? '#fff' : '#111'}` }, p.toFixed(2))));
+      // shade: the square root of the probability (small ones stay visible, 0 stays white)
+      hv.forEach((p, t) => heat.append(el('div', { class: 'tile', 'data-p': p, style: `background: rgba(${colour}, ${(0.9 * Math.sqrt(p)).toFixed(3)}); color: ${Math.sqrt(p) > 0.6 && st.heat !== 'portal' ? '#fff' : '#111'}` }, p.toFixed(2))));
     } else {
       heat = el('p', { class: 'sub', text: st.step > 0 && last.outcome === 'portal' ? 'The portal is found: nothing is left to guess.' : 'The exact posterior is computed up to side 6.' });
     }
