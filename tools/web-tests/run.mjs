@@ -221,6 +221,12 @@ cases.puzzle = async (browser, base) => {
   await page.keyboard.press('u');  // undo from the keyboard
   await page.waitForFunction(() => location.hash.includes('LL_LRRR'));
   assert.equal(await page.$$eval('#tree li.abandoned.dead', x => x.length), 1, 'the abandoned branch marked');
+  // the tree takes you back: to the dead end, and (undo again) to the position before it
+  await page.click('#tree li.abandoned.dead > .node');
+  await page.waitForFunction(p => location.hash.includes(p), deadMove.position);
+  assert.match(await page.textContent('#value'), /Dead end/);
+  await page.click('#undo');
+  await page.waitForFunction(() => location.hash.includes('LL_LRRR'));
   // the hint names a move that keeps the goal in reach
   await page.click('#hint');
   const hinted = await page.getAttribute('.strip .cell.hint', 'data-move');

@@ -406,7 +406,8 @@ async function frogPuzzle(d, start) {
     const cls = [node === st.node ? 'current' : '', onPath ? 'onpath' : 'abandoned', node.q.positionValue === 'lose' ? 'dead' : ''].join(' ');
     const label = node.move ? `${node.move} \u2192 ${node.q.position}` : `start ${node.q.position}`;
     return el('li', { class: cls, 'data-position': node.q.position },
-      el('span', { class: 'node', text: label + (onPath || node === st.node ? '' : ' (abandoned)') }),
+      el('button', { class: 'node', title: 'go back to this position', onclick: () => { st.node = node; st.hint = null; st.solution = null; render(); } },
+        label + (onPath || node === st.node ? '' : ' (abandoned)')),
       node.children.length ? el('ul', {}, node.children.map(c => treeOf(c, path))) : null);
   }
   function render() {
@@ -443,7 +444,7 @@ async function frogPuzzle(d, start) {
           sol),
         el('div', { class: 'panel tree', id: 'tree' }, el('h3', { text: 'Moves tried' }),
           el('ul', {}, treeOf(rootNode, path)),
-          el('p', { class: 'sub', text: 'Struck out: branches you left. \u2717: dead ends.' }))));
+          el('p', { class: 'sub', text: 'Struck out: branches you left. \u2717: dead ends. Click a move to go back to it.' }))));
     root.dataset.ready = st.busy ? '0' : '1';
     view().dataset.ready = root.dataset.ready;
   }
