@@ -311,7 +311,8 @@ cases.forest = async (browser, base) => {
   await page.waitForFunction(() => location.hash.includes('agent=bayes') && location.hash.includes('seed=5'));
   await ready(page);
   await page.click('#to-end');
-  const cli = JSON.parse(toadbase('forest', 'play', '--side', '3', '--seed', '5', '--agent', 'bayes', '--json'));
+  // `forest play --json`: one object a line, the result last
+  const cli = JSON.parse(toadbase('forest', 'play', '--side', '3', '--seed', '5', '--agent', 'bayes', '--json').trim().split('\n').pop());
   assert.equal(await page.textContent('#score'), String(cli.result.score));
   // the picker's forest database: the stored optimal policy decides, as `forest play --db` does
   await page.selectOption('#picker', 'db:forest3');
@@ -320,8 +321,8 @@ cases.forest = async (browser, base) => {
   assert.equal(await page.inputValue('#agent'), 'optimal');
   await page.click('#to-end');
   const db = path.join(WORK, 'data', 'forest3');
-  const opt = toadbase('forest', 'play', '--side', '3', '--seed', '1', '--agent', 'optimal', '--db', db).match(/score (-?\d+)/);
-  assert.equal(await page.textContent('#score'), opt[1]);
+  const opt = JSON.parse(toadbase('forest', 'play', '--side', '3', '--seed', '1', '--agent', 'optimal', '--db', db, '--json').trim().split('\n').pop());
+  assert.equal(await page.textContent('#score'), String(opt.result.score));
 };
 
 cases['river-toad'] = async (browser, base) => {
