@@ -27,8 +27,9 @@ constexpr int64_t kMaxNumerator = int64_t{1} << 57;
 
 Dyadic Dyadic::fraction(int64_t num, int exp) {
   if (exp < 0) {
-    i128 n = static_cast<i128>(num) << -exp;
-    if (-exp > 62 || n >= kMaxNumerator || n <= -kMaxNumerator) overflow();
+    if (-exp > 62) overflow();
+    const i128 n = static_cast<i128>(num) << -exp;
+    if (n >= kMaxNumerator || n <= -kMaxNumerator) overflow();
     return from_parts(static_cast<int64_t>(n), 0);
   }
   if (num == 0) return {};
@@ -96,16 +97,20 @@ Dyadic simplest_between(std::optional<Dyadic> a, std::optional<Dyadic> b) {
     return -simplest_between(na, nb);
   }
   // 0 <= a < b (b may be +inf): the least integer above a if it is below b, else the
-  // dyadic with the smallest denominator strictly between them
+  // dyadic with the smallest denominator strictly between them, found on integers at the
+  // common scale 2^e (a = big_a / 2^e, b = big_b / 2^e)
   const Dyadic n = a->floor() + Dyadic(1);
   if (!b || n < *b) return n;
-  for (int k = 1; k <= kMaxExponent; ++k) {
-    // the least multiple of 2^-k above a
-    const Dyadic scaled = Dyadic::fraction(a->numerator(), a->exponent() - k);  // a * 2^k
-    const Dyadic c = Dyadic::fraction((scaled.floor() + Dyadic(1)).numerator(), k);
-    if (c < *b) return c;
+  // (the midpoint has denominator 2^e at most, with e one past the larger exponent)
+  const int e = std::max(a->exponent(), b->exponent()) + 1;
+  const i128 big_a = static_cast<i128>(a->numerator()) << (e - a->exponent());
+  const i128 big_b = static_cast<i128>(b->numerator()) << (e - b->exponent());
+  for (int k = 1; k <= e; ++k) {
+    const i128 step = static_cast<i128>(1) << (e - k);
+    const i128 c = (big_a / step + 1) * step;  // the least multiple of 2^-k above a
+    if (c < big_b) return Dyadic::fraction(static_cast<int64_t>(c >> (e - k)), k);
   }
-  overflow();
+  throw std::logic_error("simplest_between: nothing between");
 }
 
 char outcome_name(OutcomeClass c) {
@@ -202,6 +207,15 @@ uint32_t hash_options(std::span<const FormId> left, std::span<const FormId> righ
   h = mix64(h);
   for (FormId x : right) h = (h ^ x) * 0x100000001b3ULL + 0x8cb92ba72f3d8dd7ULL;
   return static_cast<uint32_t>(mix64(h) >> 32);
+}
+
+/// Compares two packed dyadics (numerator * 64 + exponent) without unpacking when their
+/// denominators agree, the common case.
+inline int compare_packed(int64_t a, int64_t b) {
+  if (a == b) return 0;
+  if ((a & 63) == (b & 63)) return (a >> 6) < (b >> 6) ? -1 : 1;
+  const auto c = Dyadic::unpack(a) <=> Dyadic::unpack(b);
+  return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
 
 }  // namespace
@@ -303,8 +317,10 @@ FormTable::FormTable(Options options)
       shards_(new Shard[kShards]),
       leq_cache_(std::make_unique<LeqCache>(std::bit_ceil(std::max<size_t>(options.leq_cache_entries, 1024)))),
       op_cache_(std::make_unique<OpCache>(std::bit_ceil(std::max<size_t>(options.op_cache_entries, 1024)))),
-      uptimal_(std::make_unique<UptimalMemo>()) {
+      uptimal_(std::make_unique<UptimalMemo>()),
+      nus_fast_(new std::atomic<uint64_t>[kNusFast]) {
   for (size_t i = 0; i < kMaxChunks; ++i) chunks_[i].store(nullptr, std::memory_order_relaxed);
+  for (size_t i = 0; i < kNusFast; ++i) nus_fast_[i].store(0, std::memory_order_relaxed);
   const FormId z = intern({}, {});
   if (z != 0) throw std::logic_error("FormTable: 0 did not get id 0");
 }
@@ -400,20 +416,21 @@ void FormTable::describe(Record& r, std::span<const FormId> left,
   r.birthday = static_cast<uint16_t>(birthday);
   r.flags = 0;
 
-  auto max_of = [&](std::span<const FormId> side) {
-    Dyadic m = left_stop(side[0]);
-    for (FormId x : side) m = std::max(m, left_stop(x));
-    return m;
-  };
-  auto min_of = [&](std::span<const FormId> side) {
-    Dyadic m = left_stop(side[0]);
-    for (FormId x : side) m = std::min(m, left_stop(x));
-    return m;
-  };
   if (all_numbers) {
+    // the options' values are their (packed) stops
     std::optional<Dyadic> a, b;
-    if (!left.empty()) a = max_of(left);
-    if (!right.empty()) b = min_of(right);
+    if (!left.empty()) {
+      int64_t m = rec(left[0]).left_stop;
+      for (FormId x : left)
+        if (compare_packed(m, rec(x).left_stop) < 0) m = rec(x).left_stop;
+      a = Dyadic::unpack(m);
+    }
+    if (!right.empty()) {
+      int64_t m = rec(right[0]).left_stop;
+      for (FormId x : right)
+        if (compare_packed(rec(x).left_stop, m) < 0) m = rec(x).left_stop;
+      b = Dyadic::unpack(m);
+    }
     if (!a || !b || *a < *b) {
       const Dyadic x = simplest_between(a, b);
       r.flags = kNumberFlag | kNusFlag | (x == Dyadic(0) ? kAllSmallFlag : 0);
@@ -483,11 +500,13 @@ void FormTable::describe(Record& r, std::span<const FormId> left,
 
   if (left.empty() || right.empty())
     throw std::logic_error("FormTable: a canonical non-number with an empty side");
-  Dyadic ls = right_stop(left[0]), rs = left_stop(right[0]);
-  for (FormId o : left) ls = std::max(ls, right_stop(o));
-  for (FormId o : right) rs = std::min(rs, left_stop(o));
-  r.left_stop = ls.packed();
-  r.right_stop = rs.packed();
+  int64_t ls = rec(left[0]).right_stop, rs = rec(right[0]).left_stop;
+  for (FormId o : left)
+    if (compare_packed(ls, rec(o).right_stop) < 0) ls = rec(o).right_stop;
+  for (FormId o : right)
+    if (compare_packed(rec(o).left_stop, rs) < 0) rs = rec(o).left_stop;
+  r.left_stop = ls;
+  r.right_stop = rs;
   r.far_star = static_cast<uint16_t>(far);
   if (all_small) r.flags |= kAllSmallFlag;
 }
@@ -498,14 +517,33 @@ FormId FormTable::number(Dyadic x) {
   return number_up_star({x, 0, 0});
 }
 
+namespace {
+
+/// A 32-bit key for a small number-up-star (packed number in 22 bits, ups in [-32, 31],
+/// nimber below 16), never 0; nullopt for a larger one.
+std::optional<uint32_t> small_nus_key(const NumberUpStar& v) {
+  const int64_t p = v.number.packed();
+  if (p < -(int64_t{1} << 21) || p >= (int64_t{1} << 21) || v.ups < -32 || v.ups > 31 || v.nim > 15)
+    return std::nullopt;
+  return uint32_t(p & 0x3fffff) | uint32_t(v.ups + 32) << 22 | v.nim << 28;
+}
+
+}  // namespace
+
 FormId FormTable::number_up_star(const NumberUpStar& v) {
   if (v.number == Dyadic(0) && v.ups == 0 && v.nim == 0) return zero();
   if (v.ups > 32767 || v.ups < -32767 || v.nim > 0xffff)
     throw std::length_error("FormTable: up multiple or nimber out of range");
+  const std::optional<uint32_t> small = small_nus_key(v);
+  std::atomic<uint64_t>* slot = small ? &nus_fast_[mix64(*small) & (kNusFast - 1)] : nullptr;
+  if (slot) {
+    const uint64_t w = slot->load(std::memory_order_acquire);
+    if (w >> 32 == *small) return FormId(w);
+  }
   const int64_t key = static_cast<int64_t>(mix64(static_cast<uint64_t>(v.number.packed())) ^
                                            (uint64_t(uint16_t(v.ups)) << 16 | v.nim));
   // (a hash clash is resolved by checking the record below)
-  {
+  if (!slot) {
     std::lock_guard lock(nus_mutex_);
     auto it = nus_ids_.find(key);
     if (it != nus_ids_.end()) {
@@ -553,8 +591,12 @@ FormId FormTable::number_up_star(const NumberUpStar& v) {
   }
   const auto got = number_up_star_value(id);
   if (!got || !(*got == v)) throw std::logic_error("FormTable: number-up-star shape not recognised");
-  std::lock_guard lock(nus_mutex_);
-  nus_ids_[key] = id;
+  if (slot) {
+    slot->store(uint64_t{*small} << 32 | id, std::memory_order_release);
+  } else {
+    std::lock_guard lock(nus_mutex_);
+    nus_ids_[key] = id;
+  }
   return id;
 }
 
@@ -579,12 +621,14 @@ FormId FormTable::make(std::span<const FormId> left_in, std::span<const FormId> 
   for (FormId x : r) all_numbers = all_numbers && is_number(x);
   if (all_numbers) {
     if (l.empty() && r.empty()) return zero();
-    std::optional<Dyadic> a, b;
     FormId ga = kNoForm, gb = kNoForm;
     for (FormId x : l)
-      if (!a || *a < left_stop(x)) a = left_stop(x), ga = x;
+      if (ga == kNoForm || compare_packed(rec(ga).left_stop, rec(x).left_stop) < 0) ga = x;
     for (FormId x : r)
-      if (!b || left_stop(x) < *b) b = left_stop(x), gb = x;
+      if (gb == kNoForm || compare_packed(rec(x).left_stop, rec(gb).left_stop) < 0) gb = x;
+    std::optional<Dyadic> a, b;
+    if (ga != kNoForm) a = left_stop(ga);
+    if (gb != kNoForm) b = left_stop(gb);
     if (!a || !b || *a < *b) return number(simplest_between(a, b));
     return intern(std::span(&ga, 1), std::span(&gb, 1));
   }
@@ -695,13 +739,14 @@ bool FormTable::leq_from_pending(const Pending& g, FormId x) {
 
 // ---- comparison -----------------------------------------------------------------------
 
+
 bool FormTable::leq(FormId g, FormId h) {
   if (g == h) return true;
   const Record& a = rec(g);
   const Record& b = rec(h);
   if ((a.flags & b.flags & kNusFlag)) {
     // H - G = (y - x) + (l - k).^ + *(m ^ n) >= 0 ?
-    const auto c = Dyadic::unpack(a.left_stop) <=> Dyadic::unpack(b.left_stop);
+    const int c = compare_packed(a.left_stop, b.left_stop);
     if (c != 0) return c < 0;
     const int d = b.ups - a.ups;
     const unsigned star = a.nim ^ b.nim;
@@ -709,10 +754,10 @@ bool FormTable::leq(FormId g, FormId h) {
     if (d == 1) return star != 1;
     return false;  // d == 0 (then the nimbers differ: confused) or H has fewer ups
   }
-  const Dyadic gl = Dyadic::unpack(a.left_stop), gr = Dyadic::unpack(a.right_stop);
-  const Dyadic hl = Dyadic::unpack(b.left_stop), hr = Dyadic::unpack(b.right_stop);
-  if (hl < gl || hr < gr) return false;
-  if (gl < hr) return true;
+  // G <= H needs LS(G) <= LS(H) and RS(G) <= RS(H); LS(G) < RS(H) gives G < H
+  if (compare_packed(b.left_stop, a.left_stop) < 0 || compare_packed(b.right_stop, a.right_stop) < 0)
+    return false;
+  if (compare_packed(a.left_stop, b.right_stop) < 0) return true;
   const uint64_t k = LeqCache::key(g, h);
   const int cached = leq_cache_->get(k);
   if (cached >= 0) return cached;

@@ -318,6 +318,7 @@ class FormTable {
   static constexpr size_t kMaxChunks = size_t{1} << 15;  // 2^31 forms
   static constexpr unsigned kShardBits = 6;
   static constexpr size_t kShards = size_t{1} << kShardBits;
+  static constexpr size_t kNusFast = size_t{1} << 14;
 
   // One canonical form. Everything but `negative` and `thermo` is written once, before the
   // id is published.
@@ -369,6 +370,9 @@ class FormTable {
   std::unique_ptr<LeqCache> leq_cache_;
   std::unique_ptr<OpCache> op_cache_;
   std::unique_ptr<UptimalMemo> uptimal_;
+  // number_up_star() results: small values in a lock-free table (one word an entry: a 32-bit
+  // key of the value, the id), the rest in a map under a mutex
+  std::unique_ptr<std::atomic<uint64_t>[]> nus_fast_;
   std::mutex nus_mutex_;
   std::unordered_map<int64_t, FormId> nus_ids_;  // number_up_star() by value hash; nus_mutex_
 };
