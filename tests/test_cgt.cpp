@@ -705,6 +705,12 @@ TEST_CASE("nimbers add by xor; numbers add as numbers", "[cgt][identities]") {
       CHECK(t.sum(t.nimber(a), t.nimber(b)) == t.nimber(a ^ b));
       if (a < 6 && b < 6) CHECK(slow(t.nimber(a), t.nimber(b)) == t.nimber(a ^ b));
     }
+  // past the 64 nimbers the mex shortcut tracks
+  std::vector<FormId> low;
+  for (unsigned j = 0; j < 70; ++j) low.push_back(t.nimber(j));
+  CHECK(t.make(low, low) == t.nimber(70));
+  CHECK(t.sum(t.nimber(70), t.nimber(5)) == t.nimber(70 ^ 5));
+  CHECK(t.to_string(t.nimber(70)) == "*70");
   std::mt19937 rng(5);
   std::uniform_int_distribution<int64_t> num(-40, 40);
   std::uniform_int_distribution<int> ex(0, 4);

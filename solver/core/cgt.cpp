@@ -460,14 +460,13 @@ void FormTable::describe(Record& r, std::span<const FormId> left,
       };
       std::optional<std::pair<int, unsigned>> v;
       if (left.size() == right.size() && std::equal(left.begin(), left.end(), right.begin())) {
-        uint64_t seen = 0;
-        bool ok = left.size() <= 64;
+        // distinct forms x + *i have distinct i, so all i < count means i = 0 .. count-1
+        bool ok = true;
         for (FormId o : left) {
           const Record& q = rec(o);
           ok = ok && q.ups == 0 && q.nim < left.size();
-          if (ok) seen |= uint64_t{1} << q.nim;
         }
-        if (ok && std::popcount(seen) == int(left.size())) v = {0, unsigned(left.size())};
+        if (ok) v = {0, unsigned(left.size())};
       } else if (left.size() == 1 && right.size() == 1) {
         const Record& a = rec(left[0]);
         const Record& b = rec(right[0]);
@@ -634,14 +633,14 @@ FormId FormTable::make(std::span<const FormId> left_in, std::span<const FormId> 
   }
 
   // 2. nimbers on both sides with the same mex
-  auto mex = [&](const IdVec& side) -> int {
+  auto mex = [&](const IdVec& side) -> int {  // -1: not only nimbers (or a mex past 63)
     uint64_t seen = 0;
     for (FormId x : side) {
       if (!is_nimber(x)) return -1;
       const unsigned m = rec(x).nim;
       if (m < 64) seen |= uint64_t{1} << m;
     }
-    return std::countr_one(seen);
+    return seen == ~uint64_t{0} ? -1 : std::countr_one(seen);
   };
   if (!l.empty() && !r.empty()) {
     const int ml = mex(l);
@@ -966,26 +965,35 @@ Renumbering renumber_by_structure(const FormTable& table) {
   Renumbering out;
   out.new_id.assign(n, kNoForm);
   out.order.reserve(n);
-  for (auto& level : by_birthday) {
-    // each form's key: option counts, then its options' new ids, each side sorted
-    std::unordered_map<FormId, std::vector<FormId>> key;
-    key.reserve(level.size());
+  std::vector<FormId> keys;       // each form's key, one after the other:
+  std::vector<size_t> key_start;  // option counts, then each side's options' new ids, sorted
+  std::vector<uint32_t> rank;
+  for (const std::vector<FormId>& level : by_birthday) {
+    // a form's options are born earlier, so they already have their new ids
+    keys.clear();
+    key_start.assign(1, 0);
     for (FormId g : level) {
-      std::vector<FormId> k{FormId(table.left(g).size()), FormId(table.right(g).size())};
-      std::vector<FormId> l, r;
-      for (FormId x : table.left(g)) l.push_back(out.new_id[x]);
-      for (FormId x : table.right(g)) r.push_back(out.new_id[x]);
-      std::sort(l.begin(), l.end());
-      std::sort(r.begin(), r.end());
-      k.insert(k.end(), l.begin(), l.end());
-      k.insert(k.end(), r.begin(), r.end());
-      key.emplace(g, std::move(k));
+      const auto l = table.left(g), r = table.right(g);
+      keys.push_back(FormId(l.size()));
+      keys.push_back(FormId(r.size()));
+      for (auto side : {l, r}) {
+        const size_t from = keys.size();
+        for (FormId x : side) keys.push_back(out.new_id[x]);
+        std::sort(keys.begin() + std::ptrdiff_t(from), keys.end());
+      }
+      key_start.push_back(keys.size());
     }
-    std::sort(level.begin(), level.end(),
-              [&](FormId a, FormId b) { return key.at(a) < key.at(b); });
-    for (FormId g : level) {
-      out.new_id[g] = FormId(out.order.size());
-      out.order.push_back(g);
+    rank.resize(level.size());
+    for (uint32_t i = 0; i < rank.size(); ++i) rank[i] = i;
+    std::sort(rank.begin(), rank.end(), [&](uint32_t a, uint32_t b) {
+      return std::lexicographical_compare(keys.begin() + std::ptrdiff_t(key_start[a]),
+                                          keys.begin() + std::ptrdiff_t(key_start[a + 1]),
+                                          keys.begin() + std::ptrdiff_t(key_start[b]),
+                                          keys.begin() + std::ptrdiff_t(key_start[b + 1]));
+    });
+    for (uint32_t i : rank) {
+      out.new_id[level[i]] = FormId(out.order.size());
+      out.order.push_back(level[i]);
     }
   }
   return out;

@@ -35,13 +35,17 @@
 //   own options are never tried against a non-number). Results go to a lossy lock-free
 //   cache (one 64-bit word an entry: both ids and the answer).
 //
-// Threads: every member function may be called from several threads at once. The intern
-// table is split into 64 shards by hash, each with its own mutex, hash index and options
-// arena; a record is written before its id is published (under the shard's mutex), and
-// records live in fixed chunks that never move, so reading an existing form (options,
-// stops, flags) takes no lock. Ids are handed out in creation order, so two threads give
-// the same forms different ids from run to run: renumber_by_structure / renumber_by_first_use
-// and FormTable::rebuild give a table whose ids do not depend on the thread count.
+// Threads: every member function may be called from several threads at once (a solver's
+// TBB tasks share one table). The intern table is split into 64 shards by hash, each with
+// its own mutex, hash index and options arena; a record is written before its id is
+// published (under the shard's mutex), and records live in fixed chunks that never move, so
+// reading an existing form (options, stops, flags) takes no lock. The <= cache and the small
+// number-up-star table are lossy arrays of atomic words; sums sit in a lossy table under
+// 256 striped mutexes; a form's negative and thermograph are set once, atomically. Ids are
+// handed out in creation order, so two threads give the same forms different ids from run
+// to run: renumber_by_structure / renumber_by_first_use and FormTable::rebuild give a table
+// whose ids do not depend on the thread count. size() also counts forms another thread is
+// still writing: walk ids 0 .. size()-1 only when no thread is adding forms.
 //
 // Values are exact: numbers are dyadic rationals (a 64-bit numerator over a power of two),
 // and thermographs (mean, temperature) are computed with them.
