@@ -443,11 +443,11 @@ TEST_CASE("number-up-stars: the closed forms are the canonical forms of the sums
           g = slow(g, unit);
           plain = o.sum(plain, o.from_engine(t, unit));
         }
-        const FormId star_m = t.make(std::vector<FormId>(), std::vector<FormId>());
-        FormId nim = star_m;
-        for (unsigned j = 1; j <= m; ++j) {
+        // *m from its options *0 .. *(m-1) on both sides
+        FormId nim = t.zero();
+        if (m > 0) {
           std::vector<FormId> opts;
-          for (unsigned i = 0; i < j; ++i) opts.push_back(t.nimber(i));
+          for (unsigned i = 0; i < m; ++i) opts.push_back(t.nimber(i));
           nim = t.make(opts, opts);
         }
         g = slow(g, nim);

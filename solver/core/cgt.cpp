@@ -718,6 +718,10 @@ FormId FormTable::make(std::span<const FormId> left_in, std::span<const FormId> 
   return intern(l.span(), r.span());
 }
 
+// Comparisons with the game under construction G (not interned, so not cached). They walk
+// an option's followers as a tree, but briefly: over every Toads and Frogs board of 12 to
+// 15 cells, 2.2 to 2.4 calls a make() on average, at most 29 to 49 in one.
+
 // x <= G for the game under construction G: no GR <= x and no XL >= G.
 bool FormTable::leq_to_pending(FormId x, const Pending& g) {
   for (FormId gr : g.r)
