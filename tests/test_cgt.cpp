@@ -697,7 +697,7 @@ TEST_CASE("identities over every board value of 1..9 cells: G + (-G) = 0, the mi
   CHECK(values.size() > 500);
 }
 
-TEST_CASE("nimbers add by xor; numbers add as numbers", "[cgt][identities]") {
+TEST_CASE("nimbers add by xor, numbers add as numbers", "[cgt][identities]") {
   FormTable t;
   SlowSum slow{t, {}};
   for (unsigned a = 0; a < 16; ++a)
@@ -869,7 +869,7 @@ TEST_CASE("atomic weights: ups, nimbers, Tiny, and sums of all-small games", "[c
 
 // ---- threads and deterministic ids ----------------------------------------------------
 
-TEST_CASE("two threads build the same values as one; deterministic renumbering gives the "
+TEST_CASE("two threads build the same values as one, and deterministic renumbering gives the "
           "same table either way",
           "[cgt][threads]") {
   std::vector<std::string> boards;
