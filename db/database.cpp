@@ -171,8 +171,10 @@ uint32_t Database::committed_tiers() const {
 void Database::load_tier_meta(std::vector<TierId>* damaged) {
   width_ = manifest_.value("record_bytes", 1u);
   tier_meta_.assign(manifest_.at("tier_count").get<uint32_t>(), std::nullopt);
+  sized_by_solve_ = sized_by_solve(manifest_, path_);
   const uint32_t version = manifest_.at("format_version").get<uint32_t>();
   const uint64_t total = manifest_.value("positions", uint64_t{0});
+  const uint64_t table_total = manifest_.value("table_records", uint64_t{0});
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
   for (it->Seek("T"); it->Valid() && it->key().starts_with("T"); it->Next()) {
     TierId t = 0;
@@ -188,9 +190,10 @@ void Database::load_tier_meta(std::vector<TierId>* damaged) {
       const TierMeta m = decode_commit(std::string_view(it->value().data(), it->value().size()), width_, version, where);
       // a damaged commit record must not claim more records than the whole database holds
       // (reading it would allocate them)
-      if (m.positions > total)
+      if (!sized_by_solve_[t] && m.positions > total)
         throw DbError(where + " is damaged (its commit record claims " + std::to_string(m.positions) +
                       " records, the database holds " + std::to_string(total) + ")");
+      if (sized_by_solve_[t]) check_sized_by_solve(t, m, table_total, where);
       tier_meta_[t] = m;
     } catch (const DbError&) {
       if (!damaged) throw;
@@ -198,6 +201,29 @@ void Database::load_tier_meta(std::vector<TierId>* damaged) {
     }
   }
   check(it->status(), path_ + ": reading tier records");
+}
+
+// A tier sized by the solve keeps all its records, and no total in an incomplete manifest
+// bounds it: its last block must be there instead (a claim of 2^40 records names blocks
+// that are not).
+void Database::check_sized_by_solve(TierId t, const TierMeta& m, uint64_t table_total, const std::string& where) const {
+  if (m.kept != m.positions)
+    throw DbError(where + " is damaged (a tier sized by the solve keeps all its records, its commit record says " +
+                  std::to_string(m.kept) + " of " + std::to_string(m.positions) + ")");
+  if (complete()) {
+    if (m.positions > table_total)
+      throw DbError(where + " is damaged (its commit record claims " + std::to_string(m.positions) +
+                    " records, the database's tables hold " + std::to_string(table_total) + ")");
+    return;
+  }
+  if (m.blocks == 0) return;
+  std::string value;
+  const auto s = m.blocks > UINT32_MAX ? rocksdb::Status::NotFound()
+                                       : db_->Get(rocksdb::ReadOptions(), block_key(t, m.blocks - 1), &value);
+  if (s.IsNotFound())
+    throw DbError(where + " is damaged (its commit record claims " + std::to_string(m.positions) + " records in " +
+                  std::to_string(m.blocks) + " blocks, and its last block is missing)");
+  check(s, where + ": reading its last block");
 }
 
 namespace {
@@ -281,7 +307,7 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
   std::vector<TierId> damaged;
   d->load_tier_meta(repair ? &damaged : nullptr);
   for (TierId t = 0; t < d->tier_count(); ++t) {
-    if (!d->tier_meta_[t] || d->tier_meta_[t]->positions == tiers[t].positions) continue;
+    if (!d->tier_meta_[t] || tiers[t].sized_by_solve() || d->tier_meta_[t]->positions == tiers[t].positions) continue;
     // with its own manifest (the tier layout checked), a tier of another size is damage; with
     // a manifest written anew from the command, it says the parameters are not the database's
     if (!repair || fresh)
@@ -443,6 +469,8 @@ void Database::write_tier(TierId t, PackedTier tier) {
   if (t >= tier_meta_.size())
     throw DbError(path_ + ": tier " + std::to_string(t) + " is beyond the " + std::to_string(tier_meta_.size()) +
                   " tiers of this database");
+  if (sized_by_solve_[t] && tier.meta.kept != tier.meta.positions)
+    throw std::logic_error(path_ + ": tier " + std::to_string(t) + " is sized by the solve and keeps all its records");
   GroupWriter::KeyValues kvs;
   kvs.reserve(tier.blocks.size() + 1);
   for (uint64_t b = 0; b < tier.blocks.size(); ++b) kvs.emplace_back(block_key(t, b), std::move(tier.blocks[b]));
@@ -530,6 +558,29 @@ void Database::read_record(TierId t, uint64_t index, void* out) const {
   }
 }
 
+void Database::read_records(TierId t, uint64_t first, uint64_t count, void* out) const {
+  const TierMeta& m = tier_meta(t);
+  if (count == 0) return;
+  if (first >= m.kept || count > m.kept - first)
+    throw DbError("records " + std::to_string(first) + ".." + std::to_string(first + count - 1) +
+                  " are beyond the records tier " + std::to_string(t) + " keeps");
+  const PlaneLayout layout{width_, m.kept};
+  auto* records = static_cast<uint8_t*>(out);
+  for (unsigned p = 0; p < width_; ++p) {
+    uint64_t s = layout.offset(first, p), done = 0;
+    while (done < count) {
+      const uint64_t b = s / kBlockBytes, offset = s % kBlockBytes, len = std::min(count - done, kBlockBytes - offset);
+      const auto blk = cache_ ? cache_->block(first_block_[t] + b, [&] { return decoded(t, b); })
+                              : std::make_shared<const std::vector<uint8_t>>(decoded(t, b));
+      if (offset + len > blk->size())
+        throw DbError(path_ + ": tier " + std::to_string(t) + " is damaged (a block is shorter than its tier says)");
+      for (uint64_t i = 0; i < len; ++i) records[(done + i) * width_ + p] = (*blk)[offset + i];
+      done += len;
+      s += len;
+    }
+  }
+}
+
 /// Reads records for one thread through a small table of its own of the blocks it used
 /// lately (each held by reference, so the shared cache may let it go meanwhile; the table
 /// holds at most slots x 64 KiB beyond the cache): a read that finds its block there takes
@@ -545,6 +596,9 @@ class Database::Reader : public TierSource {
     return d_.matches_digest(t, records, count);
   }
   void load_tier(TierId t, void* out) const override { d_.load_tier(t, out); }
+  void read_records(TierId t, uint64_t first, uint64_t count, void* out) const override {
+    d_.read_records(t, first, count, out);  // each block once, through the shared cache
+  }
   void read_record(TierId t, uint64_t index, void* out) const override {
     if (!d_.cache_) return d_.read_record(t, index, out);  // opened for solving
     const TierMeta& m = d_.tier_meta(t);
@@ -594,15 +648,16 @@ uint64_t Database::digest() const {
 void Database::finish(const std::vector<TierInfo>& tiers) {
   if (tiers.size() != tier_meta_.size()) throw DbError("finish: tier count mismatch");
   flush();
-  uint64_t stored = 0, positions = 0;
+  uint64_t stored = 0, positions = 0, table = 0;
   std::vector<TierMeta> meta(tier_count());
   for (TierId t = 0; t < tier_count(); ++t) {
     meta[t] = tier_meta(t);
     stored += meta[t].stored_bytes;
-    positions += meta[t].positions;
+    (sized_by_solve_[t] ? table : positions) += meta[t].positions;
   }
   manifest_["complete"] = true;
   manifest_["positions"] = positions;
+  if (manifest_.contains("sized_by_solve")) manifest_["table_records"] = table;
   manifest_["stored_bytes"] = stored;
   manifest_["digest"] = hex64(digest());
   // the per-tier list (12,546 tiers at length 16) under a key of its own, written straight as

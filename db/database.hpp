@@ -78,6 +78,8 @@ class Database : public TierStore {
   uint32_t committed_tiers() const;
   /// True for a committed tier that keeps no records (derived, or all of it a tail).
   bool tier_derived(TierId t) const { return tier_meta(t).kept == 0 && tier_meta(t).positions > 0; }
+  /// True for a tier whose size the solve learned (store.hpp's kSizedBySolve).
+  bool tier_sized_by_solve(TierId t) const { return t < sized_by_solve_.size() && sized_by_solve_[t]; }
 
   // the engine's view (TierSource, TierStore)
   unsigned record_bytes() const override { return width_; }
@@ -89,6 +91,8 @@ class Database : public TierStore {
   void load_tier(TierId t, void* out) const override;
   /// Through the decompressed-block cache. Thread-safe.
   void read_record(TierId t, uint64_t index, void* out) const override;
+  /// Each block of the run read once, through the cache. Thread-safe.
+  void read_records(TierId t, uint64_t first, uint64_t count, void* out) const override;
   /// Compresses and commits one tier atomically (see group_writer.hpp). Thread-safe against
   /// other commits; reads and flush() must not run while a commit does (the solver reads
   /// between levels). Committing a tier again replaces it.
@@ -130,6 +134,7 @@ class Database : public TierStore {
   void write_tier(TierId t, PackedTier tier);
   /// Reads the commit records; damaged ones throw, or with `damaged` are listed there.
   void load_tier_meta(std::vector<TierId>* damaged = nullptr);
+  void check_sized_by_solve(TierId t, const TierMeta& m, uint64_t table_total, const std::string& where) const;
   void drop_tier_keys(TierId t);  // a tier's blocks and commit record, deleted (synced)
   std::string block(TierId t, uint64_t b) const;  // a stored block's value, checked present
   std::vector<uint8_t> decoded(TierId t, uint64_t b) const;
@@ -144,6 +149,7 @@ class Database : public TierStore {
   std::atomic<bool> write_failed_{false};  // a write failed: closing syncs nothing more
   std::vector<TierId> repaired_;
   std::vector<std::optional<TierMeta>> tier_meta_;
+  std::vector<bool> sized_by_solve_;  // [t]: the tier's size is the one it was committed with
   std::unique_ptr<GroupWriter> writer_;  // opened for solving
   std::vector<uint64_t> first_block_;    // [tier] -> its first global block (the cache's slots)
   std::unique_ptr<BlockCache> cache_;    // opened read-only

@@ -37,14 +37,23 @@ std::string tiers_digest(const std::vector<TierInfo>& tiers, unsigned width) {
   for (const auto& t : tiers) {
     all += t.name;
     all.push_back('\0');
-    put_le64(all, t.positions * width);
+    put_le64(all, t.sized_by_solve() ? kSizedBySolve : t.positions * width);
   }
   return hex64(xxh64(all.data(), all.size()));
 }
 
 nlohmann::json new_manifest(const Identity& id, const std::vector<TierInfo>& tiers, int zstd_level) {
   uint64_t positions = 0;
-  for (const auto& t : tiers) positions += t.positions;
+  nlohmann::json runs = nlohmann::json::array();  // [from, to) runs of tiers sized by the solve
+  for (TierId t = 0; t < tiers.size(); ++t) {
+    if (!tiers[t].sized_by_solve()) {
+      positions += tiers[t].positions;
+    } else if (!runs.empty() && runs.back()[1] == t) {
+      runs.back()[1] = t + 1;
+    } else {
+      runs.push_back({t, t + 1});
+    }
+  }
   nlohmann::json m = {{"format", kFormatName},
                       {"format_version", kFormatVersion},
                       {"game", id.game},
@@ -58,7 +67,25 @@ nlohmann::json new_manifest(const Identity& id, const std::vector<TierInfo>& tie
                       {"positions", positions},
                       {"complete", false}};
   if (id.record_bytes != 1) m["record_bytes"] = id.record_bytes;
+  if (!runs.empty()) m["sized_by_solve"] = runs;
   return m;
+}
+
+std::vector<bool> sized_by_solve(const nlohmann::json& m, const std::string& path) {
+  const uint64_t n = m.at("tier_count").get<uint64_t>();
+  std::vector<bool> out(n, false);
+  if (!m.contains("sized_by_solve")) return out;
+  const nlohmann::json& runs = m["sized_by_solve"];
+  bool ok = runs.is_array();
+  for (size_t i = 0; ok && i < runs.size(); ++i) {
+    const nlohmann::json& r = runs[i];
+    ok = r.is_array() && r.size() == 2 && r[0].is_number_unsigned() && r[1].is_number_unsigned() &&
+         r[0].get<uint64_t>() < r[1].get<uint64_t>() && r[1].get<uint64_t>() <= n;
+    if (ok)
+      for (uint64_t t = r[0].get<uint64_t>(); t < r[1].get<uint64_t>(); ++t) out[t] = true;
+  }
+  if (!ok) throw DbError(path + ": the manifest is damaged (its list of tiers sized by the solve)");
+  return out;
 }
 
 nlohmann::json parse_manifest(const std::string& text, const std::string& path) {
@@ -85,7 +112,8 @@ nlohmann::json parse_manifest(const std::string& text, const std::string& path) 
                      (!m.contains("positions") || m["positions"].is_number_unsigned()) &&
                      (!m.contains("digest") || m["digest"].is_string()) &&
                      (!m.contains("tiers_digest") || m["tiers_digest"].is_string()) &&
-                     (!m.contains("stored_bytes") || m["stored_bytes"].is_number_unsigned());
+                     (!m.contains("stored_bytes") || m["stored_bytes"].is_number_unsigned()) &&
+                     (!m.contains("table_records") || m["table_records"].is_number_unsigned());
   if (!typed) throw DbError(path + ": the manifest is damaged (a field is missing or mistyped)");
   return m;
 }

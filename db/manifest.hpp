@@ -4,7 +4,10 @@
 //                     record type's name), record_bytes (when not 1), block_records (bytes of
 //                     the plane stream a block holds), compression, zstd_level, tier_count,
 //                     tiers_digest (of the tier names and sizes), positions, complete; once
-//                     complete also stored_bytes, digest and the per-tier list `tiers`
+//                     complete also stored_bytes, digest and the per-tier list `tiers`.
+//                     With tiers sized by the solve (store.hpp's kSizedBySolve) also
+//                     sized_by_solve, their ids as [from, to) runs; `positions` counts the
+//                     other tiers' records, and once complete table_records theirs
 //   key 'T' u32be(t)  the tier's commit record, five u64le: stream bytes of the whole tier,
 //                     blocks, stored bytes, XXH64 digest, stream bytes kept (format 1 had the
 //                     first four only: a tier kept all or nothing)
@@ -42,6 +45,8 @@ nlohmann::json new_manifest(const Identity& id, const std::vector<TierInfo>& tie
 /// Throws DbError naming `path` unless `text` is a manifest this toadbase reads.
 nlohmann::json parse_manifest(const std::string& text, const std::string& path);
 Identity identity_of(const nlohmann::json& manifest);
+/// [t]: true for a tier sized by the solve; throws DbError naming `path` when the list is damaged.
+std::vector<bool> sized_by_solve(const nlohmann::json& manifest, const std::string& path);
 /// The digest of a tier layout (names and sizes), to refuse resuming another layout.
 std::string tiers_digest(const std::vector<TierInfo>& tiers, unsigned width);
 

@@ -671,3 +671,65 @@ TEST_CASE("committing a tier beyond the tier count is refused and harms nothing"
   CHECK(d->committed_tiers() == 1);
   CHECK(d->load<Record>(0) == recs[0]);
 }
+
+TEST_CASE("tiers sized by the solve: any count committed, kept whole, checked on resume and when damaged", "[db]") {
+  TempDir dir("db-sized");
+  const std::string path = dir / "db";
+  const Identity id{"toads-frogs", {{"length", 5}}, "remoteness-u8-parity"};
+  // a sized tier, then two whose size the solve learns
+  const std::vector<TierInfo> tiers{{"boards", 1000}, {"table", toadbase::kSizedBySolve}, {"heap", toadbase::kSizedBySolve}};
+  std::vector<Record> boards(1000), table(70000), heap(3);
+  for (size_t i = 0; i < boards.size(); ++i) boards[i] = static_cast<Record>(i % 7);
+  for (size_t i = 0; i < table.size(); ++i) table[i] = static_cast<Record>(i * 31 % 251);
+  {
+    auto d = Database::open_for_solve(path, id, tiers, 3);
+    CHECK(d->tier_sized_by_solve(1));
+    CHECK_FALSE(d->tier_sized_by_solve(0));
+    d->commit(1, table);
+    CHECK_THROWS_AS(d->commit(2, heap, 1), std::logic_error);  // such a tier keeps all its records
+  }
+  {
+    // resumed: the table's size is whatever was committed
+    auto d = Database::open_for_solve(path, id, tiers, 3);
+    CHECK(d->tier_positions(1) == 70000);
+    CHECK(d->load<Record>(1) == table);
+    d->commit(0, boards);
+    d->commit(2, heap);
+    d->finish(tiers);
+    // positions counts the sized tiers; the tables' records are counted apart
+    CHECK(d->summary()["positions"] == 1000);
+    CHECK(d->summary()["table_records"] == 70003);
+  }
+  auto r = Database::open_read_only(path);
+  CHECK(r->load<Record>(2) == heap);
+  Record x;
+  r->read_record(1, 69999, &x);
+  CHECK(x == table[69999]);
+  // a run read at once, across a block boundary, as record by record
+  std::vector<Record> run(9000);
+  r->read_records(1, 60000, run.size(), run.data());
+  CHECK(run == std::vector<Record>(table.begin() + 60000, table.begin() + 69000));
+  CHECK_THROWS_AS(r->read_records(1, 69000, 1001, run.data()), DbError);
+  // another tier layout (a sized tier where the solve sized it) is refused
+  std::vector<TierInfo> other = tiers;
+  other[2].positions = 3;
+  CHECK_THAT(db_error([&] { Database::open_for_solve(path, id, other, 3); }), Contains("another tier layout"));
+  // a commit record claiming 2^40 records: damage, in a complete database and in an incomplete one
+  const std::string incomplete = dir / "incomplete";
+  {
+    auto d = Database::open_for_solve(incomplete, id, tiers, 3);
+    d->commit(1, table);
+  }
+  for (const std::string& p : {path, incomplete}) {
+    {
+      RawDb raw(p);
+      std::string v = raw.get(tier_key(1));
+      REQUIRE(v.size() == 40);
+      for (int i = 0; i < 8; ++i) v[i] = static_cast<char>(((uint64_t{1} << 40) >> (8 * i)) & 0xff);       // records
+      for (int i = 0; i < 8; ++i) v[32 + i] = static_cast<char>(((uint64_t{1} << 40) >> (8 * i)) & 0xff);  // kept
+      for (int i = 0; i < 8; ++i) v[8 + i] = static_cast<char>(((uint64_t{1} << 24) >> (8 * i)) & 0xff);   // blocks
+      raw.put(tier_key(1), v);
+    }
+    CHECK_THAT(db_error([&] { Database::open_read_only(p); }), Contains("tier 1 is damaged") && Contains("claims"));
+  }
+}

@@ -60,12 +60,20 @@ void repair(db::Database& d, const std::vector<TierInfo>& tiers, bool quiet) {
   for (const auto& l : lines) std::cerr << "repair: " << l << (l.ends_with("again") ? "" : " (solved again)") << "\n";
 }
 
+/// The positions of a space: its tiers' records, but a table of values the solve meets (a
+/// tier sized by the solve) holds none.
+uint64_t positions_of(const std::vector<TierInfo>& tiers) {
+  uint64_t n = 0;
+  for (const auto& t : tiers)
+    if (!t.sized_by_solve()) n += t.positions;
+  return n;
+}
+
 /// What `solve --json` prints (rank 0 of a distributed one adds `ranks` and `perRank`).
 nlohmann::ordered_json solve_report(const Game& game, const json& params, const std::string& db_path, db::Database& d,
                                     const std::vector<TierInfo>& tiers, bool was_complete, const SolveStats& stats,
                                     double secs, const json& per_rank) {
-  uint64_t positions = 0;
-  for (const auto& t : tiers) positions += t.positions;
+  const uint64_t positions = positions_of(tiers);
   const json& m = d.summary();
   const uint64_t stored = m.value("stored_bytes", uint64_t{0});
   nlohmann::ordered_json out = {
@@ -124,8 +132,7 @@ Solved solve_here(const Game& game, const Instance& inst, const json& params, co
   const auto tiers = inst.tiers();
   auto d = db::Database::open_for_solve(request.db, inst.identity(), tiers, request.zstd_level, request.repair);
   if (request.repair) repair(*d, tiers, request.quiet);
-  uint64_t positions = 0;
-  for (const auto& t : tiers) positions += t.positions;
+  const uint64_t positions = positions_of(tiers);
   auto progress = make_progress("solve " + game.name(), positions, tiers.size(), request.quiet);
   const bool was_complete = d->complete();
   SolveStats stats;
@@ -187,8 +194,7 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params, c
   SolveStats stats;
   std::unique_ptr<Progress> progress;
   if (me == 0) {
-    uint64_t positions = 0;
-    for (const auto& t : tiers) positions += t.positions;
+    const uint64_t positions = positions_of(tiers);
     progress = make_progress("solve " + game.name() + " on " + std::to_string(ranks) + " ranks", positions, tiers.size(),
                              c.quiet);
   }

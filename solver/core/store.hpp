@@ -14,6 +14,12 @@
 // A tier may keep only its first `kept` records: all of them, none (a derived tier, which
 // the game recomputes one ply from its children) or a prefix (the rest is a tail the game
 // copies from another tier). Reads address the kept records only.
+//
+// A tier's size is usually known before the solve (the game counts its positions). A tier
+// declared with kSizedBySolve instead learns its size when it is committed: a table of the
+// distinct values a solve meets, say (the combinatorial game values of Toads and Frogs: how
+// many new forms a class of boards brings is known only once it is solved). Such a tier
+// keeps all its records; tier_positions() gives the size it was committed with.
 #pragma once
 
 #include <concepts>
@@ -39,10 +45,14 @@ struct Identity {
   uint32_t record_bytes = 1;
 };
 
+/// TierInfo::positions of a tier whose size the solve learns (see the top of this file).
+inline constexpr uint64_t kSizedBySolve = UINT64_MAX;
+
 /// One tier as the game names and sizes it.
 struct TierInfo {
   std::string name;
-  uint64_t positions;  // records
+  uint64_t positions;  // records, or kSizedBySolve
+  bool sized_by_solve() const { return positions == kSizedBySolve; }
 };
 
 /// commit_tier's `keep` for "every record".
@@ -68,6 +78,13 @@ class TierSource {
   virtual void load_tier(TierId tier, void* out) const = 0;
   /// One kept record (index below tier_kept) into `out` (record_bytes bytes).
   virtual void read_record(TierId tier, uint64_t index, void* out) const = 0;
+  /// Kept records [first, first + count) into `out` (record-major): a run read at once (a
+  /// value's text, a form's options). This default reads them one by one; a store may read
+  /// each of its blocks once.
+  virtual void read_records(TierId tier, uint64_t first, uint64_t count, void* out) const {
+    auto* bytes = static_cast<uint8_t*>(out);
+    for (uint64_t i = 0; i < count; ++i) read_record(tier, first + i, bytes + i * record_bytes());
+  }
 
   /// The kept records of a tier as an array of R (sizeof(R) == record_bytes()).
   template <class R>
