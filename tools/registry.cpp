@@ -6,6 +6,7 @@
 #include "solver/games/frog_puzzle/module.hpp"
 #include "solver/games/river_toad/module.hpp"
 #include "solver/games/toads_frogs/module.hpp"
+#include "solver/games/toads_frogs_cgt/module.hpp"
 
 namespace toadbase::tools {
 
@@ -16,6 +17,7 @@ const std::vector<std::unique_ptr<Game>>& games() {
     v.push_back(std::make_unique<Registered<frog_puzzle::Module>>());
     v.push_back(std::make_unique<Registered<river_toad::Module>>());
     v.push_back(std::make_unique<Registered<forest::Module>>());
+    v.push_back(std::make_unique<Registered<toads_frogs_cgt::Module>>());
     return v;
   }();
   return all;

@@ -1,0 +1,364 @@
+// analyze for a CGT database: one pass over every stored board (each stands for itself and,
+// with fewer toads than frogs, its mirror, whose value is the negative).
+//
+//   distinct values by length   a value first met on a reduced board of m cells is the value
+//                               of a board of every length >= m (dead pieces pad it), so the
+//                               count for m is the values whose shortest board has <= m cells
+//   census                      the boards of exactly n cells by kind and outcome class (a
+//                               reduced board of m cells is the core of n - m + 1 of them,
+//                               F^k X T^(n-m-k)), and the distinct values alike
+//   hottest boards, longest printed forms   with the first board met that has each value
+//   laws                        the spec's laws over every board of 1..n cells: Death Leap
+//                               and "contiguous pieces give an integer" hold for a board iff
+//                               they hold for its reduced core (dead pieces add none of the
+//                               patterns and no gap), so the reduced boards are checked;
+//                               E1-E4 and T^a--F^a on every board of their families that fits
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+
+#include "solver/games/toads_frogs_cgt/instance.hpp"
+
+namespace toadbase::toads_frogs_cgt {
+
+namespace {
+
+using cgt::Dyadic;
+using cgt::Kind;
+using cgt::OutcomeClass;
+using json = nlohmann::json;
+
+constexpr int kKinds = 5, kOutcomes = 4;
+constexpr size_t kCandidates = 256, kShown = 10;
+
+OutcomeClass swapped(OutcomeClass o) {
+  return o == OutcomeClass::L ? OutcomeClass::R : o == OutcomeClass::R ? OutcomeClass::L : o;
+}
+
+std::string repeat(char c, int k) { return std::string(static_cast<size_t>(std::max(k, 0)), c); }
+
+/// A law over some boards: how many were checked, and the counterexamples.
+struct Law {
+  explicit Law(std::string n) : name(std::move(n)) {}
+  std::string name;
+  uint64_t checked = 0, failed = 0;
+  std::vector<json> examples;  // the first few
+  /// A counterexample (made only while fewer than kShown are kept).
+  template <class Make>
+  void fail(Make&& make) {
+    ++failed;
+    if (examples.size() < kShown) examples.push_back(make());
+  }
+  json to_json() const {
+    return {{"law", name}, {"boardsChecked", checked}, {"holds", failed == 0}, {"counterexampleCount", failed},
+            {"counterexamples", examples}};
+  }
+};
+
+}  // namespace
+
+json CgtInstance::analyze(const TierSource& source) const {
+  const TierLayout lay = layout();
+  const uint32_t classes = boards_.class_count();
+  const int n = boards_.max_length();
+  const FormReader reader(source, lay);
+  const uint32_t F = reader.count();
+
+  // the columns analyze needs, for every form
+  std::vector<uint32_t> info(F), temperature(F), mean(F), text_length(F), negative(F), left_stop(F), right_stop(F);
+  for (uint32_t k = 0, at = 0; k < classes; ++k) {
+    const std::vector<uint32_t> cols = source.load<uint32_t>(lay.forms(k));
+    const size_t rows = cols.size() / kColumns;
+    auto copy = [&](Column c, std::vector<uint32_t>& to) {
+      std::copy(cols.begin() + static_cast<ptrdiff_t>(c * rows), cols.begin() + static_cast<ptrdiff_t>((c + 1) * rows),
+                to.begin() + at);
+    };
+    copy(kInfo, info);
+    copy(kTemperature, temperature);
+    copy(kMean, mean);
+    for (size_t r = 0; r < rows; ++r) {  // the value's characters: the segment less the atomic weight's
+      const uint32_t end = cols[kTextEnd * rows + r], start = r ? cols[kTextEnd * rows + r - 1] : 0;
+      const uint32_t aw = cols[kAtomicLength * rows + r];
+      text_length[at + r] = end - start - (aw == kNoAtomicWeight ? 0 : aw);
+    }
+    copy(kNegative, negative);
+    copy(kLeftStop, left_stop);
+    copy(kRightStop, right_stop);
+    at += static_cast<uint32_t>(rows);
+  }
+  for (uint32_t g = 0; g < F; ++g)
+    if (negative[g] >= F) throw std::runtime_error("form " + std::to_string(g) + " names a negative beyond the table (damaged)");
+  auto kind_of = [&](uint32_t g) { return static_cast<int>(info[g] >> 16 & 0xf); };
+  auto outcome_of = [&](uint32_t g) { return static_cast<OutcomeClass>(info[g] >> 20); };
+
+  // candidates for the hottest and the longest: a first board is recorded for each
+  std::vector<uint32_t> order(F);
+  for (uint32_t g = 0; g < F; ++g) order[g] = g;
+  auto top = [&](auto key) {
+    std::vector<uint32_t> o = order;
+    const size_t k = std::min<size_t>(kCandidates, o.size());
+    std::partial_sort(o.begin(), o.begin() + static_cast<ptrdiff_t>(k), o.end(),
+                      [&](uint32_t a, uint32_t b) { return key(a) != key(b) ? key(a) > key(b) : a < b; });
+    o.resize(k);
+    return o;
+  };
+  const std::vector<uint32_t> hot = top([&](uint32_t g) { return unpack_dyadic(temperature[g]); });
+  const std::vector<uint32_t> longest = top([&](uint32_t g) { return text_length[g]; });
+  std::map<uint32_t, size_t> slot;  // candidate form -> its example slot
+  for (uint32_t g : hot) slot.emplace(g, slot.size());
+  for (uint32_t g : longest) slot.emplace(g, slot.size());
+  std::vector<std::atomic<uint64_t>> example(slot.size());  // (class << 40 | index) << 1 | mirrored
+  for (auto& e : example) e.store(UINT64_MAX);
+  auto note_example = [&](uint32_t g, uint64_t code) {
+    const auto it = slot.find(g);
+    if (it == slot.end()) return;
+    uint64_t seen = example[it->second].load();
+    while (code < seen && !example[it->second].compare_exchange_weak(seen, code)) {
+    }
+  };
+
+  // the pass over the boards
+  std::vector<std::atomic<uint8_t>> shortest(F);  // the fewest cells of a board with the value
+  for (auto& s : shortest) s.store(UINT8_MAX);
+  std::mutex mu;
+  uint64_t census[kKinds][kOutcomes] = {};
+  Law death{"Death Leap: a board with none of T-, -F, TF--, --TF is 0"};
+  Law contiguous{"a board whose pieces are contiguous has an integer value"};
+  for (uint32_t k = 0; k < classes; ++k) {
+    const BoardClass& c = boards_.cls(k);
+    const std::vector<uint32_t> ids = source.load<uint32_t>(lay.board(k));
+    for (uint32_t g : ids)
+      if (g >= F) throw std::runtime_error("class " + c.name() + " names a form beyond the table (damaged)");
+    const uint64_t weight = static_cast<uint64_t>(n - c.m + 1);
+    const bool both = c.t < c.f;  // the mirror is not stored: it counts here
+    const uint32_t full = (1u << c.m) - 1;
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, c.size, 4096), [&](const tbb::blocked_range<uint64_t>& r) {
+      uint64_t mine[kKinds][kOutcomes] = {};
+      Law d{death.name}, q{contiguous.name};
+      for (uint64_t i = r.begin(); i != r.end(); ++i) {
+        const uint32_t g = ids[i];
+        for (int side = 0; side < (both ? 2 : 1); ++side) {
+          const uint32_t x = side ? negative[g] : g;
+          uint8_t seen = shortest[x].load(std::memory_order_relaxed);
+          while (c.m < seen && !shortest[x].compare_exchange_weak(seen, static_cast<uint8_t>(c.m))) {
+          }
+          const OutcomeClass o = side ? swapped(outcome_of(g)) : outcome_of(g);
+          mine[kind_of(g)][static_cast<int>(o)] += weight;
+          note_example(x, (uint64_t{k} << 40 | i) << 1 | static_cast<uint64_t>(side));
+        }
+        const Board b = boards_.unrank(k, i);
+        const uint32_t empty = ~(b.toads | b.frogs) & full;
+        const bool pattern = (b.toads & (empty >> 1)) || (b.frogs & (empty << 1)) ||
+                             (b.toads & (b.frogs >> 1) & (empty >> 2) & (empty >> 3)) ||
+                             (empty & (empty >> 1) & (b.toads >> 2) & (b.frogs >> 3));
+        const int boards = both ? 2 : 1;  // the patterns and 0 are the same for the mirror
+        if (!pattern) {
+          d.checked += boards;
+          if (g != 0) d.fail([&] { return json{{"board", board_string(b)}, {"value", reader.text(g)}, {"expected", "0"}}; });
+        }
+        const uint32_t occupied = b.toads | b.frogs;
+        if (occupied) {
+          const uint32_t run = occupied >> std::countr_zero(occupied);
+          if ((run & (run + 1)) == 0) {
+            q.checked += boards;
+            const bool integer = kind_of(g) == static_cast<int>(Kind::Number) && unpack_dyadic(mean[g]).is_integer();
+            if (!integer)
+              q.fail([&] { return json{{"board", board_string(b)}, {"value", reader.text(g)}, {"expected", "an integer"}}; });
+          }
+        }
+      }
+      std::lock_guard lock(mu);
+      for (int a = 0; a < kKinds; ++a)
+        for (int o = 0; o < kOutcomes; ++o) census[a][o] += mine[a][o];
+      for (Law* law : {&death, &contiguous}) {
+        const Law& from = law == &death ? d : q;
+        law->checked += from.checked;
+        for (const json& e : from.examples) law->fail([&] { return e; });
+        law->failed += from.failed - from.examples.size();
+      }
+    });
+  }
+  // the boards F^k T^j (no core): n + 1 of them, 0
+  census[static_cast<int>(Kind::Number)][static_cast<int>(OutcomeClass::P)] += static_cast<uint64_t>(n) + 1;
+
+  // distinct values by length, and by kind and outcome class
+  std::vector<uint64_t> first_at(static_cast<size_t>(n) + 2, 0);
+  uint64_t values_census[kKinds][kOutcomes] = {};
+  uint64_t distinct = 0;
+  for (uint32_t g = 0; g < F; ++g) {
+    const uint8_t s = shortest[g].load();
+    if (s == UINT8_MAX) continue;
+    ++first_at[s];
+    ++distinct;
+    ++values_census[kind_of(g)][static_cast<int>(outcome_of(g))];
+  }
+  json by_length = json::array();
+  uint64_t running = 0;
+  for (int m = 1; m <= n; ++m) {
+    running += first_at[m];
+    by_length.push_back({{"length", m}, {"values", running}});
+  }
+  const char* outcomes = "LRNP";
+  auto census_json = [&](const uint64_t (&cc)[kKinds][kOutcomes]) {
+    json byk = json::object(), byo = json::object(), both = json::array();
+    for (int a = 0; a < kKinds; ++a) {
+      uint64_t s = 0;
+      for (int o = 0; o < kOutcomes; ++o) s += cc[a][o];
+      byk[std::string(cgt::kind_name(static_cast<Kind>(a)))] = s;
+    }
+    for (int o = 0; o < kOutcomes; ++o) {
+      uint64_t s = 0;
+      for (int a = 0; a < kKinds; ++a) s += cc[a][o];
+      byo[std::string(1, outcomes[o])] = s;
+    }
+    for (int a = 0; a < kKinds; ++a)
+      for (int o = 0; o < kOutcomes; ++o)
+        if (cc[a][o])
+          both.push_back({{"kind", std::string(cgt::kind_name(static_cast<Kind>(a)))},
+                          {"outcomeClass", std::string(1, outcomes[o])},
+                          {"count", cc[a][o]}});
+    return json{{"byKind", byk}, {"byOutcomeClass", byo}, {"byKindAndOutcomeClass", both}};
+  };
+
+  // the hottest boards and the longest printed forms, each with its first board
+  auto example_board = [&](uint32_t g) -> std::optional<std::string> {
+    const uint64_t code = example[slot.at(g)].load();
+    if (code == UINT64_MAX) return std::nullopt;
+    const Board b = boards_.unrank(static_cast<uint32_t>(code >> 41), (code >> 1) & ((uint64_t{1} << 40) - 1));
+    return board_string(code & 1 ? mirror(b) : b);
+  };
+  auto listed = [&](const std::vector<uint32_t>& candidates, bool by_heat) {
+    json out = json::array();
+    for (uint32_t g : candidates) {
+      if (out.size() >= kShown) break;
+      const auto board = example_board(g);
+      if (!board) continue;  // not the value of a board (a follower only)
+      json e = {{"board", *board}, {"value", reader.text(g)}};
+      if (by_heat) {
+        e["temperature"] = unpack_dyadic(temperature[g]).to_string();
+        e["mean"] = unpack_dyadic(mean[g]).to_string();
+      } else {
+        e["characters"] = text_length[g];
+      }
+      out.push_back(e);
+    }
+    return out;
+  };
+
+  // the families of the spec's laws
+  cgt::FormTable t;
+  auto value_of = [&](const std::string& board) {
+    return reader.text(form_of(source, reader, parse_board(board)));
+  };
+  std::vector<Law> families;
+  auto family = [&](const std::string& name, auto&& each) {
+    Law law{name};
+    each(law);
+    families.push_back(std::move(law));
+  };
+  auto expect = [&](Law& law, const std::string& board, const std::string& want) {
+    ++law.checked;
+    const std::string got = value_of(board);
+    if (t.parse(got) != t.parse(want)) law.fail([&] { return json{{"board", board}, {"value", got}, {"expected", want}}; });
+  };
+  family("E1: T^a--F^b = {{a-3|a-b}|{*|3-b}} for a > b >= 2", [&](Law& law) {
+    for (int b = 2; b + 1 + b + 2 <= n; ++b)
+      for (int a = b + 1; a + b + 2 <= n; ++a)
+        expect(law, repeat('T', a) + "--" + repeat('F', b),
+               "{{" + std::to_string(a - 3) + "|" + std::to_string(a - b) + "}|{*|" + std::to_string(3 - b) + "}}");
+  });
+  family("E2: T^a---FF = (a-2)* for a >= 2", [&](Law& law) {
+    for (int a = 2; a + 5 <= n; ++a) expect(law, repeat('T', a) + "---FF", std::to_string(a - 2) + "*");
+  });
+  family("E3: T^a---FFF = a - 7/2 for a >= 5", [&](Law& law) {
+    for (int a = 5; a + 6 <= n; ++a) expect(law, repeat('T', a) + "---FFF", std::to_string(2 * a - 7) + "/2");
+  });
+  family("E4: T^a -^a F^(a-1) = 1 or 1*", [&](Law& law) {
+    for (int a = 1; 3 * a - 1 <= n; ++a) {
+      const std::string board = repeat('T', a) + repeat('-', a) + repeat('F', a - 1);
+      ++law.checked;
+      const std::string got = value_of(board);
+      const cgt::FormId g = t.parse(got);
+      if (g != t.parse("1") && g != t.parse("1*"))
+        law.fail([&] { return json{{"board", board}, {"value", got}, {"expected", "1 or 1*"}}; });
+    }
+  });
+  family("T^a--F^a is infinitesimal (both stops 0) for a >= 4", [&](Law& law) {
+    for (int a = 4; 2 * a + 2 <= n; ++a) {
+      const std::string board = repeat('T', a) + "--" + repeat('F', a);
+      ++law.checked;
+      const StoredForm f = reader.read(form_of(source, reader, parse_board(board)));
+      if (f.left_stop != Dyadic(0) || f.right_stop != Dyadic(0))
+        law.fail([&] { return json{{"board", board}, {"value", f.text}, {"expected", "both stops 0"}}; });
+    }
+  });
+  family("TTT--FFF is hot", [&](Law& law) {
+    if (n < 8) return;
+    ++law.checked;
+    const StoredForm f = reader.read(form_of(source, reader, parse_board("TTT--FFF")));
+    if (f.kind != Kind::Hot) law.fail([&] { return json{{"board", "TTT--FFF"}, {"value", f.text}, {"expected", "hot"}}; });
+  });
+
+  json laws = json::array({death.to_json(), contiguous.to_json()});
+  for (const Law& l : families) laws.push_back(l.to_json());
+  const json census_boards = census_json(census), census_values = census_json(values_census);
+  json out = {{"game", "toads-frogs-cgt"},
+              {"parameters", params_},
+              {"positions", boards_.total()},
+              {"forms", F},
+              {"distinctValues", distinct},
+              {"distinctValuesByLength", by_length},
+              {"censusOfBoards", census_boards},
+              {"censusOfValues", census_values},
+              {"hottestBoards", listed(hot, true)},
+              {"longestForms", listed(longest, false)},
+              {"laws", laws}};
+  uint64_t boards_of_n = 0;
+  for (int a = 0; a < kKinds; ++a)
+    for (int o = 0; o < kOutcomes; ++o) boards_of_n += census[a][o];
+  out["boards"] = boards_of_n;  // 3^n: checked by the tests
+
+  // the same for people
+  json report = json::array();
+  report.push_back("boards stored: " + std::to_string(boards_.total()) + " (every board of 1.." + std::to_string(n) +
+                   " cells up to dead pieces and mirror), " + std::to_string(F) + " forms in the table");
+  report.push_back("distinct values by length (boards of exactly m cells):");
+  std::string line = " ";
+  for (const auto& r : by_length) line += " " + r["length"].dump() + ":" + r["values"].dump();
+  report.push_back(line);
+  report.push_back("census of the " + std::to_string(boards_of_n) + " boards of " + std::to_string(n) +
+                   " cells (and of the distinct values):");
+  for (int a = 0; a < kKinds; ++a) {
+    const std::string k(cgt::kind_name(static_cast<Kind>(a)));
+    report.push_back("  " + k + repeat(' ', 26 - static_cast<int>(k.size())) +
+                     census_boards["byKind"][k].dump() + " boards, " + census_values["byKind"][k].dump() + " values");
+  }
+  for (int o = 0; o < kOutcomes; ++o) {
+    const std::string k(1, outcomes[o]);
+    report.push_back("  outcome class " + k + repeat(' ', 11) + census_boards["byOutcomeClass"][k].dump() + " boards, " +
+                     census_values["byOutcomeClass"][k].dump() + " values");
+  }
+  report.push_back("hottest boards:");
+  for (const auto& e : out["hottestBoards"])
+    report.push_back("  " + e["board"].get<std::string>() + "  temperature " + e["temperature"].get<std::string>() +
+                     ", mean " + e["mean"].get<std::string>() + "  " + e["value"].get<std::string>());
+  report.push_back("longest printed forms:");
+  for (const auto& e : out["longestForms"])
+    report.push_back("  " + e["board"].get<std::string>() + "  " + e["characters"].dump() + " characters");
+  report.push_back("laws:");
+  for (const auto& l : laws) {
+    report.push_back("  " + std::string(l["holds"].get<bool>() ? "holds" : "FAILS") + " over " +
+                     l["boardsChecked"].dump() + " boards: " + l["law"].get<std::string>());
+    for (const auto& e : l["counterexamples"])
+      report.push_back("      " + e["board"].get<std::string>() + " = " + e["value"].get<std::string>() + ", expected " +
+                       e["expected"].get<std::string>());
+  }
+  out["report"] = report;
+  return out;
+}
+
+}  // namespace toadbase::toads_frogs_cgt

@@ -1,0 +1,318 @@
+#include "solver/games/toads_frogs_cgt/forms.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace toadbase::toads_frogs_cgt {
+
+using cgt::Dyadic;
+
+// ---- columns ----------------------------------------------------------------------------
+
+uint32_t pack_dyadic(Dyadic d) {
+  const int64_t m = d.numerator();
+  if (m >= (int64_t{1} << 25) || m <= -(int64_t{1} << 25))
+    throw std::overflow_error("the number " + d.to_string() + " does not fit the form table's 32-bit column");
+  return static_cast<uint32_t>(static_cast<int32_t>(m * 64 + d.exponent()));
+}
+
+Dyadic unpack_dyadic(uint32_t w) {
+  const int32_t p = static_cast<int32_t>(w);
+  return Dyadic::fraction((p - (p & 63)) / 64, p & 63);
+}
+
+FormChunk encode_forms(std::span<const StoredForm> forms) {
+  FormChunk c;
+  const size_t n = forms.size();
+  c.columns.assign(n * kColumns, 0);
+  auto col = [&](Column k, size_t row) -> uint32_t& { return c.columns[k * n + row]; };
+  auto put = [&](const std::string& s) {
+    for (char ch : s) c.text.push_back(static_cast<uint8_t>(ch));
+  };
+  for (size_t r = 0; r < n; ++r) {
+    const StoredForm& f = forms[r];
+    if (f.left.size() > 0xffff || f.right.size() > 0xffff)
+      throw std::length_error("a form with more than 65535 options a side");
+    c.options.insert(c.options.end(), f.left.begin(), f.left.end());
+    c.options.insert(c.options.end(), f.right.begin(), f.right.end());
+    put(f.text);
+    if (f.atomic_weight) put(*f.atomic_weight);
+    if (c.options.size() > UINT32_MAX || c.text.size() > UINT32_MAX)
+      throw std::length_error("a chunk of the form table past 2^32 records");
+    col(kOptionsEnd, r) = static_cast<uint32_t>(c.options.size());
+    col(kCounts, r) = static_cast<uint32_t>(f.left.size() | f.right.size() << 16);
+    col(kTextEnd, r) = static_cast<uint32_t>(c.text.size());
+    col(kAtomicLength, r) = f.atomic_weight ? static_cast<uint32_t>(f.atomic_weight->size()) : kNoAtomicWeight;
+    col(kLeftStop, r) = pack_dyadic(f.left_stop);
+    col(kRightStop, r) = pack_dyadic(f.right_stop);
+    col(kMean, r) = pack_dyadic(f.mean);
+    col(kTemperature, r) = pack_dyadic(f.temperature);
+    col(kInfo, r) = f.birthday | static_cast<uint32_t>(f.kind) << 16 | static_cast<uint32_t>(f.outcome) << 20;
+    col(kNegative, r) = f.negative;
+  }
+  return c;
+}
+
+std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::span<const uint32_t> options,
+                                     const std::vector<uint32_t>* text, const std::string& where) {
+  if (columns.size() % kColumns) throw std::runtime_error(where + ": its column tier does not hold whole forms (damaged)");
+  const size_t n = columns.size() / kColumns;
+  auto col = [&](Column k, size_t row) { return columns[k * n + row]; };
+  auto chars = [&](uint64_t from, uint64_t to) {
+    std::string s(static_cast<size_t>(to - from), '\0');
+    for (uint64_t i = from; i < to; ++i) {
+      if ((*text)[i] > 0xff) throw std::runtime_error(where + ": a character of its text is not one (damaged)");
+      s[static_cast<size_t>(i - from)] = static_cast<char>((*text)[i]);
+    }
+    return s;
+  };
+  std::vector<StoredForm> out(n);
+  uint64_t ostart = 0, tstart = 0;
+  for (size_t r = 0; r < n; ++r) {
+    StoredForm& f = out[r];
+    const uint64_t oend = col(kOptionsEnd, r), tend = col(kTextEnd, r);
+    const uint32_t nl = col(kCounts, r) & 0xffff, nr = col(kCounts, r) >> 16;
+    const uint32_t aw = col(kAtomicLength, r), info = col(kInfo, r);
+    const bool bad = oend < ostart || oend > options.size() || oend - ostart != uint64_t{nl} + nr || tend < tstart ||
+                     (text && tend > text->size()) || (aw != kNoAtomicWeight && aw > tend - tstart) ||
+                     (info >> 16 & 0xf) > 4 || (info >> 20) > 3;
+    if (bad) throw std::runtime_error(where + ": form " + std::to_string(r) + " of the chunk does not add up (damaged)");
+    f.left.assign(options.begin() + static_cast<ptrdiff_t>(ostart), options.begin() + static_cast<ptrdiff_t>(ostart + nl));
+    f.right.assign(options.begin() + static_cast<ptrdiff_t>(ostart + nl), options.begin() + static_cast<ptrdiff_t>(oend));
+    if (text) {
+      const uint64_t split = aw == kNoAtomicWeight ? tend : tend - aw;
+      f.text = chars(tstart, split);
+      if (aw != kNoAtomicWeight) f.atomic_weight = chars(split, tend);
+    }
+    f.left_stop = unpack_dyadic(col(kLeftStop, r));
+    f.right_stop = unpack_dyadic(col(kRightStop, r));
+    f.mean = unpack_dyadic(col(kMean, r));
+    f.temperature = unpack_dyadic(col(kTemperature, r));
+    f.birthday = info & 0xffff;
+    f.kind = static_cast<cgt::Kind>(info >> 16 & 0xf);
+    f.outcome = static_cast<cgt::OutcomeClass>(info >> 20);
+    f.negative = col(kNegative, r);
+    ostart = oend;
+    tstart = tend;
+  }
+  if (ostart != options.size() || (text && tstart != text->size()))
+    throw std::runtime_error(where + ": its options or text hold more than its forms (damaged)");
+  return out;
+}
+
+// ---- numbering --------------------------------------------------------------------------
+
+Numbering::Numbering(cgt::FormTable& table) : t_(table) {}
+
+void Numbering::assign(FormId g) {
+  if (g >= id_of_.size()) id_of_.resize(std::max<size_t>(t_.size(), size_t{g} + 1), UINT32_MAX);
+  id_of_[g] = static_cast<uint32_t>(internal_.size());
+  internal_.push_back(g);
+}
+
+void Numbering::adopt(FormId g) {
+  if (id(g)) throw std::logic_error("Numbering::adopt: form numbered twice");
+  assign(g);
+}
+
+// A total order of canonical forms that depends on their structure alone (never on ids).
+int Numbering::structural_compare(FormId a, FormId b) const {
+  if (a == b) return 0;
+  const auto va = t_.number_up_star_value(a), vb = t_.number_up_star_value(b);
+  if (va && vb) {
+    if (va->number != vb->number) return va->number < vb->number ? -1 : 1;
+    if (va->ups != vb->ups) return va->ups < vb->ups ? -1 : 1;
+    return va->nim < vb->nim ? -1 : 1;  // distinct forms: the nimbers differ
+  }
+  if (va || vb) return va ? -1 : 1;
+  if (t_.birthday(a) != t_.birthday(b)) return t_.birthday(a) < t_.birthday(b) ? -1 : 1;
+  for (int side = 0; side < 2; ++side) {
+    const auto x = side ? t_.right(a) : t_.left(a), y = side ? t_.right(b) : t_.left(b);
+    if (x.size() != y.size()) return x.size() < y.size() ? -1 : 1;
+  }
+  auto less = [&](FormId p, FormId q) { return structural_compare(p, q) < 0; };
+  for (int side = 0; side < 2; ++side) {
+    const auto x = side ? t_.right(a) : t_.left(a), y = side ? t_.right(b) : t_.left(b);
+    std::vector<FormId> xs(x.begin(), x.end()), ys(y.begin(), y.end());
+    std::sort(xs.begin(), xs.end(), less);
+    std::sort(ys.begin(), ys.end(), less);
+    for (size_t i = 0; i < xs.size(); ++i)
+      if (const int c = structural_compare(xs[i], ys[i])) return c;
+  }
+  throw std::logic_error("Numbering: two forms with the same structure");
+}
+
+uint32_t Numbering::number(FormId g) {
+  if (const auto known = id(g)) return *known;
+  std::vector<std::pair<FormId, bool>> stack{{g, false}};  // (form, options pushed)
+  std::vector<FormId> opts;
+  while (!stack.empty()) {
+    const auto [x, expanded] = stack.back();
+    if (id(x)) {
+      stack.pop_back();
+      continue;
+    }
+    if (expanded) {
+      stack.pop_back();
+      assign(x);
+      const FormId n = t_.negate(x);  // its options' negatives are numbered: each came right after its form
+      if (!id(n)) assign(n);
+      continue;
+    }
+    stack.back().second = true;
+    opts.clear();
+    for (FormId y : t_.left(x))
+      if (!id(y)) opts.push_back(y);
+    for (FormId y : t_.right(x))
+      if (!id(y)) opts.push_back(y);
+    std::sort(opts.begin(), opts.end());
+    opts.erase(std::unique(opts.begin(), opts.end()), opts.end());
+    std::sort(opts.begin(), opts.end(), [&](FormId p, FormId q) { return structural_compare(p, q) < 0; });
+    for (auto it = opts.rbegin(); it != opts.rend(); ++it) stack.push_back({*it, false});
+  }
+  return *id(g);
+}
+
+// ---- describing a form ------------------------------------------------------------------
+
+StoredForm describe(cgt::FormTable& t, FormId g, const Numbering& ids) {
+  StoredForm f = describe_value(t, g);
+  auto ids_of = [&](std::span<const FormId> side) {
+    std::vector<uint32_t> v;
+    for (FormId x : side) v.push_back(ids.id(x).value());
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  f.left = ids_of(t.left(g));
+  f.right = ids_of(t.right(g));
+  f.negative = ids.id(t.negate(g)).value();
+  return f;
+}
+
+StoredForm describe_value(cgt::FormTable& t, FormId g) {
+  StoredForm f;
+  f.text = t.to_string(g);
+  if (const auto aw = t.atomic_weight(g)) f.atomic_weight = t.to_string(*aw);
+  f.left_stop = t.left_stop(g);
+  f.right_stop = t.right_stop(g);
+  f.kind = t.kind(g);
+  if (f.kind == cgt::Kind::Hot) {
+    const cgt::Thermograph& th = t.thermograph(g);
+    f.mean = th.mean;
+    f.temperature = th.temperature;
+  } else if (f.kind == cgt::Kind::Number) {
+    // CGSuite's convention (as FormTable::thermograph): an integer's temperature is -1,
+    // m / 2^k's -1 / 2^k
+    f.mean = f.left_stop;
+    f.temperature = f.left_stop.is_integer() ? Dyadic(-1) : -Dyadic::fraction(1, f.left_stop.exponent());
+  } else {
+    f.mean = f.left_stop;  // both stops agree: a mast from temperature 0
+    f.temperature = Dyadic(0);
+  }
+  f.birthday = t.birthday(g);
+  f.outcome = t.outcome(g);
+  return f;
+}
+
+void build_forms(cgt::FormTable& t, Numbering& ids, const std::vector<StoredForm>& forms, const std::string& where) {
+  std::vector<FormId> l, r;
+  for (size_t k = 0; k < forms.size(); ++k) {
+    const StoredForm& f = forms[k];
+    const uint32_t self = ids.count();
+    l.clear();
+    r.clear();
+    for (uint32_t x : f.left) {
+      if (x >= self) throw std::runtime_error(where + ": form " + std::to_string(self) + " names option " + std::to_string(x) + ", not before it (damaged)");
+      l.push_back(ids.form(x));
+    }
+    for (uint32_t x : f.right) {
+      if (x >= self) throw std::runtime_error(where + ": form " + std::to_string(self) + " names option " + std::to_string(x) + ", not before it (damaged)");
+      r.push_back(ids.form(x));
+    }
+    if (self == 0 && (!l.empty() || !r.empty()))
+      throw std::runtime_error(where + ": form 0 is not the game 0 (damaged)");
+    const FormId g = self == 0 ? cgt::FormTable::zero() : t.make(l, r);
+    // a canonical form is its own canonical form: the same options back
+    const auto same = [&](std::span<const FormId> made, const std::vector<FormId>& stored) {
+      std::vector<FormId> a(made.begin(), made.end()), b = stored;
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      return a == b;
+    };
+    if (ids.id(g) || !same(t.left(g), l) || !same(t.right(g), r))
+      throw std::runtime_error(where + ": form " + std::to_string(self) + " (" + f.text +
+                               ") is not the canonical form of its options (damaged)");
+    ids.adopt(g);
+  }
+}
+
+// ---- reading single forms ---------------------------------------------------------------
+
+FormReader::FormReader(const TierSource& source, TierLayout layout) : source_(source), layout_(layout) {
+  first_.assign(layout.classes + 1, 0);
+  for (uint32_t k = 0; k < layout.classes; ++k) {
+    const uint64_t words = source.tier_positions(layout.forms(k));
+    if (words % kColumns) throw std::runtime_error("the form table's chunk " + std::to_string(k) + " is damaged");
+    first_[k + 1] = first_[k] + static_cast<uint32_t>(words / kColumns);
+  }
+}
+
+FormReader::Where FormReader::where(uint32_t id) const {
+  if (id >= count()) throw std::runtime_error("form " + std::to_string(id) + " is beyond the form table (damaged)");
+  const uint32_t k = static_cast<uint32_t>(std::upper_bound(first_.begin(), first_.end(), id) - first_.begin()) - 1;
+  return {k, id - first_[k], first_[k + 1] - first_[k]};
+}
+
+uint32_t FormReader::word(TierId t, uint64_t i) const {
+  uint32_t w;
+  source_.read_record(t, i, &w);
+  return w;
+}
+
+uint32_t FormReader::column(const Where& w, Column c) const {
+  return word(layout_.forms(w.chunk), uint64_t{c} * w.rows + w.row);
+}
+
+std::string FormReader::chars(TierId t, uint64_t from, uint64_t length) const {
+  std::vector<uint32_t> words(static_cast<size_t>(length));
+  source_.read_records(t, from, length, words.data());
+  std::string s(static_cast<size_t>(length), '\0');
+  for (uint64_t i = 0; i < length; ++i) {
+    if (words[i] > 0xff) throw std::runtime_error("a character of the form table's text is not one (damaged)");
+    s[static_cast<size_t>(i)] = static_cast<char>(words[i]);
+  }
+  return s;
+}
+
+StoredForm FormReader::read(uint32_t id) const {
+  const Where w = where(id);
+  std::vector<uint32_t> cols(kColumns);
+  for (uint32_t k = 0; k < kColumns; ++k) cols[k] = column(w, static_cast<Column>(k));
+  const uint64_t ostart = w.row ? column({w.chunk, w.row - 1, w.rows}, kOptionsEnd) : 0;
+  const uint64_t tstart = w.row ? column({w.chunk, w.row - 1, w.rows}, kTextEnd) : 0;
+  if (cols[kOptionsEnd] < ostart || cols[kTextEnd] < tstart || cols[kOptionsEnd] - ostart > 0x1ffff ||
+      cols[kTextEnd] - tstart > (uint64_t{1} << 24))
+    throw std::runtime_error("form " + std::to_string(id) + " does not add up (damaged)");
+  // the one form as a chunk of its own
+  std::vector<uint32_t> options(cols[kOptionsEnd] - ostart), text(cols[kTextEnd] - tstart);
+  source_.read_records(layout_.options(w.chunk), ostart, options.size(), options.data());
+  source_.read_records(layout_.text(w.chunk), tstart, text.size(), text.data());
+  cols[kOptionsEnd] = static_cast<uint32_t>(options.size());
+  cols[kTextEnd] = static_cast<uint32_t>(text.size());
+  return decode_forms(cols, options, &text, "form " + std::to_string(id)).at(0);
+}
+
+std::string FormReader::text(uint32_t id) const {
+  const Where w = where(id);
+  const uint64_t start = w.row ? column({w.chunk, w.row - 1, w.rows}, kTextEnd) : 0;
+  const uint64_t end = column(w, kTextEnd);
+  const uint32_t aw = column(w, kAtomicLength);
+  const uint64_t split = aw == kNoAtomicWeight ? end : end - aw;
+  if (end < start || split < start || end - start > (uint64_t{1} << 24))
+    throw std::runtime_error("form " + std::to_string(id) + " does not add up (damaged)");
+  return chars(layout_.text(w.chunk), start, split - start);
+}
+
+uint32_t FormReader::negative(uint32_t id) const { return column(where(id), kNegative); }
+
+}  // namespace toadbase::toads_frogs_cgt

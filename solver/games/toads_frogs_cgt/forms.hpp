@@ -1,0 +1,169 @@
+// The table of distinct values, as a CGT database stores it.
+//
+// FORM IDS. The engine's FormTable hands out ids in creation order, which depends on the
+// threads. The database numbers the forms instead in the order the solve first meets them:
+// class after class in the solve order (boards.hpp), each class's boards in its solve order
+// (SA from high to low, toad set by toad set, frog sets in rank order), each board's value
+// after its options (a depth-first walk; options not yet numbered taken in a structural
+// order: number-up-stars by value, the rest by birthday, option counts, then options), and
+// each form's negative right after it. So the ids depend on nothing but the boards: the same
+// for 1 and 2 threads and after a resume, with no renumbering pass at the end. Id 0 is 0.
+//
+// CHUNKS. The forms first numbered in class k are that class's chunk, ids
+// [first_k, first_k + count_k); each chunk is three tiers of 4-byte records (store.hpp: every
+// tier of a database has one record width), sized by the solve:
+//
+//   "m12_t3f4.forms"    kColumns columns of count_k words, column after column (a column of
+//                       similar numbers compresses well):
+//       options_end   where the form's options end in the options tier (they start where
+//                     the previous form's end)
+//       counts        Left options | Right options << 16
+//       text_end      where the form's characters end in the text tier
+//       atomic_length how many of them are its atomic weight's (the rest its value's), or
+//                     kNoAtomicWeight when it has none
+//       left_stop, right_stop, mean, temperature
+//                     dyadics m / 2^e as the int32 m * 64 + e
+//       info          birthday | kind << 16 | outcome class << 20 (cgt.hpp's enums)
+//       negative      the id of its negative (every form's negative is in the table)
+//   "m12_t3f4.options"  per form its Left options' ids, then its Right options' (each side
+//                       ascending)
+//   "m12_t3f4.text"     per form its value as CGSuite prints it, then its atomic weight's,
+//                       one character a record (the database stores records as byte planes:
+//                       so the text lies in one plane, as text, and compresses as text)
+//
+//       form 7 = {0 | *}:  options_end 9, counts 1 | 1 << 16, text_end 40, atomic_length 1
+//                          options ... 0 2 ...    text ... { 0 | * } 0 ...
+
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "solver/core/cgt.hpp"
+#include "solver/core/store.hpp"
+
+namespace toadbase::toads_frogs_cgt {
+
+using cgt::FormId;
+
+/// Where a database's tiers are: class k's boards, its chunk's columns, options and text.
+struct TierLayout {
+  uint32_t classes = 0;
+  TierId board(uint32_t k) const { return k; }
+  TierId forms(uint32_t k) const { return classes + k; }
+  TierId options(uint32_t k) const { return 2 * classes + k; }
+  TierId text(uint32_t k) const { return 3 * classes + k; }
+  TierId tiers() const { return 4 * classes; }
+};
+
+enum Column : uint32_t {
+  kOptionsEnd,
+  kCounts,
+  kTextEnd,
+  kAtomicLength,
+  kLeftStop,
+  kRightStop,
+  kMean,
+  kTemperature,
+  kInfo,
+  kNegative,
+  kColumns
+};
+inline constexpr uint32_t kNoAtomicWeight = UINT32_MAX;
+
+/// A form as the table stores it (ids are the database's).
+struct StoredForm {
+  std::vector<uint32_t> left, right;  // each ascending
+  std::string text;
+  std::optional<std::string> atomic_weight;
+  cgt::Dyadic left_stop, right_stop, mean, temperature;
+  unsigned birthday = 0;
+  cgt::Kind kind = cgt::Kind::Number;
+  cgt::OutcomeClass outcome = cgt::OutcomeClass::P;
+  uint32_t negative = 0;
+  friend bool operator==(const StoredForm&, const StoredForm&) = default;
+};
+
+/// A dyadic as an int32 column word (m * 64 + e); throws std::overflow_error when it does
+/// not fit (|m| >= 2^25).
+uint32_t pack_dyadic(cgt::Dyadic d);
+cgt::Dyadic unpack_dyadic(uint32_t w);
+
+/// A chunk's three tiers.
+struct FormChunk {
+  std::vector<uint32_t> columns, options, text;
+};
+FormChunk encode_forms(std::span<const StoredForm> forms);
+/// The forms of a chunk read back (without their texts when `text` is null); throws
+/// std::runtime_error naming `where` when the records do not add up (a damaged chunk).
+std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::span<const uint32_t> options,
+                                     const std::vector<uint32_t>* text, const std::string& where);
+
+/// The database's numbering of a FormTable's forms (see the top of this file). Not
+/// thread-safe: one thread numbers; reads are safe while nobody numbers.
+class Numbering {
+ public:
+  explicit Numbering(cgt::FormTable& table);
+  uint32_t count() const { return static_cast<uint32_t>(internal_.size()); }
+  /// The database id of an engine form, if numbered.
+  std::optional<uint32_t> id(FormId g) const {
+    if (g >= id_of_.size() || id_of_[g] == UINT32_MAX) return std::nullopt;
+    return id_of_[g];
+  }
+  /// The engine form of a database id.
+  FormId form(uint32_t id) const { return internal_.at(id); }
+  /// Numbers g if it is not yet, with what it needs first (its options, depth first) and
+  /// its negative right after; returns its id.
+  uint32_t number(FormId g);
+  /// Gives the next id to g (a form read back from a database, in id order).
+  void adopt(FormId g);
+
+ private:
+  void assign(FormId g);
+  int structural_compare(FormId a, FormId b) const;
+
+  cgt::FormTable& t_;
+  std::vector<uint32_t> id_of_;  // [engine id] -> database id, UINT32_MAX: none
+  std::vector<FormId> internal_;  // [database id] -> engine id
+};
+
+/// What the table stores about engine form g (its options numbered).
+StoredForm describe(cgt::FormTable& t, FormId g, const Numbering& ids);
+/// The same but its options and negative: any form of any table (a sum, say).
+StoredForm describe_value(cgt::FormTable& t, FormId g);
+
+/// Makes stored forms (a chunk, in id order, ids from ids.count()) in `t` from their
+/// options and adopts them; throws std::runtime_error naming `where` when a stored form is
+/// not the canonical form of its options or names an option after itself.
+void build_forms(cgt::FormTable& t, Numbering& ids, const std::vector<StoredForm>& forms, const std::string& where);
+
+/// Single forms of a complete database, read through the store's block cache (query).
+/// Thread-safe.
+class FormReader {
+ public:
+  FormReader(const TierSource& source, TierLayout layout);
+  uint32_t count() const { return first_.back(); }
+  StoredForm read(uint32_t id) const;
+  /// The value's text alone.
+  std::string text(uint32_t id) const;
+  /// The id of its negative.
+  uint32_t negative(uint32_t id) const;
+
+ private:
+  struct Where {
+    uint32_t chunk, row, rows;
+  };
+  Where where(uint32_t id) const;
+  uint32_t word(TierId t, uint64_t i) const;
+  uint32_t column(const Where& w, Column c) const;
+  std::string chars(TierId t, uint64_t from, uint64_t length) const;
+
+  const TierSource& source_;
+  TierLayout layout_;
+  std::vector<uint32_t> first_;  // [k]: first id of chunk k; [classes]: the count
+};
+
+}  // namespace toadbase::toads_frogs_cgt

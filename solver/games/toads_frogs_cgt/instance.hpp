@@ -1,0 +1,61 @@
+// The Instance of a CGT database (solver/core/module.hpp): what every way in calls.
+//
+// TIERS (forms.hpp's TierLayout), for C classes in solve order (boards.hpp):
+//   0 .. C-1     class k's boards: each board's form id, in the class's rank order
+//   C .. 2C-1    class k's chunk of the form table: its columns   (sized by the solve)
+//   2C .. 3C-1                                      its options
+//   3C .. 4C-1                                      its text
+//
+// QUERY. A board of 1..n cells, any string Toads and Frogs reads (a player to move may be
+// given; the value does not depend on it): stripped of dead pieces, mirrored when it has more
+// toads than frogs, looked up; then its form's stored columns, and each move's child the same
+// way:
+//   {"board":"T-TFF","value":"^","outcomeClass":"L","leftStop":"0","rightStop":"0",
+//    "mean":"0","temperature":"0","kind":"infinitesimal","birthday":2,"atomicWeight":"1",
+//    "leftMoves":[{"move":"0-1","board":"-TTFF","value":"0"},...],"rightMoves":[...]}
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "solver/core/module.hpp"
+#include "solver/games/toads_frogs_cgt/boards.hpp"
+#include "solver/games/toads_frogs_cgt/forms.hpp"
+
+namespace toadbase::toads_frogs_cgt {
+
+class CgtInstance : public Instance {
+ public:
+  explicit CgtInstance(nlohmann::json params);
+
+  Identity identity() const override;
+  std::vector<TierInfo> tiers() const override;
+  SolveStats solve(TierStore& store, Progress* progress) const override;
+  /// verify.cpp: every form made again from its stored options (canonical), its columns
+  /// recomputed; every board's value made again from its children's stored values; the ids
+  /// numbered again; a sample of every class queried.
+  VerifyReport verify(const TierSource& source, Progress* progress) const override;
+  /// analyze.cpp: distinct values by length, census by kind and outcome class, the hottest
+  /// boards, the longest printed forms, the laws of the spec checked over every board.
+  nlohmann::json analyze(const TierSource& source) const override;
+  nlohmann::ordered_json query(const TierSource& source, const std::string& text,
+                               const std::string& turn) const override;
+  std::string start_position() const override;
+  std::string position_at(TierId t, uint64_t index) const override;
+
+  const Boards& boards() const { return boards_; }
+  TierLayout layout() const { return {boards_.class_count()}; }
+  /// A board string of 1..n cells; throws BadPosition saying what is wrong.
+  Board parse(const std::string& text, const std::string& turn = "") const;
+  /// A board's form id (through its stored, stripped and maybe mirrored board).
+  uint32_t form_of(const TierSource& source, const FormReader& forms, const Board& b) const;
+  /// A stored form's fields as query prints them (value ... atomicWeight), added to `j`.
+  static void put_form(nlohmann::ordered_json& j, const StoredForm& f);
+
+ private:
+  nlohmann::json params_;
+  Boards boards_;
+};
+
+}  // namespace toadbase::toads_frogs_cgt

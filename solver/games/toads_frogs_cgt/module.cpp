@@ -1,0 +1,122 @@
+#include "solver/games/toads_frogs_cgt/module.hpp"
+
+#include "solver/games/toads_frogs/toads_frogs.hpp"
+#include "solver/games/toads_frogs_cgt/instance.hpp"
+#include "solver/games/toads_frogs_cgt/solver.hpp"
+
+namespace toadbase::toads_frogs_cgt {
+
+// ---- the module -------------------------------------------------------------------------
+
+std::vector<ParamSpec> Module::parameters() {
+  return {{"length", ParamSpec::Kind::Int,
+           "every board of 1..n cells (n = 1.." + std::to_string(kMaxLength) + ", default 12): each board of " +
+               "up to n cells is answered"}};
+}
+
+nlohmann::json Module::normalize(const nlohmann::json& given) {
+  const int n = given.value("length", 12);
+  if (n < 1 || n > kMaxLength)
+    throw std::invalid_argument("--length " + std::to_string(n) + " is outside 1.." + std::to_string(kMaxLength));
+  return {{"length", n}};
+}
+
+std::unique_ptr<Instance> Module::make_instance(const nlohmann::json& normalized) {
+  return std::make_unique<CgtInstance>(normalized);
+}
+
+// ---- the instance -----------------------------------------------------------------------
+
+CgtInstance::CgtInstance(nlohmann::json params)
+    : params_(std::move(params)), boards_(params_.at("length").get<int>()) {}
+
+Identity CgtInstance::identity() const { return {Module::kName, params_, Module::kRecord, 4}; }
+
+std::vector<TierInfo> CgtInstance::tiers() const {
+  std::vector<TierInfo> out;
+  const uint32_t n = boards_.class_count();
+  for (uint32_t k = 0; k < n; ++k) out.push_back({boards_.cls(k).name(), boards_.cls(k).size});
+  for (uint32_t k = 0; k < n; ++k) out.push_back({boards_.cls(k).name() + ".forms", kSizedBySolve});
+  for (uint32_t k = 0; k < n; ++k) out.push_back({boards_.cls(k).name() + ".options", kSizedBySolve});
+  for (uint32_t k = 0; k < n; ++k) out.push_back({boards_.cls(k).name() + ".text", kSizedBySolve});
+  return out;
+}
+
+SolveStats CgtInstance::solve(TierStore& store, Progress* progress) const {
+  return solve_database(boards_, store, progress);
+}
+
+Board CgtInstance::parse(const std::string& text, const std::string& turn) const {
+  if (!turn.empty() && turn != "1" && turn != "2")
+    throw BadPosition("--turn must be 1 (Toads) or 2 (Frogs), not '" + turn + "'");
+  Board b;
+  try {
+    b = parse_board(text);
+  } catch (const std::invalid_argument& e) {
+    throw BadPosition(e.what());
+  }
+  if (b.length > boards_.max_length())
+    throw BadPosition("board '" + text + "' has " + std::to_string(b.length) + " cells; this database holds every board of 1.." +
+                      std::to_string(boards_.max_length()) + " cells");
+  return b;
+}
+
+uint32_t CgtInstance::form_of(const TierSource& source, const FormReader& forms, const Board& b) const {
+  const Located at = boards_.locate(b);
+  uint32_t id;
+  source.read_record(layout().board(at.cls), at.index, &id);
+  return at.mirrored ? forms.negative(id) : id;
+}
+
+void CgtInstance::put_form(nlohmann::ordered_json& j, const StoredForm& f) {
+  j["value"] = f.text;
+  j["outcomeClass"] = std::string(1, cgt::outcome_name(f.outcome));
+  j["leftStop"] = f.left_stop.to_string();
+  j["rightStop"] = f.right_stop.to_string();
+  j["mean"] = f.mean.to_string();
+  j["temperature"] = f.temperature.to_string();
+  j["kind"] = std::string(cgt::kind_name(f.kind));
+  j["birthday"] = f.birthday;
+  if (f.atomic_weight) j["atomicWeight"] = *f.atomic_weight;
+}
+
+nlohmann::ordered_json CgtInstance::query(const TierSource& source, const std::string& text,
+                                          const std::string& turn) const {
+  const Board b = parse(text, turn);
+  const FormReader forms(source, layout());
+  nlohmann::ordered_json j;
+  j["board"] = board_string(b);
+  put_form(j, forms.read(form_of(source, forms, b)));
+  toads_frogs::Position p;
+  p.toads = b.toads;
+  p.frogs = b.frogs;
+  p.length = static_cast<uint8_t>(b.length);
+  for (const auto player : {toads_frogs::Player::Toads, toads_frogs::Player::Frogs}) {
+    p.turn = player;
+    nlohmann::ordered_json moves = nlohmann::ordered_json::array();
+    for (const toads_frogs::Move mv : toads_frogs::legal_moves(p)) {
+      const toads_frogs::Position q = toads_frogs::apply(p, mv);
+      const Board child{q.toads, q.frogs, b.length};
+      moves.push_back({{"move", toads_frogs::move_name(mv)},
+                       {"board", board_string(child)},
+                       {"value", forms.text(form_of(source, forms, child))}});
+    }
+    j[player == toads_frogs::Player::Toads ? "leftMoves" : "rightMoves"] = std::move(moves);
+  }
+  return j;
+}
+
+std::string CgtInstance::start_position() const {
+  // the conventional start of the longest boards: round(n/3) toads and frogs at the ends
+  const int n = boards_.max_length(), k = (n + 1) / 3;
+  return std::string(static_cast<size_t>(k), 'T') + std::string(static_cast<size_t>(n - 2 * k), '-') +
+         std::string(static_cast<size_t>(k), 'F');
+}
+
+std::string CgtInstance::position_at(TierId t, uint64_t index) const {
+  if (t >= boards_.class_count())
+    throw std::invalid_argument("tier " + std::to_string(t) + " is part of the form table, not of the boards");
+  return board_string(boards_.unrank(t, index));
+}
+
+}  // namespace toadbase::toads_frogs_cgt

@@ -1,0 +1,38 @@
+// Toads and Frogs' combinatorial game values (issue 17): the module (the contract:
+// solver/core/module.hpp). A database of every board of 1..n cells with its canonical value,
+// solved, verified, queried and analyzed by an engine of its own (instance.hpp): this is not
+// a win/lose tier game. Its own subcommand: `toadbase cgt sum`. One line in
+// tools/registry.cpp registers it.
+//
+//   boards.hpp   which boards are stored (reduced, no more toads than frogs) and where
+//   forms.hpp    the table of distinct forms: deterministic ids, its two tiers a class
+//   solver.hpp   the solve: classes by length, children first, both cores
+//   instance.hpp the Instance: tiers, solve, query (JSON), verify, analyze
+//   command.cpp  `toadbase cgt sum --db D 'TT--F|T-TFF'`
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "solver/core/module.hpp"
+
+namespace toadbase::toads_frogs_cgt {
+
+struct Module {
+  static constexpr const char* kName = "toads-frogs-cgt";
+  static constexpr const char* kTitle =
+      "Toads and Frogs' combinatorial game values: every board of 1..n cells (CGSuite's notation)";
+  /// The record type's name in a database's manifest: a form id, or a word of the form table.
+  static constexpr const char* kRecord = "cgt-form-id-u32";
+
+  /// `solve toads-frogs-cgt --length n`.
+  static std::vector<ParamSpec> parameters();
+  /// {"length": n}; throws std::invalid_argument.
+  static nlohmann::json normalize(const nlohmann::json& given);
+  static std::unique_ptr<Instance> make_instance(const nlohmann::json& normalized);
+  /// `toadbase cgt sum` (command.cpp).
+  static std::vector<GameCommand> add_commands(CLI::App& root, const Host& host);
+};
+
+}  // namespace toadbase::toads_frogs_cgt

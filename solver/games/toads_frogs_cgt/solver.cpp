@@ -1,0 +1,258 @@
+#include "solver/games/toads_frogs_cgt/solver.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <mutex>
+
+#include "solver/core/combinatorics.hpp"
+#include "solver/games/toads_frogs_cgt/forms.hpp"
+
+namespace toadbase::toads_frogs_cgt {
+
+namespace {
+
+using cgt::FormTable;
+using cgt::kNoForm;
+
+class Solver {
+ public:
+  Solver(const Boards& boards, TierStore& store, Progress* progress)
+      : b_(boards), store_(store), progress_(progress), layout_{boards.class_count()}, ids_(table_),
+        values_(boards.class_count()) {}
+
+  SolveStats run() {
+    resume();
+    for (int m = 1; m <= b_.max_length(); ++m) {
+      const auto [lo, hi] = b_.classes_of_length(m);
+      if (hi <= first_) continue;
+      next_ = std::max(lo, first_);
+      end_ = hi;
+      next_commit_ = next_.load();
+      done_.assign(b_.class_count(), false);
+      const int workers = std::max(1, tbb::this_task_arena::max_concurrency());
+      tbb::parallel_for(tbb::blocked_range<int>(0, workers, 1), [&](const tbb::blocked_range<int>&) { work(); },
+                        tbb::simple_partitioner());
+      if (next_commit_ != hi) throw std::logic_error("cgt solve: a class of length " + std::to_string(m) + " was not committed");
+    }
+    return stats_;
+  }
+
+ private:
+  // ---- resume -------------------------------------------------------------------------
+
+  void resume() {
+    while (first_ < b_.class_count() && store_.has_tier(layout_.board(first_)) &&
+           store_.has_tier(layout_.forms(first_)) && store_.has_tier(layout_.options(first_)) &&
+           store_.has_tier(layout_.text(first_)))
+      ++first_;
+    for (uint32_t k = 0; k < first_; ++k) {
+      const BoardClass& c = b_.cls(k);
+      const std::string where = "the form table's chunk " + c.name();
+      const std::vector<uint32_t> cols = store_.load<uint32_t>(layout_.forms(k));
+      const std::vector<uint32_t> options = store_.load<uint32_t>(layout_.options(k));
+      build_forms(table_, ids_, decode_forms(cols, options, nullptr, where), where);
+      if (c.m < b_.max_length()) {
+        const std::vector<uint32_t> stored = store_.load<uint32_t>(layout_.board(k));
+        if (stored.size() != c.size) throw std::runtime_error("class " + c.name() + " holds the wrong number of boards");
+        std::vector<FormId>& v = values_[k];
+        v.resize(c.size);
+        for (uint64_t i = 0; i < c.size; ++i) {
+          if (stored[i] >= ids_.count())
+            throw std::runtime_error("class " + c.name() + " board " + std::to_string(i) + " names form " +
+                                     std::to_string(stored[i]) + ", beyond the table read back (damaged)");
+          v[i] = ids_.form(stored[i]);
+        }
+        held_bytes_ += c.size * sizeof(FormId);
+      }
+      if (progress_) {
+        progress_->tier_done(c.name(), c.size, true);
+        progress_->tier_done(c.name() + ".forms", 0, true);
+        progress_->tier_done(c.name() + ".options", 0, true);
+        progress_->tier_done(c.name() + ".text", 0, true);
+      }
+      stats_.tiers_skipped += 4;
+    }
+    stats_.peak_bytes_in_flight = held_bytes_;
+  }
+
+  // ---- the workers --------------------------------------------------------------------
+
+  void work() {
+    for (;;) {
+      const uint32_t k = next_.fetch_add(1);
+      if (k >= end_) return;
+      tbb::this_task_arena::isolate([&] { solve_class(k); });
+      {
+        std::lock_guard lock(mu_);
+        done_[k] = true;
+        if (committing_) continue;  // the committing worker takes it in turn
+        committing_ = true;
+      }
+      for (;;) {
+        uint32_t c;
+        {
+          std::lock_guard lock(mu_);
+          if (next_commit_ >= end_ || !done_[next_commit_]) {
+            committing_ = false;
+            break;
+          }
+          c = next_commit_;
+        }
+        tbb::this_task_arena::isolate([&] { commit_class(c); });
+        std::lock_guard lock(mu_);
+        ++next_commit_;
+      }
+    }
+  }
+
+  // ---- solving a class ----------------------------------------------------------------
+
+  /// The value of a child that lost dead pieces: in a shorter class, held in memory.
+  FormId shorter(uint32_t toads, uint32_t frogs, int length) {
+    const Located at = b_.locate(Board{toads, frogs, length});
+    const FormId g = values_[at.cls][at.index];
+    return at.mirrored ? table_.negate(g) : g;
+  }
+
+  void solve_class(uint32_t k) {
+    const BoardClass& c = b_.cls(k);
+    std::vector<FormId>& v = values_[k];
+    v.assign(c.size, kNoForm);
+    {
+      std::lock_guard lock(mu_);
+      held_bytes_ += c.size * sizeof(FormId);
+      stats_.peak_bytes_in_flight = std::max(stats_.peak_bytes_in_flight, held_bytes_);
+    }
+    stats_positions_ += c.size;
+    if (c.m == 1) {
+      v[0] = FormTable::zero();
+      return;
+    }
+    const int m = c.m;
+    const uint32_t full = (1u << m) - 1;
+    const uint64_t grain = std::max<uint64_t>(1, 2048 / std::max<uint64_t>(1, std::max(c.b0, c.b1)));
+    for (int sa = static_cast<int>(c.cnt0.size()) - 1; sa >= 0; --sa) {
+      const uint64_t slots = c.cnt0[sa] + c.cnt1[sa];
+      if (!slots) continue;
+      tbb::parallel_for(tbb::blocked_range<uint64_t>(0, slots, grain), [&](const tbb::blocked_range<uint64_t>& r) {
+        b_.toad_sets(c, sa, r.begin(), r.end(), [&](uint64_t, uint32_t toads, uint64_t start, uint64_t nb) {
+          const uint32_t free_cells = (full - 1) & ~toads;  // cells 1..m-1 without a toad
+          uint64_t ordinals = c.f ? (uint64_t{1} << c.f) - 1 : 0;
+          for (uint64_t rb = 0; rb < nb; ++rb) {
+            const uint32_t frogs = static_cast<uint32_t>(deposit_bits(ordinals, free_cells));
+            v[start + rb] = value(c, v, sa, toads, frogs);
+            if (c.f) ordinals = next_subset(ordinals);
+          }
+        });
+      });
+    }
+  }
+
+  /// A board's value from its children's (see solver.hpp).
+  FormId value(const BoardClass& c, const std::vector<FormId>& v, int sa, uint32_t toads, uint32_t frogs) {
+    const int m = c.m;
+    if (c.t == c.f) {  // its mirror, solved already at a higher SA, is its negative
+      const Board mb = mirror(Board{toads, frogs, m});
+      if (FixedSumSets::bit_sum(mb.toads) > sa) return table_.negate(v[b_.index_in(c, mb.toads, mb.frogs)]);
+    }
+    const uint32_t full = (1u << m) - 1;
+    const uint32_t empty = ~(toads | frogs) & full;
+    FormId left[kMaxLength], right[kMaxLength];
+    int nl = 0, nr = 0;
+    // Toads (Left): slide into the empty cell ahead, or jump one frog into the empty cell beyond
+    const uint32_t slide_t = toads & (empty >> 1), jump_t = toads & (frogs >> 1) & (empty >> 2);
+    for (uint32_t s = slide_t | jump_t; s; s &= s - 1) {
+      const int i = std::countr_zero(s);
+      const int to = (slide_t >> i & 1) ? i + 1 : i + 2;
+      const uint32_t nt = toads ^ (1u << i) ^ (1u << to);
+      left[nl++] = to == m - 1 ? shorter(nt, frogs, m) : v[b_.index_in(c, nt, frogs)];
+    }
+    // Frogs (Right), leftwards
+    const uint32_t slide_f = frogs & (empty << 1), jump_f = frogs & (toads << 1) & (empty << 2);
+    for (uint32_t s = slide_f | jump_f; s; s &= s - 1) {
+      const int i = std::countr_zero(s);
+      const int to = (slide_f >> i & 1) ? i - 1 : i - 2;
+      const uint32_t nf = frogs ^ (1u << i) ^ (1u << to);
+      right[nr++] = to == 0 ? shorter(toads, nf, m) : v[b_.index_in(c, toads, nf)];
+    }
+    return table_.make(std::span<const FormId>(left, static_cast<size_t>(nl)),
+                       std::span<const FormId>(right, static_cast<size_t>(nr)));
+  }
+
+  // ---- committing a class -------------------------------------------------------------
+
+  void commit_class(uint32_t k) {
+    const BoardClass& c = b_.cls(k);
+    std::vector<FormId>& v = values_[k];
+    const uint32_t first = ids_.count();
+    if (first == 0) ids_.number(FormTable::zero());  // id 0 is 0
+    // number the class's values in its solve order
+    std::vector<uint32_t> out(c.size);
+    for (int sa = static_cast<int>(c.cnt0.size()) - 1; sa >= 0; --sa) {
+      const uint64_t slots = c.cnt0[sa] + c.cnt1[sa];
+      b_.toad_sets(c, sa, 0, slots, [&](uint64_t, uint32_t, uint64_t start, uint64_t nb) {
+        for (uint64_t i = start; i < start + nb; ++i) out[i] = ids_.number(v[i]);
+      });
+    }
+    // describe the forms new here, in parallel
+    const uint32_t count = ids_.count() - first;
+    std::vector<StoredForm> forms(count);
+    tbb::parallel_for(tbb::blocked_range<uint32_t>(0, count, 64), [&](const tbb::blocked_range<uint32_t>& r) {
+      for (uint32_t i = r.begin(); i != r.end(); ++i) forms[i] = describe(table_, ids_.form(first + i), ids_);
+    });
+    FormChunk chunk = encode_forms(forms);
+    std::vector<StoredForm>().swap(forms);
+    // the chunk first, the boards last: a class is done when its board tier is in
+    store_.commit(layout_.forms(k), chunk.columns);
+    store_.commit(layout_.options(k), chunk.options);
+    store_.commit(layout_.text(k), chunk.text);
+    store_.commit(layout_.board(k), out);
+    if (progress_) {
+      progress_->tier_done(c.name(), c.size, false);
+      progress_->tier_done(c.name() + ".forms", 0, false);
+      progress_->tier_done(c.name() + ".options", 0, false);
+      progress_->tier_done(c.name() + ".text", 0, false);
+    }
+    stats_.tiers_solved += 4;
+    stats_.positions_solved = stats_positions_;
+    if (c.m == b_.max_length()) {  // no longer class reads it
+      std::vector<FormId>().swap(v);
+      std::lock_guard lock(mu_);
+      held_bytes_ -= c.size * sizeof(FormId);
+    }
+  }
+
+  const Boards& b_;
+  TierStore& store_;
+  Progress* progress_;
+  TierLayout layout_;
+  FormTable table_;
+  Numbering ids_;
+  std::vector<std::vector<FormId>> values_;  // [class]: engine ids, while held
+  uint32_t first_ = 0;                        // the first class not read back
+  SolveStats stats_;
+  std::atomic<uint64_t> stats_positions_{0};
+
+  // the workers of one length
+  std::atomic<uint32_t> next_{0};
+  uint32_t end_ = 0;
+  std::mutex mu_;
+  std::vector<bool> done_;   // mu_
+  uint32_t next_commit_ = 0;  // mu_
+  bool committing_ = false;   // mu_
+  uint64_t held_bytes_ = 0;   // mu_
+};
+
+}  // namespace
+
+SolveStats solve_database(const Boards& boards, TierStore& store, Progress* progress) {
+  Solver s(boards, store, progress);
+  return s.run();
+}
+
+}  // namespace toadbase::toads_frogs_cgt

@@ -1,0 +1,35 @@
+// Solving a CGT database: every stored board's canonical value (boards.hpp), the table of
+// distinct forms (forms.hpp), committed class by class.
+//
+//   for each length m = 1..n:                     (a class reads only itself and shorter ones)
+//     workers (one a core) take the classes of m in order, each:
+//       solve:  SA from high to low; the toad sets of one SA side by side (TBB), each toad
+//               set's frog sets in rank order; a board's value = make(its Toads' children's
+//               values | its Frogs' children's values). A child that loses a dead piece is
+//               looked up, stripped (and mirrored, negated), in a shorter class held in
+//               memory. For t = f, a board whose mirror was solved at a higher SA is that
+//               value's negative.
+//       commit, in class order (whichever worker finishes the next class does it): number
+//               the class's values (forms.hpp), describe its new forms (text, stops, mean,
+//               temperature, atomic weight: in parallel), commit the chunk's three tiers, then
+//               the board tier; keep the class's values in memory when a longer class reads it
+//
+// Memory: the values of every class shorter than the current length (4 bytes a board: a
+// third of 3^n boards in all), the classes in flight, and the FormTable.
+//
+// Resume: the classes whose four tiers (boards, columns, options, text) were all committed,
+// in order, are read back (their forms made again from their options, in id order), and the
+// solve goes on from the first class that is missing one; a class committed past that point
+// is solved and committed again (the same records).
+#pragma once
+
+#include "solver/core/engine.hpp"
+#include "solver/core/progress.hpp"
+#include "solver/core/store.hpp"
+#include "solver/games/toads_frogs_cgt/boards.hpp"
+
+namespace toadbase::toads_frogs_cgt {
+
+SolveStats solve_database(const Boards& boards, TierStore& store, Progress* progress);
+
+}  // namespace toadbase::toads_frogs_cgt

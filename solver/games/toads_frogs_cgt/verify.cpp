@@ -1,0 +1,189 @@
+// verify for a CGT database: everything recomputed, nothing trusted.
+//   1. the form table: every stored form made again from its stored options (it must come
+//      back as itself: canonical), its columns recomputed (text, stops, mean, temperature,
+//      kind, outcome class, birthday, atomic weight, negative);
+//   2. every board: its value made again from its children's stored values, its moves found
+//      by Toads and Frogs' own rules (not the solver's bit tricks);
+//   3. the ids: numbered again from the boards, they must be the stored ones, and reach
+//      every stored form;
+//   4. a sample of every class looked up as query does (also padded and mirrored).
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <mutex>
+
+#include "solver/games/toads_frogs/toads_frogs.hpp"
+#include "solver/games/toads_frogs_cgt/instance.hpp"
+
+namespace toadbase::toads_frogs_cgt {
+
+namespace {
+
+using cgt::FormTable;
+
+/// The first problem found by parallel work, by the lowest index.
+struct FirstProblem {
+  std::mutex mu;
+  uint64_t at = UINT64_MAX;
+  std::string what;
+  void report(uint64_t i, const std::string& why) {
+    std::lock_guard lock(mu);
+    if (i < at) at = i, what = why;
+  }
+  bool found() const { return at != UINT64_MAX; }
+};
+
+std::string differs(const StoredForm& a, const StoredForm& b) {
+  if (a.left != b.left || a.right != b.right) return "options";
+  if (a.text != b.text) return "text '" + a.text + "', recomputed '" + b.text + "'";
+  if (a.atomic_weight != b.atomic_weight) return "atomic weight";
+  if (a.left_stop != b.left_stop || a.right_stop != b.right_stop) return "stops";
+  if (a.mean != b.mean || a.temperature != b.temperature) return "mean or temperature";
+  if (a.kind != b.kind) return "kind";
+  if (a.outcome != b.outcome) return "outcome class";
+  if (a.birthday != b.birthday) return "birthday";
+  if (a.negative != b.negative) return "negative";
+  return "";
+}
+
+}  // namespace
+
+VerifyReport CgtInstance::verify(const TierSource& source, Progress* progress) const {
+  VerifyReport rep;
+  auto fail = [&](const std::string& why) {
+    rep.ok = false;
+    rep.problem = why;
+    return rep;
+  };
+  const TierLayout lay = layout();
+  const uint32_t classes = boards_.class_count();
+  const std::vector<TierInfo> all = tiers();
+  for (TierId t = 0; t < lay.tiers(); ++t)
+    if (!source.has_tier(t)) return fail("tier " + all[t].name + " is not committed");
+
+  // 1. the form table, chunk by chunk
+  FormTable table;
+  Numbering ids(table);
+  for (uint32_t k = 0; k < classes; ++k) {
+    const std::string where = "the form table's chunk " + boards_.cls(k).name();
+    std::vector<StoredForm> forms;
+    const uint32_t first = ids.count();
+    try {
+      const std::vector<uint32_t> text = source.load<uint32_t>(lay.text(k));
+      forms = decode_forms(source.load<uint32_t>(lay.forms(k)), source.load<uint32_t>(lay.options(k)), &text, where);
+      build_forms(table, ids, forms, where);
+    } catch (const std::exception& e) {
+      return fail(e.what());
+    }
+    FirstProblem bad;
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, forms.size(), 64), [&](const tbb::blocked_range<size_t>& r) {
+      for (size_t i = r.begin(); i != r.end(); ++i) {
+        try {
+          const std::string d = differs(forms[i], describe(table, ids.form(first + static_cast<uint32_t>(i)), ids));
+          if (!d.empty()) bad.report(i, "form " + std::to_string(first + i) + " (" + forms[i].text + "): its stored " + d);
+        } catch (const std::exception& e) {
+          bad.report(i, "form " + std::to_string(first + i) + " (" + forms[i].text + "): " + e.what());
+        }
+      }
+    });
+    if (bad.found()) return fail(bad.what);
+    if (progress) {
+      progress->tier_done(all[lay.forms(k)].name, 0, false);
+      progress->tier_done(all[lay.options(k)].name, 0, false);
+      progress->tier_done(all[lay.text(k)].name, 0, false);
+    }
+  }
+
+  // 2. and 3. the boards, length by length; the ids numbered again in class order
+  const int n = boards_.max_length();
+  std::vector<std::vector<FormId>> values(classes);
+  Numbering again(table);
+  for (uint32_t k = 0; k < classes; ++k) {
+    const BoardClass& c = boards_.cls(k);
+    std::vector<uint32_t> stored;
+    try {
+      stored = source.load<uint32_t>(lay.board(k));
+    } catch (const std::exception& e) {
+      return fail(e.what());
+    }
+    if (stored.size() != c.size)
+      return fail("class " + c.name() + " holds " + std::to_string(stored.size()) + " boards, not " + std::to_string(c.size));
+    std::vector<FormId>& v = values[k];
+    v.resize(c.size);
+    for (uint64_t i = 0; i < c.size; ++i) {
+      if (stored[i] >= ids.count())
+        return fail("class " + c.name() + " board " + board_string(boards_.unrank(k, i)) + " names form " +
+                    std::to_string(stored[i]) + ", beyond the form table");
+      v[i] = ids.form(stored[i]);
+    }
+    // a child's stored value: in this class or, stripped (mirrored), in a shorter one
+    auto child_value = [&](const toads_frogs::Position& q) {
+      const Located at = boards_.locate(Board{q.toads, q.frogs, q.length});
+      const FormId g = values[at.cls][at.index];
+      return at.mirrored ? table.negate(g) : g;
+    };
+    FirstProblem bad;
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, c.size, 1024), [&](const tbb::blocked_range<uint64_t>& r) {
+      std::vector<FormId> left, right;
+      for (uint64_t i = r.begin(); i != r.end(); ++i) {
+        const Board b = boards_.unrank(k, i);
+        toads_frogs::Position p;
+        p.toads = b.toads;
+        p.frogs = b.frogs;
+        p.length = static_cast<uint8_t>(b.length);
+        left.clear();
+        right.clear();
+        p.turn = toads_frogs::Player::Toads;
+        for (const toads_frogs::Move mv : toads_frogs::legal_moves(p)) left.push_back(child_value(toads_frogs::apply(p, mv)));
+        p.turn = toads_frogs::Player::Frogs;
+        for (const toads_frogs::Move mv : toads_frogs::legal_moves(p)) right.push_back(child_value(toads_frogs::apply(p, mv)));
+        const FormId g = table.make(left, right);
+        if (g != v[i])
+          bad.report(i, "class " + c.name() + " board " + board_string(b) + ": stored " + table.to_string(v[i]) +
+                            ", recomputed from its children " + table.to_string(g));
+      }
+    });
+    if (bad.found()) return fail(bad.what);
+    if (again.count() == 0) again.number(FormTable::zero());
+    for (int sa = static_cast<int>(c.cnt0.size()) - 1; sa >= 0 && rep.ok; --sa)
+      boards_.toad_sets(c, sa, 0, c.cnt0[sa] + c.cnt1[sa], [&](uint64_t, uint32_t, uint64_t start, uint64_t nb) {
+        for (uint64_t i = start; i < start + nb && rep.ok; ++i)
+          if (again.number(v[i]) != stored[i])
+            fail("class " + c.name() + " board " + board_string(boards_.unrank(k, i)) + " has form id " +
+                 std::to_string(stored[i]) + ", the deterministic numbering gives " + std::to_string(again.number(v[i])));
+      });
+    if (!rep.ok) return rep;
+    // 4. a sample looked up as query does: the board, and padded and mirrored
+    constexpr uint64_t kProbes = 16;
+    for (uint64_t s = 0; s < std::min(kProbes, c.size); ++s) {
+      const uint64_t i = c.size * s / std::min(kProbes, c.size);
+      const Board b = boards_.unrank(k, i);
+      const std::string want = table.to_string(v[i]), negative = table.to_string(table.negate(v[i]));
+      Board padded = b;
+      if (b.length < n) {  // a dead frog in front
+        padded.toads <<= 1;
+        padded.frogs = padded.frogs << 1 | 1u;
+        padded.length += 1;
+      }
+      try {
+        const std::string got = query(source, board_string(b), "")["value"].get<std::string>();
+        const std::string got_mirror = query(source, board_string(mirror(padded)), "")["value"].get<std::string>();
+        if (got != want) return fail("query of " + board_string(b) + " gives " + got + ", recomputed " + want);
+        if (got_mirror != negative)
+          return fail("query of " + board_string(mirror(padded)) + " gives " + got_mirror + ", recomputed " + negative);
+      } catch (const std::exception& e) {
+        return fail("query of " + board_string(b) + ": " + e.what());
+      }
+      rep.positions_probed += 1;
+    }
+    rep.positions_checked += c.size;
+    if (c.m == n) std::vector<FormId>().swap(v);  // no longer class reads it
+    if (progress) progress->tier_done(c.name(), c.size, false);
+  }
+  if (again.count() != ids.count())
+    return fail("the form table holds " + std::to_string(ids.count()) + " forms, the boards reach " +
+                std::to_string(again.count()));
+  return rep;
+}
+
+}  // namespace toadbase::toads_frogs_cgt
