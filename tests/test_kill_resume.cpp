@@ -54,6 +54,7 @@ TEST_CASE("faults: every game's solve killed with SIGKILL at random points resum
        R"({"left": 5, "right": 5, "empty": 2})", 1, 6},
       {{"river-toad", "--turns", "2"}, "river-toad", R"({"turns": 2})", 200, 3},
       {{"forest", "--side", "3"}, "forest", R"({"side": 3})", 300, 2},
+      {{"toads-frogs-cgt", "--length", "11"}, "toads-frogs-cgt", R"({"length": 11})", 1, 6},
   };
   std::mt19937 rng(11);
   for (const Case& c : cases) {

@@ -1,0 +1,387 @@
+// The CGT database (solver/games/toads_frogs_cgt): every board's stored value against the
+// oracle of cgt_oracle.hpp (canonical forms by the book, minimax), the literature's values,
+// the algebra's identities over every stored form, the outcome class of every board against
+// the win/lose database, deterministic digests (threads, interrupted solves), verify catching
+// damage, and the command line (solve, query, cgt sum, analyze, verify).
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+
+#include "cgt_oracle.hpp"
+#include "db/database.hpp"
+#include "solver/core/cgt.hpp"
+#include "solver/games/toads_frogs_cgt/boards.hpp"
+#include "solver/games/toads_frogs_cgt/forms.hpp"
+#include "solver/games/toads_frogs_cgt/instance.hpp"
+#include "support.hpp"
+#include "tools/open.hpp"
+#include "tools/registry.hpp"
+
+using namespace tbtest;
+using namespace cgt_oracle;
+using json = nlohmann::json;
+using Catch::Matchers::Contains;
+using toadbase::TierId;
+using toadbase::cgt::OutcomeClass;
+
+namespace {
+
+namespace cgtdb = toadbase::toads_frogs_cgt;
+
+/// A store that passes commits on, and can stop (a crash) or change a record on the way.
+class Tap : public toadbase::TierStore {
+ public:
+  explicit Tap(toadbase::TierStore& inner) : inner_(inner) {}
+  unsigned record_bytes() const override { return inner_.record_bytes(); }
+  bool has_tier(TierId t) const override { return inner_.has_tier(t); }
+  uint64_t tier_positions(TierId t) const override { return inner_.tier_positions(t); }
+  uint64_t tier_kept(TierId t) const override { return inner_.tier_kept(t); }
+  bool matches_digest(TierId t, const void* r, uint64_t n) const override { return inner_.matches_digest(t, r, n); }
+  void load_tier(TierId t, void* out) const override { inner_.load_tier(t, out); }
+  void read_record(TierId t, uint64_t i, void* out) const override { inner_.read_record(t, i, out); }
+  void commit_tier(TierId t, const void* r, uint64_t count, uint64_t keep) override {
+    if (commits_left == 0) throw std::runtime_error("the tap stops here (a crash)");
+    --commits_left;
+    std::vector<uint32_t> words(static_cast<const uint32_t*>(r), static_cast<const uint32_t*>(r) + count);
+    if (change) change(t, words);
+    inner_.commit_tier(t, words.data(), count, keep);
+  }
+  uint64_t commits_left = UINT64_MAX;
+  std::function<void(TierId, std::vector<uint32_t>&)> change;
+
+ private:
+  toadbase::TierStore& inner_;
+};
+
+const toadbase::tools::Game& cgt_game() { return *toadbase::tools::find_game("toads-frogs-cgt"); }
+
+/// Solves every board of 1..n cells into `path` (through `tap` when given); the digest.
+std::string solve(const std::string& path, int n, int threads = 0,
+                  const std::function<void(Tap&)>& setup = nullptr) {
+  const auto inst = cgt_game().instance(cgt_game().normalize({{"length", n}}));
+  auto d = toadbase::db::Database::open_for_solve(path, inst->identity(), inst->tiers(), 3);
+  Tap tap(*d);
+  if (setup) setup(tap);
+  toadbase::with_threads(threads, [&] { return inst->solve(tap, nullptr); });
+  d->finish(inst->tiers());
+  return toadbase::db::hex64(d->digest());
+}
+
+/// A solved database, opened as every way in opens it.
+struct Solved {
+  Solved(const std::string& tag, int n) : dir(tag) {
+    solve(dir / "db", n);
+    opened = toadbase::tools::open_database(dir / "db");
+  }
+  json query(const std::string& board) const { return json(opened.instance->query(*opened.db, board, "")); }
+  TempDir dir;
+  toadbase::tools::Opened opened;
+};
+
+const cgtdb::CgtInstance& cgt_of(const Solved& s) { return dynamic_cast<const cgtdb::CgtInstance&>(*s.opened.instance); }
+
+/// Every stored form made in `t` (in id order, as verify does), its engine id by database id.
+std::vector<FormId> table_of(const Solved& s, FormTable& t) {
+  const cgtdb::TierLayout lay = cgt_of(s).layout();
+  cgtdb::Numbering ids(t);
+  for (uint32_t k = 0; k < lay.classes; ++k)
+    cgtdb::build_forms(t, ids,
+                       cgtdb::decode_forms(s.opened.db->load<uint32_t>(lay.forms(k)),
+                                           s.opened.db->load<uint32_t>(lay.options(k)), nullptr, "chunk"),
+                       "chunk");
+  std::vector<FormId> out;
+  for (uint32_t i = 0; i < ids.count(); ++i) out.push_back(ids.form(i));
+  return out;
+}
+
+char outcome_letter(bool left_wins_first, bool right_wins_first) {
+  return left_wins_first ? (right_wins_first ? 'N' : 'L') : (right_wins_first ? 'R' : 'P');
+}
+
+std::string str(json j) { return j.get<std::string>(); }
+
+}  // namespace
+
+// ---- values ---------------------------------------------------------------------------
+
+TEST_CASE("cgt database: every board of 1..8 cells has the oracle's canonical form and minimax outcome class",
+          "[cgt][cgt-db]") {
+  Solved s("cgt-oracle", 8);
+  Oracle o;
+  OracleBoards games{o, {}};
+  Minimax minimax;
+  FormTable t;
+  uint64_t boards = 0;
+  for (int m = 1; m <= 8; ++m)
+    for (const std::string& b : cgt_oracle::all_boards(m)) {
+      INFO(b);
+      const json j = s.query(b);
+      REQUIRE(str(j["board"]) == b);
+      const FormId g = t.parse(str(j["value"]));
+      REQUIRE(o.from_engine(t, g) == o.canonical(games.game(b)));
+      CHECK(str(j["outcomeClass"]) == std::string(1, outcome_letter(minimax.wins_first(b, true), minimax.wins_first(b, false))));
+      // the stored columns read back as the engine computes them from the value alone
+      CHECK(str(j["leftStop"]) == t.left_stop(g).to_string());
+      CHECK(str(j["rightStop"]) == t.right_stop(g).to_string());
+      CHECK(str(j["kind"]) == std::string(toadbase::cgt::kind_name(t.kind(g))));
+      CHECK(j["birthday"] == t.birthday(g));
+      CHECK(str(j["mean"]) == t.mean(g).to_string());
+      if (t.kind(g) != toadbase::cgt::Kind::Number) CHECK(str(j["temperature"]) == t.temperature(g).to_string());
+      const auto aw = t.atomic_weight(g);
+      CHECK(j.contains("atomicWeight") == aw.has_value());
+      if (aw) CHECK(t.parse(str(j["atomicWeight"])) == *aw);
+      // each player's moves: the oracle's children, each with its own value
+      for (const bool toads : {true, false}) {
+        std::multiset<std::string> want, got;
+        for (const std::string& c : moves(b, toads)) want.insert(c);
+        for (const json& mv : j[toads ? "leftMoves" : "rightMoves"]) {
+          got.insert(str(mv["board"]));
+          CHECK(o.from_engine(t, t.parse(str(mv["value"]))) == o.canonical(games.game(str(mv["board"]))));
+        }
+        CHECK(got == want);
+      }
+      ++boards;
+    }
+  CHECK(boards == (3 * 6561 - 3) / 2);  // 3 + 9 + ... + 3^8
+}
+
+TEST_CASE("cgt database: the literature's values (the spec's list, Erickson, CGSuite)", "[cgt][cgt-db][literature]") {
+  Solved s("cgt-literature", 12);
+  FormTable t;
+  const std::vector<std::pair<std::string, std::string>> known = {
+      {"T-F", "*"},         {"-TF", "0"},          {"F-T", "0"},        {"-TTF", "0"},       {"FT-", "1"},
+      {"TFT-", "1"},        {"T-TF", "1/2"},       {"TFTF-", "0"},      {"TFF-T", "0"},      {"TF-TF", "0"},
+      {"F-TTF", "0"},       {"-TTFF", "0"},        {"TTFF", "0"},       {"TFT-F", "*"},      {"T-TFF", "^"},
+      {"TTTF-F", "{{1/4|0}|0}"}, {"TTTF-F", "Miny(1/4)"}, {"TT---F", "2*"}, {"TFTF-TF", "0"}, {"TFTFTF-", "0"},
+      {"TFTFT-F", "*"},     {"TF-TTFF", "0"},      {"TFT-TFF", "^"},    {"-TTFTFF", "0"},    {"T-TFTFF", "{0|^}"},
+      {"T--FF", "-1"},      {"T---F", "*"},        {"T-FF", "{0|-1/2}"},
+      {"TTTTT--FFFFF",
+       "+-{{2|*},{5/2||2|{0||||{0||v<2>|-1},{0||||0||Miny(1/32)|-2|||-1/2*}|||v<2>|-1/2||-1*}|||0}}"}};
+  for (const auto& [board, value] : known) {
+    INFO(board << " = " << value);
+    CHECK(t.parse(str(s.query(board)["value"])) == t.parse(value));
+  }
+  // the issue's example line, field by field
+  const std::string line = s.opened.instance->query(*s.opened.db, "T-TFF", "").dump();
+  CHECK(line.starts_with(R"({"board":"T-TFF","value":"^","outcomeClass":"L","leftStop":"0","rightStop":"0",)"
+                             R"("mean":"0","temperature":"0","kind":"infinitesimal","birthday":2,"atomicWeight":"1",)"));
+  // a mirrored board is the negative; dead pieces change nothing; who moves does not matter
+  CHECK(t.parse(str(s.query("TT-FFF")["value"])) == t.negate(t.parse(str(s.query("TTT-FF")["value"]))));
+  CHECK(str(s.query("FFT-TFFTT")["value"]) == "^");
+  CHECK(str(s.query("1_T-TFF")["value"]) == "^");
+  CHECK(str(s.query("2_T-TFF")["value"]) == "^");
+  CHECK(str(s.query("FT")["value"]) == "0");
+}
+
+TEST_CASE("cgt database: identities over every stored form and every board of 10 cells", "[cgt][cgt-db][identities]") {
+  Solved s("cgt-identities", 10);
+  FormTable t;
+  const std::vector<FormId> forms = table_of(s, t);
+  REQUIRE(forms.size() > 1000);
+  const FormId zero = FormTable::zero();
+  std::vector<FormId> nimbers;
+  for (const FormId g : forms) {
+    INFO(t.to_string(g));
+    // G + (-G) = 0
+    REQUIRE(t.sum(g, t.negate(g)) == zero);
+    // canonical: no dominated option, no reversible option
+    const auto l = t.left(g), r = t.right(g);
+    for (FormId x : l)
+      for (FormId y : l) REQUIRE((x == y || !t.leq(x, y)));
+    for (FormId x : r)
+      for (FormId y : r) REQUIRE((x == y || !t.leq(y, x)));
+    for (FormId x : l)
+      for (FormId y : t.right(x)) REQUIRE_FALSE(t.leq(y, g));
+    for (FormId x : r)
+      for (FormId y : t.left(x)) REQUIRE_FALSE(t.leq(g, y));
+    if (t.is_nimber(g)) nimbers.push_back(g);
+  }
+  // the table is closed under negation
+  std::set<FormId> all(forms.begin(), forms.end());
+  for (const FormId g : forms) REQUIRE(all.count(t.negate(g)));
+  // *a + *b = *(a xor b)
+  REQUIRE(nimbers.size() >= 2);
+  for (const FormId a : nimbers)
+    for (const FormId b : nimbers) {
+      const unsigned x = t.number_up_star_value(a)->nim, y = t.number_up_star_value(b)->nim;
+      REQUIRE(t.sum(a, b) == t.nimber(x ^ y));
+    }
+  // sums commutative and associative on samples
+  std::mt19937 rng(5);
+  for (int i = 0; i < 300; ++i) {
+    const FormId a = forms[rng() % forms.size()], b = forms[rng() % forms.size()], c = forms[rng() % forms.size()];
+    REQUIRE(t.sum(a, b) == t.sum(b, a));
+    REQUIRE(t.sum(t.sum(a, b), c) == t.sum(a, t.sum(b, c)));
+  }
+  // every board of 10 cells: its mirror's value is its negative
+  for (const std::string& b : cgt_oracle::all_boards(10)) {
+    const FormId g = t.parse(str(s.query(b)["value"]));
+    REQUIRE(t.parse(str(s.query(mirror(b))["value"])) == t.negate(g));
+  }
+}
+
+TEST_CASE("cgt database: the outcome class of every board of 10 cells is the win/lose database's", "[cgt][cgt-db]") {
+  Solved s("cgt-outcome", 10);
+  TempDir dir("cgt-outcome-tf");
+  {
+    const auto& tf = *toadbase::tools::find_game("toads-frogs");
+    const auto inst = tf.instance(tf.normalize({{"length", 10}}));
+    auto d = toadbase::db::Database::open_for_solve(dir / "tf", inst->identity(), inst->tiers(), 3);
+    toadbase::with_threads(0, [&] { return inst->solve(*d, nullptr); });
+    d->finish(inst->tiers());
+  }
+  const auto wl = toadbase::tools::open_database(dir / "tf");
+  std::map<char, uint64_t> seen;
+  for (const std::string& b : cgt_oracle::all_boards(10)) {
+    INFO(b);
+    const bool left_first = wl.instance->value(*wl.db, "1_" + b, "").second.value == toadbase::Value::Win;
+    const bool right_first = wl.instance->value(*wl.db, "2_" + b, "").second.value == toadbase::Value::Win;
+    const char want = outcome_letter(left_first, right_first);
+    REQUIRE(str(s.query(b)["outcomeClass"]) == std::string(1, want));
+    ++seen[want];
+  }
+  CHECK(seen.size() == 4);  // every class met
+}
+
+// ---- deterministic ids ----------------------------------------------------------------
+
+TEST_CASE("cgt database: one digest for 1 and 2 threads and for solves interrupted anywhere", "[cgt][cgt-db]") {
+  TempDir dir("cgt-digest");
+  const int n = 9;
+  const std::string one = solve(dir / "one", n, 1), two = solve(dir / "two", n, 2);
+  CHECK(one == two);
+  const uint32_t classes = toadbase::toads_frogs_cgt::Boards(n).class_count();
+  for (const uint64_t stop : {uint64_t{0}, uint64_t{1}, uint64_t{2}, uint64_t{7}, uint64_t{3 * classes / 2},
+                              uint64_t{3 * classes - 2}}) {
+    DYNAMIC_SECTION("interrupted after " << stop << " commits") {
+      const std::string path = dir / ("cut" + std::to_string(stop));
+      CHECK_THROWS_WITH(solve(path, n, 2, [&](Tap& tap) { tap.commits_left = stop; }), Contains("a crash"));
+      CHECK(solve(path, n, 2) == one);
+      const auto o = toadbase::tools::open_database(path);
+      const auto rep = toadbase::with_threads(0, [&] { return o.instance->verify(*o.db, nullptr); });
+      CHECK(rep.ok);
+    }
+  }
+}
+
+// ---- verify ---------------------------------------------------------------------------
+
+TEST_CASE("cgt database: verify recomputes every form and every board, and catches a wrong one", "[cgt][cgt-db]") {
+  TempDir dir("cgt-verify");
+  const int n = 8;
+  const toadbase::toads_frogs_cgt::Boards boards(n);
+  const uint32_t classes = boards.class_count();
+  auto verify = [&](const std::string& path) {
+    const auto o = toadbase::tools::open_database(path);
+    return toadbase::with_threads(0, [&] { return o.instance->verify(*o.db, nullptr); });
+  };
+  solve(dir / "good", n);
+  const auto good = verify(dir / "good");
+  CHECK(good.ok);
+  CHECK(good.positions_checked == boards.total());
+  // the largest class of 8 cells: one board's form id swapped for another's
+  const auto [lo, hi] = boards.classes_of_length(n);
+  (void)hi;
+  solve(dir / "board", n, 0, [&](Tap& tap) {
+    tap.change = [&](TierId t, std::vector<uint32_t>& w) {
+      if (t == lo) std::swap(w[10], *std::find_if(w.begin(), w.end(), [&](uint32_t x) { return x != w[10]; }));
+    };
+  });
+  auto bad = verify(dir / "board");
+  CHECK_FALSE(bad.ok);
+  CHECK_THAT(bad.problem, Contains("class " + boards.cls(lo).name()) && Contains("recomputed from its children"));
+  // a form's text, one character off
+  solve(dir / "text", n, 0, [&](Tap& tap) {
+    tap.change = [&](TierId t, std::vector<uint32_t>& w) {
+      if (t == 3 * classes + lo) w[0] = w[0] == '{' ? '<' : '{';
+    };
+  });
+  bad = verify(dir / "text");
+  CHECK_FALSE(bad.ok);
+  CHECK_THAT(bad.problem, Contains("its stored text"));
+  // a form's stored temperature, one step off
+  solve(dir / "column", n, 0, [&](Tap& tap) {
+    tap.change = [&](TierId t, std::vector<uint32_t>& w) {
+      if (t == classes + lo && !w.empty()) w[cgtdb::kTemperature * (w.size() / cgtdb::kColumns)] += 64;
+    };
+  });
+  bad = verify(dir / "column");
+  CHECK_FALSE(bad.ok);
+  CHECK_THAT(bad.problem, Contains("mean or temperature"));
+  // a form that is not canonical: an option changed
+  solve(dir / "form", n, 0, [&](Tap& tap) {
+    tap.change = [&](TierId t, std::vector<uint32_t>& w) {
+      if (t == 2 * classes + lo) w[0] = w[0] == 0 ? 1 : 0;
+    };
+  });
+  bad = verify(dir / "form");
+  CHECK_FALSE(bad.ok);
+  CHECK_FALSE(bad.problem.empty());
+}
+
+// ---- the command line ------------------------------------------------------------------
+
+TEST_CASE("cgt database through the toadbase command: solve, query, cgt sum, analyze, verify, info", "[cgt][cgt-db][cli]") {
+  TempDir dir("cgt-cli");
+  const std::string db = dir / "cgt11";
+  const json solved = json::parse(ok({"solve", "toads-frogs-cgt", "--length", "11", "--db", db, "--quiet", "--json"}).out);
+  CHECK(solved["positions"] == toadbase::toads_frogs_cgt::Boards(11).total());
+  // query: JSON lines, a bad board is an error line and exit 1 after the rest
+  RunResult q = run_toadbase({"query", "--db", db, "T-TFF", "TTTTTTTTTTTT", "TX", "-TTFF"});
+  CHECK(q.rc == 1);
+  std::istringstream lines(q.out);
+  std::string line;
+  std::vector<json> js;
+  while (std::getline(lines, line)) js.push_back(json::parse(line));
+  REQUIRE(js.size() == 4);
+  CHECK(js[0]["value"] == "^");
+  CHECK(js[0]["leftMoves"].size() == 1);  // 0-1 (the toad on cell 2 is blocked)
+  CHECK(js[0]["rightMoves"].size() == 1);  // 3-1, a jump
+  CHECK_THAT(str(js[1]["error"]), Contains("12 cells") && Contains("1..11"));
+  CHECK_THAT(str(js[2]["error"]), Contains("cell 1"));
+  CHECK(js[3]["value"] == "0");
+  // cgt sum: walls add; TFT-- is not TF + T--
+  json sum = json::parse(ok({"cgt", "sum", "--db", db, "TT--F|T-TFF"}).out);
+  FormTable t;
+  CHECK(t.parse(str(sum["value"])) ==
+        t.sum(t.parse(str(js[0]["value"])), t.parse(str(json::parse(ok({"query", "--db", db, "TT--F"}).out)["value"]))));
+  CHECK(sum["boards"] == json::array({"TT--F", "T-TFF"}));
+  CHECK(json::parse(ok({"cgt", "sum", "--db", db, "TFT--"}).out)["value"] == "3");
+  CHECK(json::parse(ok({"cgt", "sum", "--db", db, "TF|T--"}).out)["value"] == "2");
+  CHECK(json::parse(ok({"cgt", "sum", "--db", db, "T-F|T-F"}).out)["value"] == "0");  // * + * = 0
+  CHECK_THAT(run_expecting({"cgt", "sum", "--db", db, "T-F||T-F"}, 1).err, Contains("empty strip"));
+  CHECK_THAT(run_expecting({"cgt", "sum", "--db", dir / "none", "T-F"}, 1).err, Contains("no database"));
+  // analyze: every board of 11 cells counted once, the laws hold over boards they apply to
+  const json a = json::parse(ok({"analyze", "--db", db, "--json"}).out);
+  CHECK(a["boards"] == 177147);
+  uint64_t by_kind = 0;
+  for (auto& [k, v] : a["censusOfBoards"]["byKind"].items()) by_kind += v.get<uint64_t>();
+  CHECK(by_kind == 177147);
+  for (const json& law : a["laws"]) {
+    INFO(law.dump());
+    CHECK(law["holds"] == true);
+    CHECK(law["boardsChecked"].get<uint64_t>() > 0);
+  }
+  CHECK(a["hottestBoards"].size() == 10);
+  // distinct values by length against the oracle's count of distinct canonical forms
+  Oracle o;
+  OracleBoards games{o, {}};
+  std::set<int> values;
+  for (int m = 1; m <= 7; ++m) {
+    for (const std::string& b : cgt_oracle::all_boards(m)) values.insert(o.canonical(games.game(b)));
+    CHECK(a["distinctValuesByLength"][m - 1]["values"] == values.size());
+  }
+  const std::string text = ok({"analyze", "--db", db}).out;
+  CHECK_THAT(text, Contains("distinct values by length") && Contains("hottest boards") && Contains("holds over"));
+  CHECK_THAT(ok({"verify", "--db", db, "--quiet"}).out, Contains("OK"));
+  CHECK_THAT(ok({"info", "--db", db}).out, Contains("toads-frogs-cgt"));
+  // solving it again does nothing; another length is another database
+  CHECK_THAT(ok({"solve", "toads-frogs-cgt", "--length", "11", "--db", db, "--quiet"}).out, Contains("already complete"));
+  CHECK_THAT(run_expecting({"solve", "toads-frogs-cgt", "--length", "10", "--db", db, "--quiet"}, 1).err,
+             Contains("remove it"));
+  CHECK_THAT(run_expecting({"solve", "toads-frogs-cgt", "--length", "23", "--db", dir / "x", "--quiet"}, 1).err,
+             Contains("outside 1..22"));
+}
