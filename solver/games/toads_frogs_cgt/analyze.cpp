@@ -43,8 +43,9 @@ std::string repeat(char c, int k) { return std::string(static_cast<size_t>(std::
 
 /// A law over some boards: how many were checked, and the counterexamples.
 struct Law {
-  explicit Law(std::string n) : name(std::move(n)) {}
+  explicit Law(std::string n, std::string u = "boards") : name(std::move(n)), unit(std::move(u)) {}
   std::string name;
+  std::string unit;  // what boardsChecked counts
   uint64_t checked = 0, failed = 0;
   std::vector<json> examples;  // the first few
   /// A counterexample (made only while fewer than kShown are kept).
@@ -54,8 +55,8 @@ struct Law {
     if (examples.size() < kShown) examples.push_back(make());
   }
   json to_json() const {
-    return {{"law", name}, {"boardsChecked", checked}, {"holds", failed == 0}, {"counterexampleCount", failed},
-            {"counterexamples", examples}};
+    return {{"law", name}, {"boardsChecked", checked}, {"checked", unit}, {"holds", failed == 0},
+            {"counterexampleCount", failed}, {"counterexamples", examples}};
   }
 };
 
@@ -126,8 +127,11 @@ json CgtInstance::analyze(const TierSource& source) const {
   for (auto& s : shortest) s.store(UINT8_MAX);
   std::mutex mu;
   uint64_t census[kKinds][kOutcomes] = {};
-  Law death{"Death Leap: a board with none of T-, -F, TF--, --TF is 0"};
-  Law contiguous{"a board whose pieces are contiguous has an integer value"};
+  // checked on the stored boards, each for itself and its mirror: a board holds a pattern (or
+  // a gap) iff its stripped core does, so these stand for every board
+  const std::string stripped = "boards stripped of dead pieces, and their mirrors";
+  Law death{"Death Leap: a board with none of T-, -F, TF--, --TF is 0", stripped};
+  Law contiguous{"a board whose pieces are contiguous has an integer value", stripped};
   for (uint32_t k = 0; k < classes; ++k) {
     const BoardClass& c = boards_.cls(k);
     const std::vector<uint32_t> ids = source.load<uint32_t>(lay.board(k));
@@ -138,7 +142,7 @@ json CgtInstance::analyze(const TierSource& source) const {
     const uint32_t full = (1u << c.m) - 1;
     tbb::parallel_for(tbb::blocked_range<uint64_t>(0, c.size, 4096), [&](const tbb::blocked_range<uint64_t>& r) {
       uint64_t mine[kKinds][kOutcomes] = {};
-      Law d{death.name}, q{contiguous.name};
+      Law d{death.name, stripped}, q{contiguous.name, stripped};
       for (uint64_t i = r.begin(); i != r.end(); ++i) {
         const uint32_t g = ids[i];
         for (int side = 0; side < (both ? 2 : 1); ++side) {
@@ -352,7 +356,8 @@ json CgtInstance::analyze(const TierSource& source) const {
   report.push_back("laws:");
   for (const auto& l : laws) {
     report.push_back("  " + std::string(l["holds"].get<bool>() ? "holds" : "FAILS") + " over " +
-                     l["boardsChecked"].dump() + " boards: " + l["law"].get<std::string>());
+                     l["boardsChecked"].dump() + " " + l["checked"].get<std::string>() + ": " +
+                     l["law"].get<std::string>());
     for (const auto& e : l["counterexamples"])
       report.push_back("      " + e["board"].get<std::string>() + " = " + e["value"].get<std::string>() + ", expected " +
                        e["expected"].get<std::string>());
