@@ -353,6 +353,9 @@ TEST_CASE("cgt database through the toadbase command: solve, query, cgt sum, ana
   CHECK(json::parse(ok({"cgt", "sum", "--db", db, "TF|T--"}).out)["value"] == "2");
   CHECK(json::parse(ok({"cgt", "sum", "--db", db, "T-F|T-F"}).out)["value"] == "0");  // * + * = 0
   CHECK_THAT(run_expecting({"cgt", "sum", "--db", db, "T-F||T-F"}, 1).err, Contains("empty strip"));
+  CHECK_THAT(run_expecting({"cgt", "sum", "--db", db}, 2).err, Contains("give strips"));
+  CHECK_THAT(run_expecting({"cgt", "sum", "--db", db, "T-F|TTTTTTTTTTTT"}, 1).err, Contains("12 cells"));
+  CHECK(json::parse(ok({"cgt", "sum", "--db", db, "-TF|F-T"}).out)["value"] == "0");  // strips may start with '-'
   CHECK_THAT(run_expecting({"cgt", "sum", "--db", dir / "none", "T-F"}, 1).err, Contains("no database"));
   // analyze: every board of 11 cells counted once, the laws hold over boards they apply to
   const json a = json::parse(ok({"analyze", "--db", db, "--json"}).out);

@@ -21,7 +21,6 @@ struct SumOptions {
 };
 
 int run_sum(const SumOptions& o, const Host& host) {
-  if (o.sums.empty()) throw std::invalid_argument("cgt sum: give strips separated by |, e.g. 'TT--F|T-TFF'");
   const OpenedDatabase d = host.open(o.db, Module::kName);
   const auto* inst = dynamic_cast<const CgtInstance*>(d.instance.get());
   if (!inst) throw std::logic_error("cgt sum: not a CGT instance");
@@ -72,10 +71,12 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   sum->add_option("sums", o->sums, "strips separated by |, e.g. 'TT--F|T-TFF'; each argument one sum");
   sum->allow_extras();  // a strip may start with '-'
   sum->add_flag("--text", o->text, "one line a sum instead of JSON");
-  return {{sum, [sum, o, &host] {
-             for (const auto& extra : sum->remaining()) o->sums.push_back(extra);
-             return run_sum(*o, host);
-           }}};
+  // once parsed: strips that start with '-' came as extras; no strip at all is a usage error
+  sum->callback([sum, o] {
+    for (const auto& extra : sum->remaining()) o->sums.push_back(extra);
+    if (o->sums.empty()) throw CLI::ValidationError("sums", "give strips separated by |, e.g. 'TT--F|T-TFF'");
+  });
+  return {{sum, [o, &host] { return run_sum(*o, host); }}};
 }
 
 }  // namespace toadbase::toads_frogs_cgt
