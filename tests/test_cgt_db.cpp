@@ -305,7 +305,7 @@ TEST_CASE("cgt database: verify recomputes every form and every board, and catch
   // a form's stored temperature, one step off
   solve(dir / "column", n, 0, [&](Tap& tap) {
     tap.change = [&](TierId t, std::vector<uint32_t>& w) {
-      if (t == classes + lo && !w.empty()) w[cgtdb::kTemperature * (w.size() / cgtdb::kColumns)] += 64;
+      if (t == classes + lo && !w.empty()) w[cgtdb::kTemperature] += 64;  // the first form's
     };
   });
   bad = verify(dir / "column");

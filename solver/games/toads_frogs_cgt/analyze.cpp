@@ -75,15 +75,14 @@ json CgtInstance::analyze(const TierSource& source) const {
     const std::vector<uint32_t> cols = source.load<uint32_t>(lay.forms(k));
     const size_t rows = cols.size() / kColumns;
     auto copy = [&](Column c, std::vector<uint32_t>& to) {
-      std::copy(cols.begin() + static_cast<ptrdiff_t>(c * rows), cols.begin() + static_cast<ptrdiff_t>((c + 1) * rows),
-                to.begin() + at);
+      for (size_t r = 0; r < rows; ++r) to[at + r] = cols[r * kColumns + c];
     };
     copy(kInfo, info);
     copy(kTemperature, temperature);
     copy(kMean, mean);
     for (size_t r = 0; r < rows; ++r) {  // the value's characters: the segment less the atomic weight's
-      const uint32_t end = cols[kTextEnd * rows + r], start = r ? cols[kTextEnd * rows + r - 1] : 0;
-      const uint32_t aw = cols[kAtomicLength * rows + r];
+      const uint32_t end = cols[r * kColumns + kTextEnd], start = r ? cols[(r - 1) * kColumns + kTextEnd] : 0;
+      const uint32_t aw = cols[r * kColumns + kAtomicLength];
       text_length[at + r] = end - start - (aw == kNoAtomicWeight ? 0 : aw);
     }
     copy(kNegative, negative);

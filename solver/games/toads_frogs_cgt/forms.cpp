@@ -25,7 +25,7 @@ FormChunk encode_forms(std::span<const StoredForm> forms) {
   FormChunk c;
   const size_t n = forms.size();
   c.columns.assign(n * kColumns, 0);
-  auto col = [&](Column k, size_t row) -> uint32_t& { return c.columns[k * n + row]; };
+  auto col = [&](Column k, size_t row) -> uint32_t& { return c.columns[row * kColumns + k]; };
   auto put = [&](const std::string& s) {
     for (char ch : s) c.text.push_back(static_cast<uint8_t>(ch));
   };
@@ -57,7 +57,7 @@ std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::spa
                                      const std::vector<uint32_t>* text, const std::string& where) {
   if (columns.size() % kColumns) throw std::runtime_error(where + ": its column tier does not hold whole forms (damaged)");
   const size_t n = columns.size() / kColumns;
-  auto col = [&](Column k, size_t row) { return columns[k * n + row]; };
+  auto col = [&](Column k, size_t row) { return columns[row * kColumns + k]; };
   auto chars = [&](uint64_t from, uint64_t to) {
     std::string s(static_cast<size_t>(to - from), '\0');
     for (uint64_t i = from; i < to; ++i) {
@@ -270,7 +270,7 @@ uint32_t FormReader::word(TierId t, uint64_t i) const {
 }
 
 uint32_t FormReader::column(const Where& w, Column c) const {
-  return word(layout_.forms(w.chunk), uint64_t{c} * w.rows + w.row);
+  return word(layout_.forms(w.chunk), uint64_t{w.row} * kColumns + c);
 }
 
 std::string FormReader::chars(TierId t, uint64_t from, uint64_t length) const {
@@ -286,10 +286,13 @@ std::string FormReader::chars(TierId t, uint64_t from, uint64_t length) const {
 
 StoredForm FormReader::read(uint32_t id) const {
   const Where w = where(id);
-  std::vector<uint32_t> cols(kColumns);
-  for (uint32_t k = 0; k < kColumns; ++k) cols[k] = column(w, static_cast<Column>(k));
-  const uint64_t ostart = w.row ? column({w.chunk, w.row - 1, w.rows}, kOptionsEnd) : 0;
-  const uint64_t tstart = w.row ? column({w.chunk, w.row - 1, w.rows}, kTextEnd) : 0;
+  // the form's row and the one before it (where its options and text start): one run
+  std::vector<uint32_t> rows(2 * kColumns, 0);
+  const uint32_t from = w.row ? w.row - 1 : 0, count = w.row ? 2 : 1;
+  source_.read_records(layout_.forms(w.chunk), uint64_t{from} * kColumns, uint64_t{count} * kColumns,
+                       rows.data() + (w.row ? 0u : uint32_t{kColumns}));
+  std::vector<uint32_t> cols(rows.begin() + kColumns, rows.end());
+  const uint64_t ostart = rows[kOptionsEnd], tstart = rows[kTextEnd];
   if (cols[kOptionsEnd] < ostart || cols[kTextEnd] < tstart || cols[kOptionsEnd] - ostart > 0x1ffff ||
       cols[kTextEnd] - tstart > (uint64_t{1} << 24))
     throw std::runtime_error("form " + std::to_string(id) + " does not add up (damaged)");

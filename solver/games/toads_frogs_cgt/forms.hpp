@@ -13,8 +13,10 @@
 // [first_k, first_k + count_k); each chunk is three tiers of 4-byte records (store.hpp: every
 // tier of a database has one record width), sized by the solve:
 //
-//   "m12_t3f4.forms"    kColumns columns of count_k words, column after column (a column of
-//                       similar numbers compresses well):
+//   "m12_t3f4.forms"    a row of kColumns words a form, row after row (a query reads a form's
+//                       row and the one before it in one run; column after column it read a
+//                       block a column and byte plane: a cold query at length 14 took 0.86 ms
+//                       instead of 0.58 on a loaded machine, for 11 % less stored):
 //       options_end   where the form's options end in the options tier (they start where
 //                     the previous form's end)
 //       counts        Left options | Right options << 16
