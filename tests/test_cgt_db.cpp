@@ -16,6 +16,7 @@
 #include "solver/games/toads_frogs_cgt/boards.hpp"
 #include "solver/games/toads_frogs_cgt/forms.hpp"
 #include "solver/games/toads_frogs_cgt/instance.hpp"
+#include "serve_support.hpp"
 #include "support.hpp"
 #include "tools/open.hpp"
 #include "tools/registry.hpp"
@@ -387,4 +388,25 @@ TEST_CASE("cgt database through the toadbase command: solve, query, cgt sum, ana
              Contains("remove it"));
   CHECK_THAT(run_expecting({"solve", "toads-frogs-cgt", "--length", "23", "--db", dir / "x", "--quiet"}, 1).err,
              Contains("outside 1..22"));
+}
+
+TEST_CASE("cgt database over HTTP: /api/ answers what query and info --json print, and UWAPI does not list it",
+          "[cgt][cgt-db][serve]") {
+  TempDir dir("cgt-serve");
+  const std::string db = dir / "cgt9";
+  ok({"solve", "toads-frogs-cgt", "--length", "9", "--db", db, "--quiet"});
+  TestServer s({db});
+  const json list = json::parse(s.get("/api/").body);
+  REQUIRE(list.at("databases").size() == 1);
+  CHECK(list["databases"][0]["game"] == "toads-frogs-cgt");
+  CHECK_FALSE(list["databases"][0].contains("uwapi"));  // no win/lose values for GamesmanUni
+  CHECK(s.get("/api/cgt9/").body + "\n" == ok({"info", "--db", db, "--json"}).out);
+  for (const std::string board : {"T-TFF", "TTT--FFF", "FFT-TFFTT", "1_T-F", "TX", "TTTTTTTTTT"}) {
+    INFO(board);
+    const RunResult q = run_toadbase({"query", "--db", db, board});
+    const auto r = s.get("/api/cgt9/query?p=" + board);
+    CHECK(r.body + "\n" == q.out);
+    CHECK((r.status == 200) == (q.rc == 0));
+  }
+  CHECK(s.get("/uwapi/toads-frogs-cgt/cgt9/").status == 404);
 }
