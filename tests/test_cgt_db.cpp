@@ -370,6 +370,13 @@ TEST_CASE("cgt database through the toadbase command: solve, query, cgt sum, ana
     CHECK(law["boardsChecked"].get<uint64_t>() > 0);
   }
   CHECK(a["hottestBoards"].size() == 10);
+  for (const json& e : a["hottestBoards"]) CHECK(t.kind(t.parse(str(e["value"]))) == toadbase::cgt::Kind::Hot);
+  // a short database lists only its hot boards, however few (length 3: T-F = * is not one)
+  const std::string db3 = dir / "cgt3";
+  ok({"solve", "toads-frogs-cgt", "--length", "3", "--db", db3, "--quiet"});
+  const json a3 = json::parse(ok({"analyze", "--db", db3, "--json"}).out);
+  CHECK(a3["boards"] == 27);
+  for (const json& e : a3["hottestBoards"]) CHECK(t.kind(t.parse(str(e["value"]))) == toadbase::cgt::Kind::Hot);
   // distinct values by length against the oracle's count of distinct canonical forms
   Oracle o;
   OracleBoards games{o, {}};

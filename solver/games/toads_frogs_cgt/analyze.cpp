@@ -238,6 +238,7 @@ json CgtInstance::analyze(const TierSource& source) const {
     json out = json::array();
     for (uint32_t g : candidates) {
       if (out.size() >= kShown) break;
+      if (by_heat && kind_of(g) != static_cast<int>(Kind::Hot)) continue;  // a number or a cold game is not hot
       const auto board = example_board(g);
       if (!board) continue;  // not the value of a board (a follower only)
       json e = {{"board", *board}, {"value", reader.text(g)}};
