@@ -5,7 +5,7 @@
 // tools/registry.cpp registers it.
 //
 //   boards.hpp   which boards are stored (reduced, no more toads than frogs) and where
-//   forms.hpp    the table of distinct forms: deterministic ids, its two tiers a class
+//   forms.hpp    the table of distinct forms: deterministic ids, its three tiers a class
 //   solver.hpp   the solve: classes by length, children first, both cores
 //   instance.hpp the Instance: tiers, solve, query (JSON), verify, analyze
 //   command.cpp  `toadbase cgt sum --db D 'TT--F|T-TFF'`
