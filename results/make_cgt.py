@@ -62,13 +62,13 @@ def main():
         answered = sum(3 ** m for m in range(1, n + 1))  # every board of 1..n cells
         lookup = json.loads(run(["bench", "lookup", "--db", db, "--count", "20000", "--singles", "200", "--json"]))
         row = {"length": n, "boards_stored": s["positions"], "boards_answered": answered,
-               "seconds": s["seconds"], "peak_rss_bytes": rss, "stored_bytes": s["stored_bytes"],
-               "disk_bytes": s["disk_bytes"],
-               "bits_per_stored_board": 8 * s["stored_bytes"] / s["positions"],
-               "bits_per_board_answered": 8 * s["stored_bytes"] / answered,
-               "bits_per_board_of_n_cells": 8 * s["stored_bytes"] / 3 ** n,
-               "queries_per_second": lookup["batch_lookups_per_second"],
-               "query_p50_us_cold": lookup["single_p50_us"], "query_p99_us_cold": lookup["single_p99_us"],
+               "seconds": s["seconds"], "peak_rss_bytes": rss, "stored_bytes": s["storedBytes"],
+               "disk_bytes": s["diskBytes"],
+               "bits_per_stored_board": 8 * s["storedBytes"] / s["positions"],
+               "bits_per_board_answered": 8 * s["storedBytes"] / answered,
+               "bits_per_board_of_n_cells": 8 * s["storedBytes"] / 3 ** n,
+               "queries_per_second": lookup["batchLookupsPerSecond"],
+               "query_p50_us_cold": lookup["singleP50Us"], "query_p99_us_cold": lookup["singleP99Us"],
                "digest": s["digest"]}
         rows.append(row)
         print(f"length {n}: {row['seconds']:.2f} s, {rss / 2**20:.0f} MiB", file=sys.stderr)
