@@ -331,7 +331,7 @@ TEST_CASE("cgt database through the toadbase command: solve, query, cgt sum, ana
   const json solved = json::parse(ok({"solve", "toads-frogs-cgt", "--length", "11", "--db", db, "--quiet", "--json"}).out);
   CHECK(solved["positions"] == toadbase::toads_frogs_cgt::Boards(11).total());
   // query: JSON lines, a bad board is an error line and exit 1 after the rest
-  RunResult q = run_toadbase({"query", "--db", db, "T-TFF", "TTTTTTTTTTTT", "TX", "-TTFF"});
+  RunResult q = run_toadbase({"query", "--db", db, "T-TFF", "TTTTTTTTTTTT", "TX", "--", "-TTFF"});  // a board starting with - after --
   CHECK(q.rc == 1);
   std::istringstream lines(q.out);
   std::string line;
@@ -393,7 +393,7 @@ TEST_CASE("cgt database through the toadbase command: solve, query, cgt sum, ana
   CHECK_THAT(ok({"solve", "toads-frogs-cgt", "--length", "11", "--db", db, "--quiet"}).out, Contains("already complete"));
   CHECK_THAT(run_expecting({"solve", "toads-frogs-cgt", "--length", "10", "--db", db, "--quiet"}, 1).err,
              Contains("remove it"));
-  CHECK_THAT(run_expecting({"solve", "toads-frogs-cgt", "--length", "23", "--db", dir / "x", "--quiet"}, 1).err,
+  CHECK_THAT(run_expecting({"solve", "toads-frogs-cgt", "--length", "23", "--db", dir / "x", "--quiet"}, 2).err,
              Contains("outside 1..22"));
 }
 
