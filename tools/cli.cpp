@@ -30,9 +30,26 @@ int report_error(const std::string& message, int code, bool json) {
 
 void add_db_option(CLI::App* s, Common& c) { s->add_option("--db", c.db, "the database directory")->required(); }
 
-void add_threads_option(CLI::App* s, Common& c) {
-  s->add_option("--threads", c.threads, "worker threads")->check(CLI::NonNegativeNumber)->default_str("all cores");
+void add_threads_option(CLI::App* s, int& threads, const std::string& description) {
+  const CLI::Validator bound(
+      [](std::string& text) -> std::string {
+        long long n = 0;
+        size_t used = 0;
+        try {
+          n = std::stoll(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == 0 || used != text.size() || n < 0 || n > kMaxThreads) {
+          return "--threads takes 0 (all cores) to " + std::to_string(kMaxThreads) + ", not '" + text + "'";
+        }
+        return {};
+      },
+      "0.." + std::to_string(kMaxThreads));
+  s->add_option("--threads", threads, description)->check(bound)->default_str("all cores");
 }
+
+void add_threads_option(CLI::App* s, Common& c) { add_threads_option(s, c.threads, "worker threads"); }
 
 void add_json_flag(CLI::App* s, Common& c) { s->add_flag("--json", c.json_out, "print JSON"); }
 

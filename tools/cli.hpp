@@ -47,6 +47,11 @@ struct Common {
   bool quiet = false;
 };
 void add_db_option(CLI::App* s, Common& c);
+/// The most threads --threads takes (0 is all cores): a fixed bound, so that a typo such as
+/// 100000 is a usage error rather than a failed or thrashing run.
+inline constexpr int kMaxThreads = 1024;
+/// --threads on `s` into `threads`: 0 (all cores) to kMaxThreads, else a usage error.
+void add_threads_option(CLI::App* s, int& threads, const std::string& description);
 void add_threads_option(CLI::App* s, Common& c);
 void add_json_flag(CLI::App* s, Common& c);
 void add_quiet_flag(CLI::App* s, Common& c);

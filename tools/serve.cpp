@@ -62,7 +62,7 @@ Command add_serve(CLI::App& root) {
   serve->add_option("--port", o->serve.port, "the port (0: any free port; the URL is printed)")
       ->check(CLI::Range(0, 65535))
       ->capture_default_str();
-  serve->add_option("--threads", o->threads, "worker threads (default: the cores)")->check(CLI::Range(0, 1024));
+  add_threads_option(serve, o->threads, "worker threads");
   serve->add_option("--cache", o->cache_mb, "block cache of each database, MiB")
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();

@@ -70,6 +70,7 @@
 #include "solver/core/distribute.hpp"
 #include "solver/core/engine.hpp"
 #include "solver/core/params.hpp"
+#include "solver/core/printable.hpp"
 #include "solver/core/progress.hpp"
 #include "solver/core/record.hpp"
 #include "solver/core/store.hpp"
@@ -157,12 +158,12 @@ class Instance {
   /// A position's value and every move's; throws BadPosition.
   virtual PositionProbe probe(const TierSource&, const std::string& text, const std::string& turn) const {
     (void)turn;
-    throw BadPosition("position '" + text + "': " + identity().game + " values are not win/lose; use query");
+    throw BadPosition("position '" + printable(text) + "': " + identity().game + " values are not win/lose; use query");
   }
   /// The position's JSON (games with their own values); throws BadPosition.
   virtual nlohmann::ordered_json query(const TierSource&, const std::string& text, const std::string& turn) const {
     (void)turn;
-    throw BadPosition("position '" + text + "': " + identity().game + " answers through probe()");
+    throw BadPosition("position '" + printable(text) + "': " + identity().game + " answers through probe()");
   }
   /// The canonical string and value of a position, without its moves (win/lose games).
   virtual std::pair<std::string, Outcome> value(const TierSource& source, const std::string& text,

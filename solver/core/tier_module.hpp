@@ -55,12 +55,12 @@ class TierInstance : public Instance {
     try {
       p = M::parse(text, turn);
     } catch (const std::invalid_argument& e) {
-      throw BadPosition(e.what());
+      throw BadPosition(printable(e.what()));
     }
     if (!embedded(space_, p)) {
       std::string why;
       if constexpr (requires { space_.why_not_contained(p); }) why = space_.why_not_contained(p);
-      throw BadPosition("position '" + text + "': " + (why.empty() ? std::string("it lies outside the space") : why));
+      throw BadPosition("position '" + printable(text) + "': " + (why.empty() ? std::string("it lies outside the space") : why));
     }
     return p;
   }

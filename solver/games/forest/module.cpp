@@ -5,6 +5,7 @@
 
 #include "solver/games/forest/forest.hpp"
 #include "solver/games/forest/optimal.hpp"
+#include "solver/core/printable.hpp"
 #include "solver/games/forest/policy_table.hpp"
 
 namespace toadbase::forest {
@@ -67,10 +68,10 @@ class PolicyInstance : public Instance {
     try {
       key = parse_belief(text);
     } catch (const std::invalid_argument& e) {
-      throw BadPosition("position '" + text + "': " + e.what());
+      throw BadPosition(printable("position '" + text + "': " + e.what()));
     }
     const auto e = find_policy(source, key);
-    if (!e) throw BadPosition("position '" + text + "': the optimal wanderer never holds this belief (none stored)");
+    if (!e) throw BadPosition("position '" + printable(text) + "': the optimal wanderer never holds this belief (none stored)");
     nlohmann::ordered_json j;
     j["position"] = nlohmann::ordered_json::parse(format_belief(key));
     j["value"] = e->value;

@@ -1,5 +1,7 @@
 #include "solver/games/frog_puzzle/frog_puzzle.hpp"
 
+#include "solver/core/printable.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cctype>
@@ -113,7 +115,7 @@ std::string format_blog(const Position& p) {
 
 Position parse(std::string_view text) {
   auto fail = [&](const std::string& why) -> Position {
-    throw PositionError("position '" + std::string(text) + "': " + why);
+    throw PositionError(printable("position '" + std::string(text) + "': " + why));
   };
   std::string_view t = text;
   while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);

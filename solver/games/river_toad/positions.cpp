@@ -1,5 +1,7 @@
 #include "solver/games/river_toad/positions.hpp"
 
+#include "solver/core/printable.hpp"
+
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -9,7 +11,7 @@ namespace toadbase::river_toad {
 namespace {
 
 [[noreturn]] void bad(const std::string& text, const std::string& why) {
-  throw std::invalid_argument("position '" + text + "': " + why);
+  throw std::invalid_argument(printable("position '" + text + "': " + why));
 }
 
 int number(const std::string& text, const std::string& s, const char* what) {

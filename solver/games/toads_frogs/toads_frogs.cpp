@@ -1,5 +1,7 @@
 #include "solver/games/toads_frogs/toads_frogs.hpp"
 
+#include "solver/core/printable.hpp"
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -81,20 +83,20 @@ Position parse(std::string_view text, std::optional<Player> default_turn) {
     } else if (s[0] == '2') {
       p.turn = Player::Frogs;
     } else {
-      throw PositionError(quoted() + "the player to move is '" + std::string(1, s[0]) +
-                          "', expected 1 (Toads) or 2 (Frogs)");
+      throw PositionError(printable(quoted() + "the player to move is '" + std::string(1, s[0]) +
+                          "', expected 1 (Toads) or 2 (Frogs)"));
     }
     s.remove_prefix(2);
   } else if (default_turn) {
     p.turn = *default_turn;
   } else {
-    throw PositionError(quoted() +
-                        "no player to move: write 1_<board> (Toads to move) or 2_<board> (Frogs)");
+    throw PositionError(printable(quoted() +
+                        "no player to move: write 1_<board> (Toads to move) or 2_<board> (Frogs)"));
   }
-  if (s.empty()) throw PositionError(quoted() + "the board is empty");
+  if (s.empty()) throw PositionError(printable(quoted() + "the board is empty"));
   if (s.size() > static_cast<size_t>(kMaxLength))
-    throw PositionError(quoted() + "the board has " + std::to_string(s.size()) +
-                        " cells, more than the " + std::to_string(kMaxLength) + " supported");
+    throw PositionError(printable(quoted() + "the board has " + std::to_string(s.size()) +
+                        " cells, more than the " + std::to_string(kMaxLength) + " supported"));
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
     switch (c) {
@@ -106,8 +108,8 @@ Position parse(std::string_view text, std::optional<Player> default_turn) {
       case '_':
       case '.': break;
       default:
-        throw PositionError(quoted() + "cell " + std::to_string(i) + " (from 0) is '" +
-                            std::string(1, c) + "', expected T, F or - (also t, f, _ or .)");
+        throw PositionError(printable(quoted() + "cell " + std::to_string(i) + " (from 0) is '" +
+                            std::string(1, c) + "', expected T, F or - (also t, f, _ or .)"));
     }
   }
   p.length = static_cast<uint8_t>(s.size());
