@@ -26,7 +26,7 @@ struct Games {
     db["frog-puzzle"] = dir / "fp";
     ok({"solve", "frog-puzzle", "--left", "3", "--db", db["frog-puzzle"], "--quiet"});
     db["river-toad"] = dir / "rt";
-    ok({"solve", "river-toad", "--turns", "5", "--db", db["river-toad"], "--quiet"});
+    ok({"solve", "river-toad", "--turns", "1", "--db", db["river-toad"], "--quiet"});
     db["forest"] = dir / "forest";
     ok({"solve", "forest", "--side", "3", "--db", db["forest"], "--quiet"});
   }
@@ -70,5 +70,22 @@ TEST_CASE("reliability: unprintable bytes in a position are shown escaped, whole
         CHECK_THAT(e, Contains("1_T\\tX\\x1b[31m"));
       }
     }
+  }
+}
+
+TEST_CASE("reliability: analyze --per-tier gives one line per tier for every game", "[cli][faults]") {
+  Games& g = games();
+  for (const auto& [game, db] : g.db) {
+    INFO(game);
+    const json a = json::parse(ok({"analyze", "--db", db, "--json"}).out);
+    const RunResult r = ok({"analyze", "--db", db, "--per-tier"});
+    const size_t at = r.out.find("\nper tier");
+    REQUIRE(at != std::string::npos);
+    std::istringstream rows(r.out.substr(at + 1));
+    std::string line;
+    std::getline(rows, line);  // the heading
+    size_t n = 0;
+    for (; std::getline(rows, line); ++n) CHECK(line.rfind("  ", 0) == 0);
+    CHECK(n == a["tiers"].size());
   }
 }
