@@ -18,37 +18,13 @@
 #include <unistd.h>
 
 #include "db/database.hpp"
+#include "delayed_store.hpp"
 #include "tools/mpi.hpp"
 #include "tools/registry.hpp"
 
 namespace {
 
 using toadbase::TierId;
-
-/// A store that sleeps after each commit (rank 0).
-class DelayedStore : public toadbase::TierStore {
- public:
-  DelayedStore(toadbase::TierStore& inner, int ms) : inner_(inner), ms_(ms) {}
-  unsigned record_bytes() const override { return inner_.record_bytes(); }
-  bool has_tier(TierId t) const override { return inner_.has_tier(t); }
-  uint64_t tier_positions(TierId t) const override { return inner_.tier_positions(t); }
-  uint64_t tier_kept(TierId t) const override { return inner_.tier_kept(t); }
-  bool matches_digest(TierId t, const void* r, uint64_t n) const override { return inner_.matches_digest(t, r, n); }
-  void load_tier(TierId t, void* out) const override { inner_.load_tier(t, out); }
-  void read_record(TierId t, uint64_t i, void* out) const override { inner_.read_record(t, i, out); }
-  void commit_tier(TierId t, const void* r, uint64_t count, uint64_t keep) override {
-    inner_.commit_tier(t, r, count, keep);
-    std::this_thread::sleep_for(std::chrono::milliseconds(ms_));
-  }
-  void commit_packed(TierId t, std::span<const uint8_t> packed) override {
-    inner_.commit_packed(t, packed);
-    std::this_thread::sleep_for(std::chrono::milliseconds(ms_));
-  }
-
- private:
-  toadbase::TierStore& inner_;
-  int ms_;
-};
 
 /// A transport whose rank aborts after a number of sends.
 class AbortingTransport : public toadbase::Transport {
@@ -92,10 +68,10 @@ int main(int argc, char** argv) {
     const int abort_rank = argc == 8 ? std::atoi(argv[6]) : -1;
     AbortingTransport wire(*tr, me == abort_rank ? std::atol(argv[7]) : 1L << 40);
     std::unique_ptr<toadbase::db::Database> db;
-    std::unique_ptr<DelayedStore> slow;
+    std::unique_ptr<tbtest::DelayedStore> slow;
     if (me == 0) {
       db = toadbase::db::Database::open_for_solve(argv[3], inst->identity(), inst->tiers(), 3);
-      slow = std::make_unique<DelayedStore>(*db, std::atoi(argv[4]));
+      slow = std::make_unique<tbtest::DelayedStore>(*db, std::atoi(argv[4]));
     }
     const auto packer = toadbase::db::Database::packer(inst->identity().record_bytes, 3);
     toadbase::CostModel model;

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <memory>
 #include <stdexcept>
@@ -121,6 +122,22 @@ class RawSocket {
  private:
   int fd_ = -1;
 };
+
+/// Every byte but the unreserved ones percent-encoded (a query string's value).
+inline std::string encode(const std::string& s) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
 
 /// The status code of a raw HTTP answer ("HTTP/1.1 404 ..." -> 404; 0 when there is none).
 inline int status_of(const std::string& raw) {

@@ -51,21 +51,6 @@ std::vector<std::string> lines_of(const std::string& text) {
   return out;
 }
 
-/// Every byte but the unreserved ones percent-encoded (the query string's value).
-std::string encode(const std::string& s) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
 
 std::string without_spaces(const std::string& s) {
   std::string out;

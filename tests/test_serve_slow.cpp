@@ -13,20 +13,6 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string encode(const std::string& s) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
 
 /// Every position through GET and through one POST, against `query -` reading them.
 void check_api(const TestServer& s, const std::string& db, const std::string& id, const std::vector<std::string>& positions) {
