@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <span>
 #include <thread>
 
@@ -14,7 +15,8 @@ namespace tbtest {
 class DelayedStore : public toadbase::TierStore {
  public:
   using TierId = toadbase::TierId;
-  DelayedStore(toadbase::TierStore& inner, int ms) : inner_(inner), ms_(ms) {}
+  /// `report`: a line is written there after each commit (the kill tests count them).
+  DelayedStore(toadbase::TierStore& inner, int ms, std::FILE* report = nullptr) : inner_(inner), ms_(ms), report_(report) {}
   unsigned record_bytes() const override { return inner_.record_bytes(); }
   bool has_tier(TierId t) const override { return inner_.has_tier(t); }
   uint64_t tier_positions(TierId t) const override { return inner_.tier_positions(t); }
@@ -24,6 +26,7 @@ class DelayedStore : public toadbase::TierStore {
   void read_record(TierId t, uint64_t i, void* out) const override { inner_.read_record(t, i, out); }
   void commit_tier(TierId t, const void* r, uint64_t count, uint64_t keep) override {
     inner_.commit_tier(t, r, count, keep);
+    if (report_) std::fputs("committed\n", report_), std::fflush(report_);
     std::this_thread::sleep_for(std::chrono::milliseconds(ms_));
   }
   void commit_packed(TierId t, std::span<const uint8_t> packed) override {
@@ -34,6 +37,7 @@ class DelayedStore : public toadbase::TierStore {
  private:
   toadbase::TierStore& inner_;
   int ms_;
+  std::FILE* report_;
 };
 
 }  // namespace tbtest

@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
     const auto inst = game->instance(game->normalize(nlohmann::json::parse(argv[2])));
     auto db = toadbase::db::Database::open_for_solve(argv[3], inst->identity(), inst->tiers(), 3);
     if (db->complete()) return 0;  // killed after its final manifest write: nothing left to do
-    tbtest::DelayedStore slow(*db, std::atoi(argv[4]));
+    tbtest::DelayedStore slow(*db, std::atoi(argv[4]), stdout);  // a line a commit
     toadbase::with_threads(0, [&] { return inst->solve(slow, nullptr); });
     db->finish(inst->tiers());
   } catch (const std::exception& e) {

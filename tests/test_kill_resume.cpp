@@ -27,21 +27,39 @@ struct Case {
   int rounds;                      // kills before the last, uninterrupted run
 };
 
-/// Starts the slowed-down solve and kills it after `ms` (or lets it finish first; never for a
-/// negative `ms`). Returns true when the kill landed before the solve ended.
-bool solve_and_kill_after(const TempDir& dir, const Case& c, const std::string& db, int ms) {
-  const pid_t pid = spawn_program(TOADBASE_SLOW_SOLVE_BIN, {c.game, c.params, db, std::to_string(c.delay_ms)}, "",
-                                  dir / "slow.out", dir / "slow.err");
-  if (ms >= 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-  const bool killed = ms >= 0 && kill(pid, SIGKILL) == 0;
+/// Lines of the slowed-down solve's standard output: one a commit.
+size_t commits_seen(const std::string& path) {
+  const std::string text = read_file(path);
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+/// Starts the slowed-down solve and kills it once it has committed `commits` tiers (or lets
+/// it finish first; never for a negative count). Returns true when the kill landed before the
+/// solve ended, and the tiers it saw committed.
+std::pair<bool, size_t> solve_and_kill_after(const TempDir& dir, const Case& c, const std::string& db, long commits) {
+  const std::string out = dir / "slow.out";
+  const pid_t pid = spawn_program(TOADBASE_SLOW_SOLVE_BIN, {c.game, c.params, db, std::to_string(c.delay_ms)}, "", out,
+                                  dir / "slow.err");
   int status = 0;
-  REQUIRE(waitpid(pid, &status, 0) == pid);
+  bool killed = false, reaped = false;
+  if (commits >= 0) {
+    // wait for the count, however loaded the machine is, then kill at once
+    while (!(reaped = waitpid(pid, &status, WNOHANG) == pid)) {
+      if (commits_seen(out) >= static_cast<size_t>(commits)) {
+        killed = kill(pid, SIGKILL) == 0;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  if (!reaped) REQUIRE(waitpid(pid, &status, 0) == pid);
+  const size_t seen = commits_seen(out);
   if (WIFEXITED(status)) {
     INFO(read_file(dir / "slow.err"));
     REQUIRE(WEXITSTATUS(status) == 0);  // it finished before the kill: fine, but say so
-    return false;
+    return {false, seen};
   }
-  return killed && WIFSIGNALED(status);
+  return {killed && WIFSIGNALED(status), seen};
 }
 
 }  // namespace
@@ -65,16 +83,19 @@ TEST_CASE("faults: every game's solve killed with SIGKILL at random points resum
       for (const char* a : {"--quiet", "--json", "--db"}) ref_args.push_back(a);
       ref_args.push_back(dir / "ref");
       const json ref = json::parse(ok(ref_args).out);
-      // how long the slowed-down solve takes here and now, measured: kills spread over it,
-      // and over less each round (what is committed is not solved again)
-      const auto t1 = std::chrono::steady_clock::now();
-      REQUIRE_FALSE(solve_and_kill_after(dir, c, dir / "timed", -1));
-      const int span = std::max(20, static_cast<int>(0.9 * std::chrono::duration<double, std::milli>(
-                                                                std::chrono::steady_clock::now() - t1).count()));
+      // how many commits a whole slowed-down solve makes; each round kills after a random
+      // number of the commits still to come (what is committed is not solved again)
+      const size_t total = solve_and_kill_after(dir, c, dir / "timed", -1).second;
+      REQUIRE(total > 0);
       const std::string db = dir / "db";
       int landed = 0;
-      for (int round = 0; round < c.rounds; ++round)
-        landed += solve_and_kill_after(dir, c, db, 5 + static_cast<int>(rng() % static_cast<unsigned>(span * (c.rounds - round) / c.rounds)));
+      size_t committed = 0;
+      for (int round = 0; round < c.rounds; ++round) {
+        const size_t left = total > committed ? total - committed : 1;
+        const auto [hit, seen] = solve_and_kill_after(dir, c, db, static_cast<long>(rng() % std::max<size_t>(1, left / 2)));
+        landed += hit;
+        committed += seen;
+      }
       CHECK(landed >= (c.rounds + 1) / 2);
       auto args = ref_args;
       args.back() = db;
