@@ -919,8 +919,8 @@ TEST_CASE("serve: the UWAPI text writer escapes what JSON must and reads back as
 TEST_CASE("serve: the games' own routes answer as their commands do", "[serve]") {
   TempDir dir("serve-games");
   toadbase::tools::ServeOptions o;
-  o.max_rolls = 20;
-  o.max_puzzle_positions = 1000;
+  o.route_limits["river-toad.rolls"] = 20;
+  o.route_limits["frog-puzzle.positions"] = 1000;
   TestServer s({solve_tf(dir, "tf6", 6)}, o);
   auto c = s.client();
 

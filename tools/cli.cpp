@@ -33,16 +33,8 @@ void add_db_option(CLI::App* s, Common& c) { s->add_option("--db", c.db, "the da
 void add_threads_option(CLI::App* s, int& threads, const std::string& description) {
   const CLI::Validator bound(
       [](std::string& text) -> std::string {
-        long long n = 0;
-        size_t used = 0;
-        try {
-          n = std::stoll(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used == 0 || used != text.size() || n < 0 || n > kMaxThreads) {
+        if (!whole_number(text, 0, kMaxThreads))
           return "--threads takes 0 (all cores) to " + std::to_string(kMaxThreads) + ", not '" + text + "'";
-        }
         return {};
       },
       "0.." + std::to_string(kMaxThreads));

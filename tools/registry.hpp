@@ -29,6 +29,8 @@ class Game {
   /// The records the game writes (the names `instance` takes).
   virtual std::vector<std::string> records() const = 0;
   virtual std::vector<GameCommand> add_commands(CLI::App& root, const Host& host) const = 0;
+  /// The game's own HTTP routes (none for most games).
+  virtual std::vector<ApiRoute> api_routes() const = 0;
 };
 
 /// The face of a module M (the contract: solver/core/module.hpp).
@@ -79,6 +81,13 @@ class Registered : public Game {
       return M::add_commands(root, host);
     } else {
       (void)root, (void)host;
+      return {};
+    }
+  }
+  std::vector<ApiRoute> api_routes() const override {
+    if constexpr (WithApiRoutes<M>) {
+      return M::api_routes();
+    } else {
       return {};
     }
   }

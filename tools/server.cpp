@@ -8,15 +8,9 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "solver/games/forest/agents.hpp"
-#include "solver/games/forest/module.hpp"
-#include "solver/games/forest/optimal.hpp"
-#include "solver/games/forest/policy_table.hpp"
-#include "solver/games/frog_puzzle/module.hpp"
-#include "solver/games/river_toad/module.hpp"
-#include "solver/games/river_toad/river_toad.hpp"
 #include "tools/cli.hpp"
 #include "tools/info.hpp"
+#include "tools/registry.hpp"
 #include "tools/uwapi.hpp"
 #include "tools/web_assets.hpp"
 
@@ -187,29 +181,33 @@ bool is_batch_route(const std::vector<std::string>& seg) {
   return seg.size() == 3 && seg[0] == "api" && seg[2] == "query";
 }
 
-/// /api/river-toad/solve takes the roll file as the body.
-bool is_rolls_route(const std::vector<std::string>& seg) {
-  return seg.size() == 3 && seg[0] == "api" && seg[1] == "river-toad" && seg[2] == "solve";
-}
-
-bool takes_post(const std::vector<std::string>& seg) { return is_batch_route(seg) || is_rolls_route(seg); }
-
-/// A whole number from a query parameter, within [lo, hi]; `fallback` when it is absent.
-long long int_param(const httplib::Request& req, const char* name, long long fallback, long long lo, long long hi) {
-  if (!req.has_param(name)) return fallback;
-  const std::string v = req.get_param_value(name);
-  long long x = 0;
-  size_t used = 0;
-  try {
-    x = std::stoll(v, &used);
-  } catch (const std::exception&) {
-    used = 0;
+/// A game's route as the server hands it the request.
+class HttpApiRequest : public ApiRequest {
+ public:
+  HttpApiRequest(const httplib::Request& req, const std::string& game,
+                 const std::unordered_map<std::string, const ServedDatabase*>& by_id,
+                 const std::map<std::string, uint64_t>& limits)
+      : req_(req), game_(game), by_id_(by_id), limits_(limits) {}
+  bool has(const std::string& name) const override { return req_.has_param(name); }
+  std::string param(const std::string& name) const override { return req_.get_param_value(name); }
+  bool posted() const override { return req_.method == "POST"; }
+  const std::string& body() const override { return req_.body; }
+  const TierSource* database(const std::string& id, const std::string& game) const override {
+    const auto it = by_id_.find(id);
+    if (it == by_id_.end() || it->second->game != game) return nullptr;
+    return it->second->opened.db.get();
   }
-  if (v.empty() || used != v.size() || x < lo || x > hi)
-    throw std::invalid_argument(std::string(name) + " must be a whole number from " + std::to_string(lo) + " to " +
-                                std::to_string(hi) + ", not '" + v + "'");
-  return x;
-}
+  uint64_t limit(const std::string& name, uint64_t fallback) const override {
+    const auto it = limits_.find(game_ + "." + name);
+    return it == limits_.end() ? fallback : it->second;
+  }
+
+ private:
+  const httplib::Request& req_;
+  const std::string& game_;
+  const std::unordered_map<std::string, const ServedDatabase*>& by_id_;
+  const std::map<std::string, uint64_t>& limits_;
+};
 
 }  // namespace
 
@@ -273,6 +271,8 @@ std::vector<std::unique_ptr<ServedDatabase>> open_served(const std::vector<std::
 Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOptions options)
     : dbs_(std::move(databases)), options_(std::move(options)), http_(options_.limits) {
   if (dbs_.empty()) throw std::invalid_argument("no database to serve");
+  for (const auto& g : games())
+    for (ApiRoute& r : g->api_routes()) routes_[g->name() + "/" + r.name] = std::move(r);
   // what never changes while serving is written once
   ojson api = ojson::array();
   std::map<std::string, ojson> variants;
@@ -342,7 +342,7 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
   http_.Post(".*", [this](const httplib::Request& req, httplib::Response& res) {
     std::vector<std::string> seg;
     segments(req.path, seg);
-    if (is_rolls_route(seg)) return river_toad_solve(req.body, req, res);
+    if (const ApiRoute* route = game_route(seg)) return game_answer(*route, seg, req, res);
     const auto it = by_id_.find(seg.at(1));
     if (it == by_id_.end()) return send_error(res, 404, "no database '" + seg[1] + "' is served");
     batch(*it->second, req, res);
@@ -431,14 +431,8 @@ void Server::uwapi(const std::vector<std::string>& seg, const httplib::Request& 
 
 void Server::api(const std::vector<std::string>& seg, const httplib::Request& req, httplib::Response& res) const {
   if (seg.size() == 1) return send_json(res, 200, api_json_);
-  // the games' own work, as their commands do it (no database id has these third segments)
-  if (seg.size() == 3 && seg[1] == "forest" && seg[2] == "play") return forest_play(req, res);
-  if (is_rolls_route(seg)) {
-    if (!req.has_param("rolls"))
-      return send_error(res, 400, "give the roll file: POST it as the body, or GET /api/river-toad/solve?rolls=...");
-    return river_toad_solve(req.get_param_value("rolls"), req, res);
-  }
-  if (seg.size() == 3 && seg[1] == "frog-puzzle" && seg[2] == "solve") return frog_puzzle_solve(req, res);
+  // the games' own work, as their commands do it (/api/<game>/<route>: before the databases)
+  if (const ApiRoute* route = game_route(seg)) return game_answer(*route, seg, req, res);
   const auto it = by_id_.find(seg[1]);
   if (it == by_id_.end()) return send_error(res, 404, "no database '" + seg[1] + "' is served");
   const ServedDatabase& d = *it->second;
@@ -461,60 +455,23 @@ void Server::api(const std::vector<std::string>& seg, const httplib::Request& re
   send_error(res, 404, "no such route: " + req.path);
 }
 
-void Server::forest_play(const httplib::Request& req, httplib::Response& res) const {
-  try {
-    const int side = static_cast<int>(int_param(req, "side", 3, 2, options_.max_forest_side));
-    const auto seed = static_cast<uint64_t>(int_param(req, "seed", 1, 0, std::numeric_limits<long long>::max()));
-    const std::string name = req.has_param("agent") ? req.get_param_value("agent") : "original";
-    const forest::Forest f = forest::generate(side, seed, 0);
-    std::unique_ptr<forest::Agent> agent;
-    if (name == "optimal") {
-      // the stored policy decides: the search itself takes seconds, too long for a request
-      const std::string id = req.get_param_value("db");
-      const auto it = by_id_.find(id);
-      if (id.empty() || it == by_id_.end() || it->second->game != "forest")
-        return send_error(res, 400, "the optimal agent reads its moves from a served forest database: add &db=<its id>");
-      if (side != forest::kPolicySide) return send_error(res, 400, "the stored policy is for 3x3 forests, not side " + std::to_string(side));
-      const TierSource& source = *it->second->opened.db;
-      agent = forest::make_optimal_agent([&source](uint64_t key) { return forest::find_policy(source, key); });
-    } else {
-      const auto& names = forest::agent_names();
-      if (std::find(names.begin(), names.end(), name) == names.end())
-        return send_error(res, 400, "agent must be original, bayes, optimal or oracle, not '" + name + "'");
-      agent = forest::make_agent(name);
-    }
-    send_json(res, 200, text(forest::play_json(f, *agent, seed, side <= forest::kPosteriorSide)));
-  } catch (const std::invalid_argument& e) {
-    send_error(res, 400, e.what());
-  }
+const ApiRoute* Server::game_route(const std::vector<std::string>& seg) const {
+  if (seg.size() != 3 || seg[0] != "api") return nullptr;
+  const auto it = routes_.find(seg[1] + "/" + seg[2]);
+  return it == routes_.end() ? nullptr : &it->second;
 }
 
-void Server::river_toad_solve(const std::string& rolls, const httplib::Request& req, httplib::Response& res) const {
-  try {
-    river_toad::Rules rules;
-    rules.start_hp = static_cast<int>(int_param(req, "hp", rules.start_hp, 1, 1000000));
-    rules.start_column = static_cast<int>(int_param(req, "column", rules.start_column, 1, 5));
-    rules.fly_hp = static_cast<int>(int_param(req, "fly_hp", rules.fly_hp, 0, 1000));
-    size_t lines = 0;
-    for (char c : rolls) lines += c == '\n';
-    if (lines > options_.max_rolls + 100)  // room for comments; read_rolls counts the rolls
-      return send_error(res, 413, "more than " + std::to_string(options_.max_rolls) + " rolls in one request");
-    const nlohmann::ordered_json j = river_toad::solve_json(rolls, rules);
-    if (j["rolls"].get<size_t>() > options_.max_rolls)
-      return send_error(res, 413, "more than " + std::to_string(options_.max_rolls) + " rolls in one request");
-    send_json(res, 200, text(j));
-  } catch (const std::invalid_argument& e) {
-    send_error(res, 400, e.what());
-  }
+bool Server::takes_post(const std::vector<std::string>& seg) const {
+  if (is_batch_route(seg)) return true;
+  const ApiRoute* route = game_route(seg);
+  return route && route->takes_post;
 }
 
-void Server::frog_puzzle_solve(const httplib::Request& req, httplib::Response& res) const {
-  if (!req.has_param("p")) return send_error(res, 400, "give the position: /api/frog-puzzle/solve?p=LLL_RRR");
+void Server::game_answer(const ApiRoute& route, const std::vector<std::string>& seg, const httplib::Request& req,
+                         httplib::Response& res) const {
   try {
-    send_json(res, 200, text(frog_puzzle::solve_json(req.get_param_value("p"), options_.max_puzzle_positions)));
-  } catch (const std::length_error&) {
-    send_error(res, 413, "more than " + std::to_string(options_.max_puzzle_positions) +
-                             " positions are reachable from " + req.get_param_value("p") + "; use toadbase frog-puzzle solve");
+    const ApiAnswer a = route.answer(HttpApiRequest(req, seg[1], by_id_, options_.route_limits));
+    send_json(res, a.status, text(a.body));
   } catch (const std::invalid_argument& e) {
     send_error(res, 400, e.what());
   }
@@ -544,6 +501,12 @@ void Server::batch(const ServedDatabase& d, const httplib::Request& req, httplib
       ojson j;
       j["position"] = p;
       j["error"] = e.what();
+      out += text(j);
+    } catch (const std::runtime_error& e) {
+      // a damaged block: this position's line says so, the others are answered
+      ojson j;
+      j["position"] = p;
+      j["error"] = std::string("the database cannot answer it: ") + e.what();
       out += text(j);
     }
     out += '\n';

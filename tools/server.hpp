@@ -10,10 +10,9 @@
 //   /api/<db>/                                its manifest, as `toadbase info --json`
 //   /api/<db>/query?p=P[&turn=1|2]            the line `toadbase query` prints
 //   POST /api/<db>/query                      one position a line -> JSON lines
-//   /api/forest/play?side=&seed=&agent=[&db=]  a forest played, as `forest play --json`
-//   POST /api/river-toad/solve (or ?rolls=)    a roll file solved, as `river-toad solve --json`
-//   /api/frog-puzzle/solve?p=P                 fewest moves and one optimal solution, as
-//                                              `frog-puzzle solve P --json`
+//   /api/<game>/<route>                       a game's own work (its module's api_routes():
+//                                             /api/forest/play, /api/river-toad/solve,
+//                                             /api/frog-puzzle/solve), as its commands answer
 //   /  and any other path                     the web page's files, built into the binary
 //
 // Every answer carries Access-Control-Allow-Origin: *; OPTIONS answers 204; methods other
@@ -21,6 +20,7 @@
 // limits, timeouts) is tools/http_server.hpp.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "tools/http_server.hpp"
+#include "solver/core/module.hpp"
 #include "tools/open.hpp"
 
 namespace toadbase::tools {
@@ -54,9 +55,9 @@ struct ServeOptions {
   int port = 8080;  // 0: any free port
   HttpLimits limits;
   size_t max_batch_lines = 10000;  // positions in one POST
-  int max_forest_side = 8;          // /api/forest/play
-  size_t max_rolls = 100000;        // /api/river-toad/solve
-  uint64_t max_puzzle_positions = uint64_t{1} << 22;  // /api/frog-puzzle/solve
+  // bounds of the games' own routes, "<game>.<name>" (the route's default where absent):
+  // forest.side (8), river-toad.rolls (100,000), frog-puzzle.positions (4,194,304)
+  std::map<std::string, uint64_t> route_limits;
 };
 
 class Server {
@@ -85,13 +86,16 @@ class Server {
   void api(const std::vector<std::string>& seg, const httplib::Request& req, httplib::Response& res) const;
   void batch(const ServedDatabase& d, const httplib::Request& req, httplib::Response& res) const;
   void page(const std::string& path, httplib::Response& res) const;
-  void forest_play(const httplib::Request& req, httplib::Response& res) const;
-  void river_toad_solve(const std::string& rolls, const httplib::Request& req, httplib::Response& res) const;
-  void frog_puzzle_solve(const httplib::Request& req, httplib::Response& res) const;
+  /// The game route /api/<game>/<route> names, or nullptr.
+  const ApiRoute* game_route(const std::vector<std::string>& seg) const;
+  bool takes_post(const std::vector<std::string>& seg) const;
+  void game_answer(const ApiRoute& route, const std::vector<std::string>& seg, const httplib::Request& req,
+                   httplib::Response& res) const;
   std::string listing_html() const;
 
   std::vector<std::unique_ptr<ServedDatabase>> dbs_;
   std::unordered_map<std::string, const ServedDatabase*> by_id_;
+  std::unordered_map<std::string, ApiRoute> routes_;  // "<game>/<route>"
   ServeOptions options_;
   std::string games_json_;                                    // /uwapi/
   std::unordered_map<std::string, std::string> game_json_;    // /uwapi/<game>/

@@ -55,6 +55,14 @@
 //   REQUIRED  static std::unique_ptr<Instance> make_instance(const nlohmann::json& normalized)
 //
 // A GAME WITHOUT A DATABASE brings its subcommands only (kName, kTitle, add_commands).
+//
+// ANY GAME may also answer over HTTP (`toadbase serve`) beyond its databases' queries:
+//   OPTIONAL  static std::vector<ApiRoute> api_routes()
+//                      the game's own work at /api/<kName>/<route> (a forest played, a roll
+//                      file solved), answered as its subcommand would; each route reads its
+//                      parameters and served databases through the ApiRequest, keeps within
+//                      the request's limits, and throws std::invalid_argument for a bad
+//                      request (400 with the message)
 #pragma once
 
 #include <concepts>
@@ -62,6 +70,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -243,6 +252,48 @@ class Host {
   virtual void examples(CLI::App* app, const std::vector<std::string>& lines) const = 0;
 };
 
+/// A request to a game's own HTTP route, as the server hands it over (no HTTP library here).
+class ApiRequest {
+ public:
+  virtual ~ApiRequest() = default;
+  /// Whether the query string gives `name`, and its value ("" when absent).
+  virtual bool has(const std::string& name) const = 0;
+  virtual std::string param(const std::string& name) const = 0;
+  /// True for a POST, whose body() is the request's body ("" for a GET).
+  virtual bool posted() const = 0;
+  virtual const std::string& body() const = 0;
+  /// A served database of `game` by its id, or nullptr when none of that game has the id.
+  virtual const TierSource* database(const std::string& id, const std::string& game) const = 0;
+  /// The server's bound named `name` for this game's routes, or `fallback` when it sets none.
+  virtual uint64_t limit(const std::string& name, uint64_t fallback) const = 0;
+
+  /// A whole number parameter within [lo, hi], `fallback` when absent; throws
+  /// std::invalid_argument naming it otherwise.
+  long long integer(const std::string& name, long long fallback, long long lo, long long hi) const {
+    if (!has(name)) return fallback;
+    const std::string v = param(name);
+    const std::optional<long long> x = whole_number(v, lo, hi);
+    if (!x)
+      throw std::invalid_argument(name + " must be a whole number from " + std::to_string(lo) + " to " +
+                                  std::to_string(hi) + ", not '" + printable(v) + "'");
+    return *x;
+  }
+};
+
+/// A game route's answer: the HTTP status and the JSON body.
+struct ApiAnswer {
+  int status = 200;
+  nlohmann::ordered_json body;
+  static ApiAnswer error(int status, const std::string& message) { return {status, {{"error", message}}}; }
+};
+
+/// One of a game's own routes: /api/<game>/<name>.
+struct ApiRoute {
+  std::string name;
+  bool takes_post = false;  // answers POST (with a body) as well as GET and HEAD
+  std::function<ApiAnswer(const ApiRequest&)> answer;
+};
+
 // ---- the concept ----------------------------------------------------------------------
 
 template <class M>
@@ -279,6 +330,11 @@ concept OwnEngine = WithParameters<M> && requires(const nlohmann::json& j) {
 template <class M>
 concept WithCommands = requires(CLI::App& app, const Host& host) {
   { M::add_commands(app, host) } -> std::convertible_to<std::vector<GameCommand>>;
+};
+
+template <class M>
+concept WithApiRoutes = requires {
+  { M::api_routes() } -> std::convertible_to<std::vector<ApiRoute>>;
 };
 
 /// A tier game that offers a wider record for spaces whose remoteness can outgrow RecordType.

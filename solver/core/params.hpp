@@ -2,6 +2,8 @@
 // turn them into options, and the game reads them back from a JSON object.
 #pragma once
 
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,5 +16,18 @@ struct ParamSpec {
   std::string help;
   std::string default_value{};  // what --help shows as the default ("10", "every count"; "" none)
 };
+
+/// `text` as a whole number within [lo, hi] (all of it, in decimal), or nothing.
+inline std::optional<long long> whole_number(const std::string& text, long long lo, long long hi) {
+  long long n = 0;
+  size_t used = 0;
+  try {
+    n = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used != text.size() || n < lo || n > hi) return std::nullopt;
+  return n;
+}
 
 }  // namespace toadbase

@@ -1,8 +1,11 @@
 #include "solver/games/forest/module.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <mutex>
 #include <optional>
 
+#include "solver/games/forest/agents.hpp"
 #include "solver/games/forest/forest.hpp"
 #include "solver/games/forest/optimal.hpp"
 #include "solver/core/printable.hpp"
@@ -185,5 +188,32 @@ nlohmann::json Module::normalize(const nlohmann::json& given) {
 }
 
 std::unique_ptr<Instance> Module::make_instance(const nlohmann::json&) { return std::make_unique<PolicyInstance>(); }
+
+std::vector<ApiRoute> Module::api_routes() {
+  ApiRoute play{"play", false, [](const ApiRequest& req) {
+    const int side = static_cast<int>(req.integer("side", 3, 2, static_cast<long long>(req.limit("side", 8))));
+    const auto seed = static_cast<uint64_t>(req.integer("seed", 1, 0, std::numeric_limits<long long>::max()));
+    const std::string name = req.has("agent") ? req.param("agent") : "original";
+    const Forest f = generate(side, seed, 0);
+    std::unique_ptr<Agent> agent;
+    if (name == "optimal") {
+      // the stored policy decides: the search itself takes seconds, too long for a request
+      const std::string id = req.param("db");
+      const TierSource* source = id.empty() ? nullptr : req.database(id, kName);
+      if (!source)
+        return ApiAnswer::error(400, "the optimal agent reads its moves from a served forest database: add &db=<its id>");
+      if (side != kPolicySide)
+        return ApiAnswer::error(400, "the stored policy is for 3x3 forests, not side " + std::to_string(side));
+      agent = make_optimal_agent([source](uint64_t key) { return find_policy(*source, key); });
+    } else {
+      const auto& names = agent_names();
+      if (std::find(names.begin(), names.end(), name) == names.end())
+        return ApiAnswer::error(400, "agent must be original, bayes, optimal or oracle, not '" + printable(name) + "'");
+      agent = make_agent(name);
+    }
+    return ApiAnswer{200, play_json(f, *agent, seed, side <= kPosteriorSide)};
+  }};
+  return {play};
+}
 
 }  // namespace toadbase::forest

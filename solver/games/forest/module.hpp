@@ -39,6 +39,9 @@ struct Module {
   static std::unique_ptr<Instance> make_instance(const nlohmann::json& normalized);
   /// `forest play | eval | posterior` (command.cpp).
   static std::vector<GameCommand> add_commands(CLI::App& root, const Host& host);
+  /// GET /api/forest/play?side=&seed=&agent=[&db=]: play_json of a forest played by an agent
+  /// (the optimal one reads a served forest database); sides 2 to the limit "side" (8).
+  static std::vector<ApiRoute> api_routes();
 };
 
 }  // namespace toadbase::forest

@@ -104,4 +104,19 @@ nlohmann::json Module::census(const Space& space,
   return out;
 }
 
+
+std::vector<ApiRoute> Module::api_routes() {
+  ApiRoute solve{"solve", false, [](const ApiRequest& req) {
+    if (!req.has("p")) return ApiAnswer::error(400, "give the position: /api/frog-puzzle/solve?p=LLL_RRR");
+    const uint64_t max_positions = req.limit("positions", uint64_t{1} << 22);
+    try {
+      return ApiAnswer{200, solve_json(req.param("p"), max_positions)};
+    } catch (const std::length_error&) {
+      return ApiAnswer::error(413, "more than " + std::to_string(max_positions) + " positions are reachable from " +
+                                       printable(req.param("p")) + "; use toadbase frog-puzzle solve");
+    }
+  }};
+  return {solve};
+}
+
 }  // namespace toadbase::frog_puzzle

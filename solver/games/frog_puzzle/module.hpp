@@ -49,6 +49,9 @@ struct Module {
 
   /// `toadbase frog-puzzle solve` and `toadbase frog-puzzle check` (command.cpp).
   static std::vector<GameCommand> add_commands(CLI::App& root, const Host& host);
+  /// GET /api/frog-puzzle/solve?p=P: solve_json of a position, 413 past the limit
+  /// "positions" (4,194,304) reachable positions.
+  static std::vector<ApiRoute> api_routes();
 };
 
 }  // namespace toadbase::frog_puzzle

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "solver/games/river_toad/positions.hpp"
+#include "solver/games/river_toad/river_toad.hpp"
 #include "solver/games/river_toad/survival.hpp"
 
 namespace toadbase::river_toad {
@@ -254,6 +255,28 @@ nlohmann::json Module::normalize(const nlohmann::json& given) {
 
 std::unique_ptr<Instance> Module::make_instance(const nlohmann::json& normalized) {
   return std::make_unique<SurvivalInstance>(normalized);
+}
+
+
+std::vector<ApiRoute> Module::api_routes() {
+  ApiRoute solve{"solve", true, [](const ApiRequest& req) {
+    if (!req.posted() && !req.has("rolls"))
+      return ApiAnswer::error(400, "give the roll file: POST it as the body, or GET /api/river-toad/solve?rolls=...");
+    const std::string& rolls = req.posted() ? req.body() : req.param("rolls");
+    const uint64_t max_rolls = req.limit("rolls", 100000);
+    const std::string too_many = "more than " + std::to_string(max_rolls) + " rolls in one request";
+    Rules rules;
+    rules.start_hp = static_cast<int>(req.integer("hp", rules.start_hp, 1, 1000000));
+    rules.start_column = static_cast<int>(req.integer("column", rules.start_column, 1, 5));
+    rules.fly_hp = static_cast<int>(req.integer("fly_hp", rules.fly_hp, 0, 1000));
+    uint64_t lines = 0;
+    for (char c : rolls) lines += c == '\n';
+    if (lines > max_rolls + 100) return ApiAnswer::error(413, too_many);  // room for comments
+    nlohmann::ordered_json j = solve_json(rolls, rules);
+    if (j["rolls"].get<uint64_t>() > max_rolls) return ApiAnswer::error(413, too_many);
+    return ApiAnswer{200, std::move(j)};
+  }};
+  return {solve};
 }
 
 }  // namespace toadbase::river_toad

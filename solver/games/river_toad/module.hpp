@@ -32,6 +32,9 @@ struct Module {
   static std::unique_ptr<Instance> make_instance(const nlohmann::json& normalized);
   /// `river-toad solve | check | prefixes | play` (command.cpp).
   static std::vector<GameCommand> add_commands(CLI::App& root, const Host& host);
+  /// POST /api/river-toad/solve (the body is a roll file; GET ?rolls=TEXT for a short one),
+  /// with ?hp=&column=&fly_hp=: solve_json; at most the limit "rolls" (100,000) rolls.
+  static std::vector<ApiRoute> api_routes();
 
   /// The record type's name in a database's manifest.
   static constexpr const char* kRecord = "survival-count-u61-action-u3-planes";
