@@ -92,8 +92,8 @@ nlohmann::json parse_manifest(const std::string& text, const std::string& path) 
   nlohmann::json m;
   try {
     m = nlohmann::json::parse(text);
-  } catch (const std::exception& e) {
-    throw DbError(path + ": the manifest is damaged (" + e.what() + ")");
+  } catch (const nlohmann::json::parse_error& e) {
+    throw DbError(path + ": the manifest is damaged (not JSON past byte " + std::to_string(e.byte) + ")");
   }
   if (!m.is_object() || !m.contains("format") || m["format"] != kFormatName)
     throw DbError(path + " is not a toadbase database");

@@ -11,6 +11,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <sstream>
 #include <rocksdb/db.h>
 
 #include "support.hpp"
@@ -85,6 +86,13 @@ std::string block_key(uint32_t t, uint32_t b) {
   for (uint32_t v : {t, b})
     for (int i = 3; i >= 0; --i) k.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
   return k;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
 }
 
 std::string digest_of(const std::string& db) { return json::parse(ok({"info", "--db", db, "--json"}).out).at("digest"); }
@@ -270,4 +278,39 @@ TEST_CASE("faults: a damaged byte in any file of a database is caught by info or
   CHECK(files >= 4);  // tables, MANIFEST, CURRENT, OPTIONS
   CHECK(caught > 0);
   INFO("caught " << caught << ", harmless " << harmless);
+}
+
+TEST_CASE("faults: a query batch answers every position it can when a block is damaged, and names the others",
+          "[db][faults]") {
+  TempDir dir("faults-batch");
+  const std::string db = dir / "tf10";
+  ok(with(kSolve10, db));
+  const std::vector<std::string> batch = {"query", "--db", db, "--random", "400", "--seed", "7"};
+  const std::vector<std::string> before = lines_of(ok(batch).out);
+  // the stored tier with the most positions loses its first block
+  const json tiers = json::parse(ok({"info", "--db", db, "--json", "--tiers"}).out).at("tiers");
+  uint32_t largest = 0;
+  uint64_t most = 0;
+  for (uint32_t t = 0; t < tiers.size(); ++t)
+    if (tiers[t].value("storedBytes", uint64_t{0}) > 0 && tiers[t].at("positions").get<uint64_t>() > most)
+      largest = t, most = tiers[t].at("positions").get<uint64_t>();
+  REQUIRE(most > 0);
+  raw_put(db, block_key(largest, 0), "12345678garbage-garbage");
+  const RunResult r = run_toadbase(batch);
+  CHECK(r.rc == 1);
+  const std::vector<std::string> after = lines_of(r.out);
+  REQUIRE(after.size() == before.size());
+  size_t answered = 0, refused = 0;
+  for (size_t i = 0; i < after.size(); ++i) {
+    if (after[i] == before[i]) {
+      ++answered;
+      continue;
+    }
+    const json j = json::parse(after[i]);
+    CHECK(j.at("position") == json::parse(before[i]).at("position"));
+    CHECK_THAT(j.at("error").get<std::string>(), Contains("cannot answer") && Contains("damaged"));
+    ++refused;
+  }
+  CHECK(answered > 0);
+  CHECK(refused > 0);
 }

@@ -2,6 +2,8 @@
 // bytes in a position are shown escaped (a NUL does not cut the message), per-tier analysis
 // of every kind of database, no library text in user-facing errors, a query batch on a
 // damaged database answers what it can, many readers during verify.
+#include <sys/wait.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -88,4 +90,55 @@ TEST_CASE("reliability: analyze --per-tier gives one line per tier for every gam
     for (; std::getline(rows, line); ++n) CHECK(line.rfind("  ", 0) == 0);
     CHECK(n == a["tiers"].size());
   }
+}
+
+TEST_CASE("reliability: no library text in user-facing errors, and a directory is not an input file", "[cli][faults]") {
+  Games& g = games();
+  TempDir dir("reliability-text");
+  // a plan that is not UTF-8: check --json still writes JSON, the bytes replaced
+  write_file(dir / "rolls.txt", "5\n21\n21\n10\n14\n27\n");
+  write_file(dir / "plan.txt", "GAG\xff\xfe\n7\n#SS SS#\n# SSS #\n# S S #\n#S S S#\n#   T #\n");
+  const RunResult check = run_toadbase({"river-toad", "check", dir / "rolls.txt", dir / "plan.txt", "--json"});
+  INFO(describe({"river-toad", "check", "--json"}, check));
+  CHECK(check.rc == 1);
+  const json j = json::parse(check.out);
+  CHECK(j.at("legal") == false);
+  CHECK(j.at("valid") == false);
+  CHECK(check.err.find("json.exception") == std::string::npos);
+  // a directory where a file is read
+  fs::create_directories(dir / "a-directory");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"validate", "--db", g.db["toads-frogs"], dir / "a-directory"},
+        std::vector<std::string>{"river-toad", "check", dir / "a-directory", dir / "plan.txt"},
+        std::vector<std::string>{"river-toad", "solve", dir / "a-directory"}}) {
+    const RunResult r = run_toadbase(args);
+    INFO(describe(args, r));
+    CHECK(r.rc == 1);
+    CHECK_THAT(r.err, Contains("a-directory") && Contains("directory"));
+  }
+}
+
+TEST_CASE("reliability: many readers answer rightly while verify reads the same database", "[cli][faults]") {
+  TempDir dir("reliability-readers");
+  const std::string db = dir / "tf13";  // verify takes long enough to read beside it
+  ok({"solve", "toads-frogs", "--length", "13", "--db", db, "--quiet"});
+  const std::vector<std::string> batch = {"query", "--db", db, "--random", "300", "--seed", "3"};
+  const std::string answers = ok(batch).out;
+  const pid_t verify = spawn_toadbase({"verify", "--db", db}, "", dir / "verify.out", dir / "verify.err");
+  int status = 0, during = 0;
+  bool ended = false;
+  while (!ended) {
+    // readers in two processes at once beside the verify
+    const RunResult a = run_toadbase(batch), b = run_toadbase(batch);
+    CHECK(a.rc == 0);
+    CHECK(b.rc == 0);
+    CHECK(a.out == answers);
+    CHECK(b.out == answers);
+    ended = waitpid(verify, &status, WNOHANG) == verify;
+    during += ended ? 0 : 2;
+  }
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK_THAT(read_file(dir / "verify.out"), Contains("OK"));
+  CHECK(during > 0);  // the readers ran while verify did
 }

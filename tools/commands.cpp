@@ -184,6 +184,13 @@ int run(int argc, char** argv) {
       if (sub->parsed()) return action();
   } catch (const UsageError& e) {
     return report_error(e.what(), kExitUsage, json);
+  } catch (const nlohmann::json::exception& e) {
+    // a JSON value of the wrong kind in the user's input or a doctored file: the library's
+    // own tag ("[json.exception.type_error.302] ") is not for users
+    std::string what = e.what();
+    if (const size_t tag = what.find("] "); what.rfind("[json.exception.", 0) == 0 && tag != std::string::npos)
+      what.erase(0, tag + 2);
+    return report_error("a JSON value is not of the kind expected: " + what, kExitNo, json);
   } catch (const std::exception& e) {
     return report_error(e.what(), kExitNo, json);
   }

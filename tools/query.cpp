@@ -106,6 +106,14 @@ int run_query(const QueryOptions& o) {
       j["position"] = p;
       j["error"] = e.what();
       out += o.text ? std::string("error: ") + e.what() + "\n" : dump(j) + "\n";
+    } catch (const std::runtime_error& e) {
+      // the database could not read what this position needs (a damaged block): the other
+      // positions of the batch are still answered
+      rc = kExitNo;
+      ojson j;
+      j["position"] = p;
+      j["error"] = std::string("the database cannot answer it: ") + e.what();
+      out += o.text ? std::string("error: ") + j["error"].get<std::string>() + "\n" : dump(j) + "\n";
     }
     if (out.size() > (1 << 16)) {
       std::cout << out;

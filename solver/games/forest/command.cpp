@@ -386,9 +386,9 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   eval->add_option("--agent", eo->agent, "original | bayes | optimal (3x3) | oracle | all");
   eval->add_option("--side", eo->side, "forest side");
   eval->add_option("--sides", eo->sides, "a range of sides, e.g. 3-10")->default_str("--side only");
-  eval->add_option("--forests", eo->forests, "forests per side")->check(CLI::NonNegativeNumber);
+  eval->add_option("--forests", eo->forests, "forests per side")->check(CLI::Range(uint64_t{0}, uint64_t{1000000000}));
   eval->add_option("--seed", eo->seed, "random seed")->check(CLI::NonNegativeNumber);
-  eval->add_option("--threads", eo->threads, "worker threads")->check(CLI::NonNegativeNumber)->default_str("all cores");
+  eval->add_option("--threads", eo->threads, "worker threads (0: all cores)")->check(CLI::Range(0, 1024))->default_str("all cores");
   eval->add_flag("--exact", eo->exact, "3x3: the exact expectation over every forest instead of sampling");
   eval->add_flag("--json", eo->json_out, "one JSON object per side and agent");
   host.examples(eval, {"toadbase forest eval --agent original --side 3 --forests 2000 --seed 1",

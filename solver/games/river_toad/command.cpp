@@ -126,7 +126,7 @@ int run_solve(const Options& o) {
     json list = json::array();
     for (const auto& [r, secs] : runs) list.push_back(result_json(r, secs));
     j["algorithms"] = list;
-    std::cout << j.dump() << "\n";
+    std::cout << j.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
   } else {
     if (o.algorithm == "all") {
       std::printf("%-8s %-44s %9s %14s %10s\n", "algo", "plan", "final HP", "nodes", "time");
@@ -217,7 +217,8 @@ int run_check(const Options& o) {
   if (survived && dp.survived) j["hpBelowOptimum"] = dp.final_hp - p.final_hp;
   j["valid"] = ok;
   if (o.json_out) {
-    std::cout << j.dump() << "\n";
+    // the plan is the user's bytes: invalid UTF-8 is shown replaced, never a library error
+    std::cout << j.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
     return ok ? kExitOk : kExitNo;
   }
   if (!legal_plan) {
