@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -128,6 +130,7 @@ TEST_CASE("faults: a database on a read-only mount answers every read command", 
   Mount ro(dir / "ro", db, "", MS_BIND, "");
   if (!ro.ok() || !ro.remount(MS_BIND | MS_RDONLY, "")) {
     WARN("skipped: this test needs to bind-mount a directory read-only (mount(2) was refused)");
+    std::cout << "figure readonly skipped=1\n";
     return;
   }
   const std::string rodb = dir / "ro";
@@ -142,6 +145,7 @@ TEST_CASE("faults: a database on a read-only mount answers every read command", 
   CHECK(refused.rc == 1);
   CHECK_THAT(refused.err, Contains("holds"));
   CHECK_FALSE(Contains("IO error").match(refused.err));
+  std::cout << "figure readonly commands=6 answered=6\n";
 }
 
 TEST_CASE("faults: a full disk fails with one clear message, leaves no partial file, and resumes to the same digest",
@@ -152,6 +156,7 @@ TEST_CASE("faults: a full disk fails with one clear message, leaves no partial f
   Mount small(dir / "small", "tmpfs", "tmpfs", 0, "size=400k");
   if (!small.ok()) {
     WARN("skipped: this test needs to mount a small tmpfs (mount(2) was refused)");
+    std::cout << "figure diskfull skipped=1\n";
     return;
   }
   const std::string db = dir / "small/tf14";
@@ -165,6 +170,37 @@ TEST_CASE("faults: a full disk fails with one clear message, leaves no partial f
     CHECK(no_tmp_files(dir / "small") == "");
     CHECK(json::parse(ok({"info", "--db", db, "--json"}).out).at("complete") == false);
   }
+  // every other write path on the full disk: the last bytes taken by a filler first
+  {
+    std::ofstream filler(dir / "small/filler", std::ios::binary);
+    const std::string chunk(4096, 'x');
+    while (filler.write(chunk.data(), static_cast<std::streamsize>(chunk.size())) && filler.flush()) {
+    }
+  }
+  write_file(dir / "rolls.txt", "5\n21\n21\n10\n14\n27\n");
+  const std::vector<std::vector<std::string>> writers = {
+      {"export", "--db", ref, dir / "small/out.bin"},
+      {"export", "--db", ref, "--format", "tsv", dir / "small/out.tsv"},
+      {"river-toad", "solve", dir / "rolls.txt", dir / "small/plan.txt"},
+      {"solve", "forest", "--side", "3", "--quiet", "--db", dir / "small/forest"},
+  };
+  int refused = 0;
+  for (const auto& args : writers) {
+    const RunResult r = run_toadbase(args);
+    INFO(describe(args, r));
+    CHECK(r.rc == 1);
+    CHECK_THAT(r.err, Contains("no space left") && Contains(args.back()));
+    CHECK(no_tmp_files(dir / "small") == "");
+    if (args[0] == "solve") {  // never claimed complete (when anything was written at all)
+      const RunResult info = run_toadbase({"info", "--db", args.back(), "--json"});
+      CHECK((info.rc == 1 || json::parse(info.out).at("complete") == false));
+    } else {
+      CHECK_FALSE(fs::exists(args.back()));
+    }
+    refused += r.rc == 1;
+  }
+  std::cout << "figure diskfull writers=" << writers.size() + 2 << " refused=" << refused + 2 << "\n";
+  fs::remove(dir / "small/filler");
   REQUIRE(small.remount(0, "size=64m"));
   ok(solve);
   CHECK(digest_of(db) == digest_of(ref));
@@ -278,6 +314,8 @@ TEST_CASE("faults: a damaged byte in any file of a database is caught by info or
   CHECK(files >= 4);  // tables, MANIFEST, CURRENT, OPTIONS
   CHECK(caught > 0);
   INFO("caught " << caught << ", harmless " << harmless);
+  std::cout << "figure damage files=" << files << " flips=" << caught + harmless << " caught=" << caught
+            << " harmless=" << harmless << "\n";
 }
 
 TEST_CASE("faults: a query batch answers every position it can when a block is damaged, and names the others",

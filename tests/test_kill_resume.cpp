@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <chrono>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
@@ -103,6 +104,8 @@ TEST_CASE("faults: every game's solve killed with SIGKILL at random points resum
       CHECK(done.at("digest") == ref.at("digest"));
       CHECK_THAT(ok({"verify", "--db", db, "--quiet"}).out, Contains("OK"));
       CHECK(json::parse(ok({"info", "--db", db, "--json"}).out).at("complete") == true);
+      std::cout << "figure kill game=" << c.game << " kills=" << c.rounds << " landed=" << landed
+                << " sameDigest=" << (done.at("digest") == ref.at("digest")) << "\n";
     }
   }
 }

@@ -248,9 +248,19 @@ void OutputFile::commit() {
     committed_ = true;
     return;
   }
+  errno = 0;
   file_->flush();
-  if (!*file_) throw UserError("writing " + path_ + " failed (disk full?)");
   static_cast<std::ofstream&>(*file_).close();
+  if (!*file_) {
+    // the failing write() left its reason in errno; a full disk is said plainly
+    const int err = errno;
+    std::error_code sec;
+    const auto space = fs::space(fs::absolute(path_, sec).parent_path(), sec);
+    const bool full = err == ENOSPC || (!sec && space.available == 0);
+    throw UserError("writing " + path_ + " failed: " +
+                    (full ? std::string("no space left on the device")
+                          : err ? std::string(std::strerror(err)) : std::string("the write did not go through")));
+  }
   std::error_code ec;
   fs::rename(tmp_, path_, ec);
   if (ec) throw UserError("cannot write " + path_ + ": " + ec.message());
