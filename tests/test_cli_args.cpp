@@ -400,3 +400,33 @@ TEST_CASE("cli args: analyze says what its census counts and what L, R, N and P 
                        Contains("P: the player to move loses"));
   CHECK_THAT(text, Contains("13122 positions"));
 }
+
+TEST_CASE("cli args: query --random draws positions of the database, the same for the same seed", "[cli][args]") {
+  Fixture& f = fixture();
+  const std::vector<std::string> a = lines_of(ok({"query", "--db", f.tf, "--random", "300", "--seed", "5"}).out);
+  REQUIRE(a.size() == 300);
+  CHECK(lines_of(ok({"query", "--db", f.tf, "--random", "300", "--seed", "5"}).out) == a);
+  CHECK(lines_of(ok({"query", "--db", f.tf, "--random", "300", "--seed", "6"}).out) != a);
+  std::set<std::string> seen;
+  std::set<std::pair<int, int>> counts;
+  for (const std::string& line : a) {
+    const json j = json::parse(line);
+    REQUIRE_FALSE(j.contains("error"));
+    const std::string p = j.at("position");
+    REQUIRE(p.size() == 2 + 8);  // a board of the database's length, with its player
+    const Truth t = oracle(p);
+    CHECK(j.at("positionValue") == (t.win ? "win" : "lose"));
+    CHECK(j.at("remoteness") == t.remoteness);
+    seen.insert(p);
+    counts.insert(piece_counts(p.substr(2)));
+  }
+  // drawn over the whole space: both players, many piece counts, few repeats
+  CHECK(std::count_if(seen.begin(), seen.end(), [](const std::string& p) { return p[0] == '1'; }) > 50);
+  CHECK(std::count_if(seen.begin(), seen.end(), [](const std::string& p) { return p[0] == '2'; }) > 50);
+  CHECK(counts.size() > 15);
+  CHECK(seen.size() > 250);
+  // --start answers the space's start first
+  const std::vector<std::string> s = lines_of(ok({"query", "--db", f.tf, "--start", "--random", "2"}).out);
+  REQUIRE(s.size() == 3);
+  CHECK(json::parse(s[0]).at("position") == "1_TTT--FFF");
+}
