@@ -651,6 +651,18 @@ TEST_CASE("serve: random and malformed requests leave the server answering corre
     INFO(req << "\n" << raw.substr(0, 300));
     if (!raw.empty()) CHECK(status_of(raw) >= 200);
   }
+  // a refusal that quotes bytes of the request that are not UTF-8 (the fuzz target found
+  // this one stopping the whole server): a JSON error, and the server goes on
+  for (const std::string req : {"GET / HTTP/1.1\r\nContent-Length: \xff\xfe\r\n\r\n",
+                                "POST /api/tf10/query HTTP/1.1\r\nContent-Length: 1\xc3\r\n\r\nx"}) {
+    RawSocket sock(s.port);
+    sock.send(req);
+    ::shutdown(sock.fd(), SHUT_WR);
+    const std::string raw = sock.read_all(3000);
+    INFO(raw.substr(0, 300));
+    CHECK(status_of(raw) == 400);
+    CHECK(json::parse(raw.substr(raw.find("\r\n\r\n") + 4)).contains("error"));
+  }
 
   // a request httplib cannot parse is answered 400 and the connection closed (its stream
   // cannot be trusted), while a routed error keeps the connection

@@ -59,7 +59,8 @@ const char* reason(int status) {
 
 /// A whole answer for a request refused before it reached httplib; the connection closes.
 std::string canned(int status, const std::string& message) {
-  const std::string body = nlohmann::json{{"error", message}}.dump();
+  // the message may quote the request's bytes: what is not UTF-8 is replaced, never thrown
+  const std::string body = nlohmann::json{{"error", message}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   return "HTTP/1.1 " + std::to_string(status) + " " + reason(status) +
          "\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: " +
          std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
