@@ -110,6 +110,15 @@ std::map<const CLI::App*, std::vector<std::string>*>& whole() {
 
 void whole_positionals(CLI::App* app, std::vector<std::string>* into) { whole()[app] = into; }
 
+namespace {
+bool g_stdin_taken = false;
+}  // namespace
+
+void new_command_line() {
+  whole().clear();
+  g_stdin_taken = false;
+}
+
 std::vector<std::string> take_whole_positionals(const CLI::App& app, const std::vector<std::string>& args,
                                                 size_t from) {
   const auto it = whole().find(&app);
@@ -170,7 +179,6 @@ std::string closest(const std::string& given, const std::vector<std::string>& na
 // ---- files ---------------------------------------------------------------------------------
 
 namespace {
-bool g_stdin_taken = false;
 
 void take_stdin(const std::string& why) {
   if (g_stdin_taken) throw UsageError("standard input (-) can be read only once; give a file for " + why);

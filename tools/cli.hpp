@@ -69,6 +69,9 @@ std::string help_all(const CLI::App& app);
 /// so a list such as [1, 1, 0, -1, -1] stays one argument (CLI11 would split it at its
 /// commas). Before `--` an argument that starts with '-' is still an option; after it, never.
 void whole_positionals(CLI::App* app, std::vector<std::string>* into);
+/// Forgets what a command line before left behind (the commands whose positionals are taken
+/// whole, standard input already read): run() calls it first, so it may run again in one process.
+void new_command_line();
 /// The arguments after a command's name with its whole positionals taken out (see above);
 /// the rest is for CLI11. `args` are the command line's, `from` the first after the name.
 std::vector<std::string> take_whole_positionals(const CLI::App& app, const std::vector<std::string>& args,

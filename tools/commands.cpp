@@ -107,6 +107,7 @@ bool json_requested(const std::vector<std::string>& args) {
 }  // namespace
 
 int run(int argc, char** argv) {
+  new_command_line();
   CLI::App app{"toadbase: exhaustive solver and position databases for the toad and frog games", "toadbase"};
   // every option shows its default, and every command's help ends with examples
   app.option_defaults()->always_capture_default();
