@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -130,4 +131,27 @@ TEST_CASE("progress: an interrupted pass ends the bar's line", "[cli][interrupt]
   toadbase::Progress lines(&plain, false, "solve", 100, 4);
   lines.interrupted();
   CHECK(plain.str().empty());  // plain lines end themselves
+}
+
+TEST_CASE("cli interrupt: SIGTERM or Ctrl-C during an export leaves no partial file", "[cli][interrupt]") {
+  TempDir dir("interrupt-export");
+  const std::string db = dir / "tf14";
+  ok({"solve", "toads-frogs", "--length", "14", "--db", db, "--quiet"});
+  for (const int sig : {SIGTERM, SIGINT}) {
+    INFO("signal " << sig);
+    const std::string out = dir / "out.tsv", partial = out + ".partial";
+    // every position as text: hundreds of megabytes, seconds of writing
+    Background b;
+    b.out = dir / "export.out", b.err = dir / "export.err";
+    b.pid = spawn_toadbase({"export", "--db", db, "--format", "tsv", out}, "", b.out, b.err);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    std::error_code ec;
+    while (std::chrono::steady_clock::now() < until && std::filesystem::file_size(partial, ec) < (1u << 20))
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    REQUIRE(std::filesystem::file_size(partial, ec) >= (1u << 20));  // caught while it writes
+    ::kill(b.pid, sig);
+    CHECK(b.wait() == 128 + sig);  // ended by the signal, as the shell reports it
+    CHECK_FALSE(std::filesystem::exists(partial));
+    CHECK_FALSE(std::filesystem::exists(out));
+  }
 }

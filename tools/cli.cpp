@@ -12,6 +12,7 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <utility>
 
 namespace toadbase::tools {
 
@@ -229,13 +230,62 @@ void each_input_line(const std::string& path, const std::function<void(uint64_t,
   if (in.bad()) throw UserError("reading " + input_name(path) + " failed");
 }
 
+namespace {
+// The temporary files being written, removed by SIGINT or SIGTERM before the process ends
+// as the signal says (a handler may only unlink, so the paths wait in fixed slots).
+constexpr int kTmpSlots = 16;
+char g_tmp_path[kTmpSlots][4096];
+volatile sig_atomic_t g_tmp_used[kTmpSlots];
+int g_tmp_open = 0;
+struct sigaction g_tmp_previous_int, g_tmp_previous_term;
+
+extern "C" void on_stop_signal(int sig) {
+  for (int i = 0; i < kTmpSlots; ++i)
+    if (g_tmp_used[i]) ::unlink(g_tmp_path[i]);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+int hold_tmp(const std::string& path) {
+  if (path.size() >= sizeof g_tmp_path[0]) return -1;
+  for (int i = 0; i < kTmpSlots; ++i) {
+    if (g_tmp_used[i]) continue;
+    std::memcpy(g_tmp_path[i], path.c_str(), path.size() + 1);
+    g_tmp_used[i] = 1;
+    if (g_tmp_open++ == 0) {
+      struct sigaction sa {};
+      sa.sa_handler = on_stop_signal;
+      sigemptyset(&sa.sa_mask);
+      sigaction(SIGINT, &sa, &g_tmp_previous_int);
+      sigaction(SIGTERM, &sa, &g_tmp_previous_term);
+    }
+    return i;
+  }
+  return -1;
+}
+
+void release_tmp(int slot) {
+  if (slot < 0) return;
+  g_tmp_used[slot] = 0;
+  if (--g_tmp_open == 0) {
+    sigaction(SIGINT, &g_tmp_previous_int, nullptr);
+    sigaction(SIGTERM, &g_tmp_previous_term, nullptr);
+  }
+}
+}  // namespace
+
 OutputFile::OutputFile(const std::string& path) : path_(path) {
   if (path == "-") return;
   std::error_code ec;
   if (fs::is_directory(path, ec)) throw UserError("cannot write " + path + ": it is a directory");
   tmp_ = path + ".partial";
+  slot_ = hold_tmp(tmp_);
   auto f = std::make_unique<std::ofstream>(tmp_, std::ios::binary | std::ios::trunc);
-  if (!*f) throw UserError("cannot write " + path + ": " + std::strerror(errno));
+  if (!*f) {
+    const int err = errno;
+    release_tmp(std::exchange(slot_, -1));
+    throw UserError("cannot write " + path + ": " + std::strerror(err));
+  }
   file_ = std::move(f);
 }
 
@@ -245,6 +295,7 @@ OutputFile::~OutputFile() {
     std::error_code ec;
     fs::remove(tmp_, ec);
   }
+  release_tmp(slot_);
 }
 
 std::ostream& OutputFile::stream() { return file_ ? *file_ : std::cout; }

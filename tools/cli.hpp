@@ -91,7 +91,8 @@ void each_input_line(const std::string& path, const std::function<void(uint64_t,
 std::string input_name(const std::string& path);
 
 /// A file written whole or not at all: into PATH.partial, renamed over PATH by commit();
-/// removed when the writer is dropped without commit(). "-" writes standard output.
+/// removed when the writer is dropped without commit(), and by SIGINT or SIGTERM while it is
+/// written. "-" writes standard output.
 class OutputFile {
  public:
   explicit OutputFile(const std::string& path);
@@ -105,6 +106,7 @@ class OutputFile {
   std::string path_, tmp_;
   std::unique_ptr<std::ostream> file_;
   bool committed_ = false;
+  int slot_ = -1;  // the temporary file's place among those SIGINT and SIGTERM remove
 };
 /// Writes `text` whole or not at all ("-": standard output).
 void write_output(const std::string& path, const std::string& text);
