@@ -28,6 +28,18 @@ namespace fs = std::filesystem;
 namespace {
 constexpr const char* kManifestKey = "manifest";
 constexpr const char* kTiersKey = "tiers";
+
+/// Whether every key of `db` is one a toadbase database writes: its manifest, its per-tier
+/// list, commit records ("T" + 4 bytes) and blocks ("B" + 8 bytes).
+bool only_toadbase_keys(rocksdb::DB& db) {
+  std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions()));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    const rocksdb::Slice k = it->key();
+    const bool ours = k == kManifestKey || k == kTiersKey || (k.size() == 5 && k[0] == 'T') || (k.size() == 9 && k[0] == 'B');
+    if (!ours) return false;
+  }
+  return it->status().ok();
+}
 }  // namespace
 
 rocksdb::Options rocks_options() {
@@ -286,8 +298,11 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
   auto s = d->db_->Get(rocksdb::ReadOptions(), kManifestKey, &value);
   bool fresh = false;  // the manifest written from the command (new, or the old one damaged)
   if (s.IsNotFound()) {
-    if (exists) throw DbError(path + " is a RocksDB database but not a toadbase one (no manifest)");
-    d->manifest_ = new_manifest(id, tiers, zstd_level);
+    // lost (a damaged write-ahead log from a killed solve drops the manifest's first write):
+    // written anew by a repair when every key is one a toadbase database holds
+    if (exists && (!repair || !only_toadbase_keys(*d->db_)))
+      throw DbError(path + " is a RocksDB database but not a toadbase one (no manifest)");
+    d->manifest_ = new_manifest(id, tiers, zstd_level);  // the commit records are checked below
     fresh = true;
   } else {
     check(s, "reading the manifest of " + path);
@@ -353,7 +368,12 @@ std::unique_ptr<Database> Database::open_read_only(const std::string& path, size
   d->db_.reset(raw);
   std::string value;
   auto s = d->db_->Get(rocksdb::ReadOptions(), kManifestKey, &value);
-  if (s.IsNotFound()) throw DbError(path + " is a RocksDB database but not a toadbase one (no manifest)");
+  if (s.IsNotFound())
+    throw DbError(path + " is a RocksDB database but not a toadbase one (no manifest" +
+                  (only_toadbase_keys(*d->db_)
+                       ? std::string("; it holds only a toadbase database's keys: a solve killed with its log damaged? "
+                                     "solve --repair with the parameters it was solved with writes the manifest again)")
+                       : std::string(")")));
   check(s, "reading the manifest of " + path);
   d->manifest_ = parse_manifest(value, path);
   if (!d->complete()) d->writer_pid_ = lock_holder(path);

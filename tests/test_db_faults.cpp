@@ -70,6 +70,12 @@ void raw_put(const std::string& path, const std::string& key, const std::string&
   std::unique_ptr<rocksdb::DB> db(raw);
   REQUIRE(db->Put(rocksdb::WriteOptions(), key, value).ok());
 }
+void raw_delete(const std::string& path, const std::string& key) {
+  rocksdb::DB* raw = nullptr;
+  REQUIRE(rocksdb::DB::Open(rocksdb::Options(), path, &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  REQUIRE(db->Delete(rocksdb::WriteOptions(), key).ok());
+}
 std::string raw_get(const std::string& path, const std::string& key) {
   rocksdb::DB* raw = nullptr;
   REQUIRE(rocksdb::DB::OpenForReadOnly(rocksdb::Options(), path, &raw).ok());
@@ -240,6 +246,18 @@ TEST_CASE("faults: solve --repair solves damaged tiers again and ends with the o
     CHECK_THAT(wrong.err, Contains("not this database's tier") || Contains("damaged"));
     ok(repair);
   }
+  SECTION("a lost manifest (a killed solve's damaged log loses its first write): repair writes it again") {
+    raw_delete(db, "manifest");
+    const RunResult info = run_toadbase({"info", "--db", db});
+    CHECK(info.rc == 1);
+    CHECK_THAT(info.err, Contains("no manifest") && Contains("solve --repair"));
+    const RunResult plain = run_toadbase({"solve", "toads-frogs", "--length", "10", "--db", db});
+    CHECK(plain.rc == 1);  // a plain solve does not guess
+    // the repair needs the parameters, and refuses records that do not fit them
+    const RunResult wrong = run_toadbase({"solve", "toads-frogs", "--length", "9", "--repair", "--db", db});
+    CHECK(wrong.rc == 1);
+    ok(repair);
+  }
   SECTION("a damaged per-tier list: lookups still work, repair writes it again") {
     raw_put(db, "tiers", "[{\"name\": ");
     ok({"query", "--db", db, "1_TTT----FFF"});
@@ -253,6 +271,28 @@ TEST_CASE("faults: solve --repair solves damaged tiers again and ends with the o
   CHECK(digest_of(db) == reference);
   CHECK_THAT(ok({"verify", "--db", db, "--quiet"}).out, Contains("OK"));
   CHECK_THAT(ok(repair).err, Contains("nothing damaged"));
+}
+
+TEST_CASE("faults: solve --repair never takes over a RocksDB database of someone else's", "[db][faults]") {
+  TempDir dir("faults-foreign");
+  const std::string db = dir / "theirs";
+  {
+    rocksdb::Options o;
+    o.create_if_missing = true;
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::Open(o, db, &raw).ok());
+    std::unique_ptr<rocksdb::DB> d(raw);
+    REQUIRE(d->Put(rocksdb::WriteOptions(), "their key", "their value").ok());
+  }
+  const RunResult r = run_toadbase({"solve", "toads-frogs", "--length", "6", "--repair", "--db", db});
+  CHECK(r.rc == 1);
+  CHECK_THAT(r.err, Contains("not a toadbase one"));
+  CHECK(raw_get(db, "their key") == "their value");
+  rocksdb::DB* raw = nullptr;
+  REQUIRE(rocksdb::DB::OpenForReadOnly(rocksdb::Options(), db, &raw).ok());
+  std::unique_ptr<rocksdb::DB> d(raw);
+  std::string v;
+  CHECK(d->Get(rocksdb::ReadOptions(), "manifest", &v).IsNotFound());  // nothing written
 }
 
 TEST_CASE("faults: a commit record claiming 2^40 records is named as damage, not an allocation failure", "[db][faults]") {
