@@ -92,7 +92,8 @@ TEST_CASE("reliability: analyze --per-tier gives one line per tier for every gam
   }
 }
 
-TEST_CASE("reliability: no library text in user-facing errors, and a directory is not an input file", "[cli][faults]") {
+TEST_CASE("reliability: no library text in user-facing errors, and a directory is not a file to read or write",
+          "[cli][faults]") {
   Games& g = games();
   TempDir dir("reliability-text");
   // a plan that is not UTF-8: check --json still writes JSON, the bytes replaced
@@ -110,7 +111,10 @@ TEST_CASE("reliability: no library text in user-facing errors, and a directory i
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"validate", "--db", g.db["toads-frogs"], dir / "a-directory"},
         std::vector<std::string>{"river-toad", "check", dir / "a-directory", dir / "plan.txt"},
-        std::vector<std::string>{"river-toad", "solve", dir / "a-directory"}}) {
+        std::vector<std::string>{"river-toad", "solve", dir / "a-directory"},
+        // and where a file is written (it said "filesystem error: cannot rename: Is a directory")
+        std::vector<std::string>{"export", "--db", g.db["toads-frogs"], dir / "a-directory"},
+        std::vector<std::string>{"river-toad", "solve", dir / "rolls.txt", dir / "a-directory"}}) {
     const RunResult r = run_toadbase(args);
     INFO(describe(args, r));
     CHECK(r.rc == 1);
