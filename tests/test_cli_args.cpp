@@ -169,6 +169,7 @@ TEST_CASE("cli args: every usage mistake exits 2 naming it, and under --json as 
       {{"query", "--db", f.tf, "--jsn", "1_TT--FF"}, "--jsn"},
       {{"query", "--db", f.tf}, "give positions"},
       {{"query", "--db", f.tf, "--random", "-1"}, "--random"},
+      {{"query", "--db", f.tf, "--random", "1000000000000"}, "--random"},
       {{"query", "--db", f.tf, "--random", "2", "--seed", "x"}, "--seed"},
       {{"query", "--db", f.tf, "-", "-"}, "standard input"},
       {{"info", "--db", f.tf, "--tier"}, "--tier"},

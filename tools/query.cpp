@@ -153,8 +153,8 @@ Command add_query(CLI::App& root) {
   query->add_option("--turn", o->turn, "the player to move for positions given as a bare board (1 or 2)")
       ->default_str("none: the position says");
   query->add_flag("--start", o->start, "the space's start position first");
-  query->add_option("--random", o->random, "N positions drawn uniformly from the database's positions")
-      ->check(CLI::NonNegativeNumber)
+  query->add_option("--random", o->random, "N positions drawn uniformly from the database's positions (at most 10,000,000)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{10000000}))
       ->default_str("0");
   query->add_option("--seed", o->seed, "the seed of --random (the same seed draws the same positions)")
       ->check(CLI::NonNegativeNumber);
