@@ -11,8 +11,10 @@ cd "$(dirname "$0")/.."
 seconds=${1:-10}
 shift || true
 build=build-fuzz
-CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DTOADBASE_FUZZ=ON -DTOADBASE_ARCH= \
-  -DTOADBASE_TESTS=OFF >/dev/null
+# -O1, as libFuzzer's documentation builds its targets: the instrumented build compiles
+# faster than at -O3
+CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
+  -DTOADBASE_FUZZ=ON -DTOADBASE_ARCH= -DTOADBASE_TESTS=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)" --target fuzz_all
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
