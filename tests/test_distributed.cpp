@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <random>
 #include <set>
@@ -173,6 +174,25 @@ std::vector<toadbase::SolveStats> solve_on(const G& game, int ranks, BasicMemSto
   return stats;
 }
 
+/// Runs rank(r, hub) for ranks 0 and 1, each on a thread; returns each rank's error (empty:
+/// none). A rank that fails ends the other's waits.
+std::vector<std::string> on_two_ranks(const std::function<void(int, LoopHub&)>& rank) {
+  LoopHub hub(2);
+  std::vector<std::string> errors(2);
+  std::vector<std::thread> ts;
+  for (int r = 0; r < 2; ++r)
+    ts.emplace_back([&, r] {
+      try {
+        rank(r, hub);
+      } catch (const std::exception& e) {
+        errors[static_cast<size_t>(r)] = e.what();
+        hub.fail();
+      }
+    });
+  for (auto& t : ts) t.join();
+  return errors;
+}
+
 /// What rank 0 committed equals a one-process solve: kept records and every digest.
 template <class R>
 void require_same(const BasicMemStore<R>& one, const BasicMemStore<R>& many, const std::vector<uint64_t>& kept) {
@@ -216,7 +236,11 @@ TEST_CASE("distributed walk: 1 to 4 ranks commit what one process commits", "[di
         // rank 0 commits what the others report packed, and nothing twice
         CHECK(many.commits == space.tier_count());
         if (ranks > 1) CHECK(many.packed_commits > 0);
-        CHECK(many.packed_commits == hub.messages(WireHeader::kReport));
+        // reports travel batched: at most one message a level from each other rank
+        const auto levels = toadbase::plan_tiers(space).by_level.size();
+        CHECK(hub.messages(WireHeader::kReports) <= static_cast<uint64_t>(ranks - 1) * levels);
+        CHECK((hub.messages(WireHeader::kReports) > 0) == (many.packed_commits > 0));
+        if (ranks > 1) CHECK(hub.messages(WireHeader::kReports) < many.packed_commits);
         // whole components: the tiers cross no wire (Toads and Frogs' components are its
         // piece counts: tails and children keep them), only reports do, while every
         // component fits one rank's share (on 4 ranks the 6-piece boards do not)
@@ -337,25 +361,73 @@ TEST_CASE("distributed walk: wide records across ranks equal the narrow ones", "
 TEST_CASE("distributed walk: an error on one rank ends the solve on every rank", "[distributed]") {
   // a chain whose remoteness overflows the one-byte record on some rank
   const tf::Space space(tf::SpaceParams{7, std::nullopt, std::nullopt});
-  LoopHub hub(2);
   MemStore store(space.tier_count());
-  std::vector<std::string> errors(2);
-  std::vector<std::thread> ts;
   const MemPacker<uint8_t> packer;
-  for (int r = 0; r < 2; ++r)
-    ts.emplace_back([&, r] {
-      try {
-        LoopTransport tr(hub, r);
-        CostModel model;
-        model.whole_components = false;
-        if (r == 1) throw std::runtime_error("rank 1 fails before it starts");
-        toadbase::with_threads(1, [&] { return toadbase::solve_tiers(space, &store, &packer, nullptr, &tr, model); });
-      } catch (const std::exception& e) {
-        errors[static_cast<size_t>(r)] = e.what();
-        hub.fail();
-      }
-    });
-  for (auto& t : ts) t.join();
+  const std::vector<std::string> errors = on_two_ranks([&](int r, LoopHub& hub) {
+    LoopTransport tr(hub, r);
+    CostModel model;
+    model.whole_components = false;
+    if (r == 1) throw std::runtime_error("rank 1 fails before it starts");
+    toadbase::with_threads(1, [&] { return toadbase::solve_tiers(space, &store, &packer, nullptr, &tr, model); });
+  });
   CHECK(errors[1] == "rank 1 fails before it starts");
   CHECK_THAT(errors[0], Catch::Matchers::Contains("another rank failed"));
+}
+
+namespace {
+
+/// Rank 1's transport, its batches of reports to rank 0 changed on the way by `tamper`.
+class TamperTransport : public LoopTransport {
+ public:
+  TamperTransport(LoopHub& hub, int rank, std::function<void(std::vector<uint8_t>&)> tamper)
+      : LoopTransport(hub, rank), tamper_(std::move(tamper)) {}
+  void send(std::span<const int> to, std::span<const uint8_t> header, std::span<const uint8_t> payload,
+            bool compress) override {
+    WireHeader h;
+    std::memcpy(&h, header.data(), sizeof h);
+    if (h.kind != WireHeader::kReports) return LoopTransport::send(to, header, payload, compress);
+    std::vector<uint8_t> changed(payload.begin(), payload.end());
+    tamper_(changed);
+    LoopTransport::send(to, header, changed, compress);
+  }
+
+ private:
+  std::function<void(std::vector<uint8_t>&)> tamper_;
+};
+
+/// Rank 0's error when rank 1's reports are tampered with (empty: the solve went through).
+std::string solve_tampered(const tf::Space& space, std::function<void(std::vector<uint8_t>&)> tamper) {
+  MemStore store(space.tier_count());
+  const MemPacker<uint8_t> packer;
+  return on_two_ranks([&](int r, LoopHub& hub) {
+    std::unique_ptr<LoopTransport> tr = r == 1 ? std::make_unique<TamperTransport>(hub, r, tamper)
+                                               : std::make_unique<LoopTransport>(hub, r);
+    toadbase::with_threads(1, [&] { return toadbase::solve_tiers(space, &store, &packer, nullptr, tr.get(), CostModel{}); });
+  })[0];
+}
+
+}  // namespace
+
+TEST_CASE("distributed walk: damaged or forged reports are refused by rank 0, naming the sender", "[distributed]") {
+  const tf::Space space(tf::SpaceParams{8, std::nullopt, std::nullopt});
+  // untouched, the solve goes through (the tampering transport itself is sound)
+  CHECK(solve_tampered(space, [](std::vector<uint8_t>&) {}).empty());
+  // cut short: the last tier's bytes run past the end
+  CHECK_THAT(solve_tampered(space, [](std::vector<uint8_t>& b) { b.resize(b.size() - 1); }),
+             Catch::Matchers::Contains("reports from rank 1"));
+  // bytes left over after the tiers it names
+  CHECK_THAT(solve_tampered(space, [](std::vector<uint8_t>& b) { b.push_back(0); }),
+             Catch::Matchers::Contains("reports from rank 1 are damaged"));
+  // a tier rank 1 does not report (rank 0's own, as the solve plans it) or beyond the plan
+  CostModel model;
+  model.threads = {1, 1};
+  const auto plan = toadbase::plan_tiers(space);
+  const Distribution d = toadbase::distribute(plan, std::vector<char>(plan.size.size(), 0), 2, model);
+  const auto own = std::find(d.reporter.begin(), d.reporter.end(), 0);
+  REQUIRE(own != d.reporter.end());
+  REQUIRE(std::find(d.reporter.begin(), d.reporter.end(), 1) != d.reporter.end());
+  for (uint64_t forged : {static_cast<uint64_t>(own - d.reporter.begin()), uint64_t{1} << 40}) {
+    CHECK_THAT(solve_tampered(space, [&](std::vector<uint8_t>& b) { std::memcpy(b.data(), &forged, 8); }),
+               Catch::Matchers::Contains("do not fit the plan"));
+  }
 }

@@ -219,7 +219,10 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params, c
                             k.messages_sent,
                             k.messages_received,
                             stats.peak_bytes_in_flight,
-                            static_cast<uint64_t>(k.seconds_waiting * 1e6)};
+                            static_cast<uint64_t>(k.seconds_waiting * 1e6),
+                            static_cast<uint64_t>(stats.seconds_solving * 1e6),
+                            static_cast<uint64_t>(stats.seconds_reporting * 1e6),
+                            static_cast<uint64_t>(std::chrono::duration<double>(Clock::now() - t0).count() * 1e6)};
   constexpr size_t kShare = std::size(share);
   const std::vector<uint64_t> shares = tr->all_gather(std::span<const uint64_t>(share, kShare));
   if (me != 0) return 0;
@@ -240,7 +243,10 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params, c
                         {"messages_sent", s[6]},
                         {"messages_received", s[7]},
                         {"peak_tier_bytes_in_flight", s[8]},
-                        {"seconds_waiting", static_cast<double>(s[9]) / 1e6}});
+                        {"seconds_waiting", static_cast<double>(s[9]) / 1e6},
+                        {"seconds_solving", static_cast<double>(s[10]) / 1e6},
+                        {"seconds_reporting", static_cast<double>(s[11]) / 1e6},
+                        {"seconds_done", static_cast<double>(s[12]) / 1e6}});
   }
   const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
   print_report(solve_report(game, params, c.db, *d, tiers, was_complete, stats, secs, per_rank), c, was_complete);
@@ -259,6 +265,7 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
   model.tail_ps = static_cast<uint64_t>(static_cast<double>(model.tail_ps) * scale);
   model.wire_ps_per_byte = static_cast<uint64_t>(static_cast<double>(model.wire_ps_per_byte) * scale);
   model.commit_ps_per_byte = static_cast<uint64_t>(static_cast<double>(model.commit_ps_per_byte) * scale);
+  model.write_ps_per_byte = static_cast<uint64_t>(static_cast<double>(model.write_ps_per_byte) * scale);
   const Distribution d = inst.plan(ranks, model);
   const auto tiers = inst.tiers();
   const unsigned width = inst.identity().record_bytes;

@@ -66,11 +66,15 @@ Distribution distribute(const TierPlan& plan, const std::vector<char>& skip, int
           const TierId a = root(t), b = root(c);
           if (a != b) parent[std::max(a, b)] = std::min(a, b);
         }
-  auto tier_cost = [&](TierId t) { return plan.prefix[t] * model.scan_ps + (plan.size[t] - plan.prefix[t]) * model.tail_ps; };
+  auto tier_cost = [&](TierId t) {
+    return plan.prefix[t] * model.scan_ps + (plan.size[t] - plan.prefix[t]) * model.tail_ps +
+           plan.kept[t] * width * model.commit_ps_per_byte;
+  };
+  auto write_cost = [&](TierId t) { return plan.kept[t] * width * model.write_ps_per_byte; };
   std::vector<uint64_t> comp_work(n, 0);
-  uint64_t total_work = 0, scanned = 0;
+  uint64_t total_work = 0, scanned = 0, writing = 0;
   for (TierId t = 0; t < n; ++t)
-    if (!skip[t]) comp_work[root(t)] += tier_cost(t), total_work += tier_cost(t), scanned += plan.prefix[t];
+    if (!skip[t]) comp_work[root(t)] += tier_cost(t), total_work += tier_cost(t), scanned += plan.prefix[t], writing += write_cost(t);
   std::vector<TierId> comps;
   for (TierId t = 0; t < n; ++t)
     if (!skip[t] && root(t) == t) comps.push_back(t);
@@ -78,8 +82,9 @@ Distribution distribute(const TierPlan& plan, const std::vector<char>& skip, int
   std::vector<std::vector<int>> group(n);  // [component root]: its ranks
   std::vector<int> all(K);
   std::iota(all.begin(), all.end(), 0);
-  const uint64_t share = std::max<uint64_t>(1, total_work / K);
+  const uint64_t share = std::max<uint64_t>(1, (total_work + writing) / K);
   std::vector<uint64_t> planned(K, 0);
+  planned[0] = writing;
   for (TierId c : comps) {
     if (!model.whole_components || K == 1) {
       group[c] = all;
@@ -196,6 +201,11 @@ Distribution distribute(const TierPlan& plan, const std::vector<char>& skip, int
       l.positions += p.hi - p.lo;
       ++l.pieces;
       l.busy_ps += best_busy;
+      if (p.hi == plan.size[p.tier] && K > 1) {  // rank 0 writes the tier
+        const uint64_t w = write_cost(p.tier) / threads(0);
+        clock[0] = sat_add(clock[0], w);
+        d.load[0].busy_ps += w;
+      }
     }
   }
   d.makespan_ps = *std::max_element(clock.begin(), clock.end());

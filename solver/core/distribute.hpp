@@ -16,7 +16,9 @@
 // Frogs: one a piece count, since moves and tails keep the number of pieces). A component
 // that fits one rank's share of the work is solved whole on one rank (the largest first, on
 // the least loaded rank), so its tiers never cross the wire; a larger one gets a group of
-// ranks, as many as its share, and its large tiers are cut in pieces.
+// ranks, as many as its share, and its large tiers are cut in pieces. A component's work is
+// its tiers' scans and tail copies and the compression of their kept records; rank 0 starts
+// loaded with writing every tier to the database, so it gets less of the rest.
 //
 // Assignment: levels lowest first; inside a level the largest pieces first, each to the rank
 // of its group where it would finish earliest, counting the time its inputs need to arrive
@@ -27,7 +29,10 @@
 // itself when it reads the tier or solves all of it (it commits it), else the solver of an
 // unsplit tier, else the lowest-numbered reader of a split one; a split tier that nobody
 // reads goes whole to rank 0. A reporter other than rank 0 sends the tier's kept records and
-// its digest (solver/core/hash.hpp) to rank 0.
+// its digest (solver/core/hash.hpp) to rank 0, packed as the database stores them, together
+// with the other tiers it finished in the same level: one message a level (a message a tier,
+// thousands of small ones, kept the sender waiting on a full channel until rank 0 read them
+// between its own levels: a third of a length-18 solve on 2 ranks).
 #pragma once
 
 #include <cstdint>
@@ -66,6 +71,7 @@ struct CostModel {
   uint64_t tail_ps = 1'600;              // a tail position copied
   uint64_t wire_ps_per_byte = 10'000;    // a record byte to another rank: compressed, sent, decompressed
   uint64_t commit_ps_per_byte = 12'000;  // a kept record byte compressed for the database
+  uint64_t write_ps_per_byte = 3'000;    // rank 0: a kept record byte's blocks written to the database
   unsigned record_bytes = 1;
   std::vector<int> threads;              // [rank]
   /// Pieces of at most this many scanned positions, in components spread over several ranks

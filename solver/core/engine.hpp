@@ -43,6 +43,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -75,6 +76,9 @@ struct SolveStats {
   uint64_t positions_computed = 0;  // scanned or copied
   uint64_t pieces_computed = 0;
   double seconds_waiting = 0;  // for records from other ranks
+  // where this rank's time went, summed over its tasks (one thread a rank: wall time)
+  double seconds_solving = 0;    // its pieces' records computed
+  double seconds_reporting = 0;  // tiers committed (rank 0) or packed for rank 0 (the others)
 };
 
 /// What verify found: ok, or the first problem (naming the tier, index and position).
@@ -206,12 +210,19 @@ TierPlan plan_tiers(const G& game) {
 
 /// The messages of a distributed walk (the header of every Transport message).
 struct WireHeader {
-  enum Kind : uint32_t { kPiece = 1, kRecovered = 2, kReport = 3 };
+  // kReports: the tiers a rank finished for rank 0 in one level, packed (TierPacker), one
+  // message: tier 0, lo = hi = 0, `count` tiers, the payload u64 tier, u64 bytes, the packed
+  // bytes, for each. (3, a message a tier, kept the sender waiting on rank 0's reads.)
+  enum Kind : uint32_t { kPiece = 1, kRecovered = 2, kReports = 4 };
   uint32_t kind = 0;
   TierId tier = 0;
-  uint64_t lo = 0, hi = 0;  // records [lo, hi) of the tier (a report: its kept records, [0, kept), packed)
-  uint64_t unused = 0;
+  uint64_t lo = 0, hi = 0;  // records [lo, hi) of the tier
+  uint64_t count = 0;       // kReports: the tiers in it
 };
+
+/// A batch of reports goes to rank 0 at the end of a level, or sooner once it holds this
+/// many bytes.
+inline constexpr uint64_t kReportBatchBytes = uint64_t{16} << 20;
 
 /// Walks the tier DAG level by level, lowest first, holding in memory the tiers a later
 /// level reads (see the top of this file). In a distributed solve every rank walks the same
@@ -254,6 +265,9 @@ class TierWalk {
   /// Positions and pieces this rank solved.
   uint64_t positions_computed() const { return positions_; }
   uint64_t pieces_computed() const { return pieces_; }
+  /// Task time (summed over threads) spent computing pieces and reporting tiers.
+  double seconds_solving() const { return static_cast<double>(solving_ns_.load()) * 1e-9; }
+  double seconds_reporting() const { return static_cast<double>(reporting_ns_.load()) * 1e-9; }
 
   /// Walks on one process: `dist` has one rank.
   void run(const Steps& steps, const Distribution& dist) { walk(steps, dist, nullptr); }
@@ -283,7 +297,11 @@ class TierWalk {
 
   TierPlan plan_;
   std::vector<std::vector<R>> held_;
-  std::atomic<uint64_t> bytes_{0}, peak_{0}, positions_{0}, pieces_{0};
+  std::atomic<uint64_t> bytes_{0}, peak_{0}, positions_{0}, pieces_{0}, solving_ns_{0}, reporting_ns_{0};
+  static uint64_t ns_since(std::chrono::steady_clock::time_point start) {
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+  }
 };
 
 template <class R>
@@ -325,6 +343,26 @@ void TierWalk<R>::walk(const Steps& steps, const Distribution& dist, Transport* 
     tr->send(std::span<const int>(to), std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&h), sizeof h),
              std::span<const uint8_t>(static_cast<const uint8_t*>(payload), bytes), compress);
   };
+  // reports to rank 0 from another rank: batched, a message a level (or kReportBatchBytes)
+  std::mutex batch_mu;
+  std::vector<uint8_t> batch;
+  uint64_t batch_tiers = 0;
+  auto put_u64 = [](std::vector<uint8_t>& b, uint64_t v) {
+    const size_t at = b.size();
+    b.resize(at + 8);
+    std::memcpy(b.data() + at, &v, 8);
+  };
+  auto send_batch = [&](bool only_if_full) {
+    std::vector<uint8_t> out;
+    uint64_t count = 0;
+    {
+      std::lock_guard lock(batch_mu);
+      if (batch_tiers == 0 || (only_if_full && batch.size() < kReportBatchBytes)) return;
+      out.swap(batch);
+      std::swap(count, batch_tiers);
+    }
+    send({0}, WireHeader{WireHeader::kReports, 0, 0, 0, count}, out.data(), out.size(), false);
+  };
   // tier t is whole here: report it if this rank is its reporter, free it if nothing here reads it
   auto whole = [&](TierId t) {
     {
@@ -332,13 +370,26 @@ void TierWalk<R>::walk(const Steps& steps, const Distribution& dist, Transport* 
       ready[t] = 1;
     }
     if (dist.reporter[t] == me) {
+      const auto start = std::chrono::steady_clock::now();
+      struct Timed {
+        std::atomic<uint64_t>& into;
+        std::chrono::steady_clock::time_point start;
+        ~Timed() { into += ns_since(start); }
+      } timed{reporting_ns_, start};
       if (me == 0) {
         steps.report(t, held_[t].data());
         std::lock_guard lock(mu);
         --reports_due;
       } else {
         const std::vector<uint8_t> packed = steps.pack(t, held_[t].data());
-        send({0}, WireHeader{WireHeader::kReport, t, 0, plan_.kept[t], 0}, packed.data(), packed.size(), false);
+        {
+          std::lock_guard lock(batch_mu);
+          put_u64(batch, t);
+          put_u64(batch, packed.size());
+          batch.insert(batch.end(), packed.begin(), packed.end());
+          ++batch_tiers;
+        }
+        send_batch(true);
       }
     }
     if (last_use[t] < static_cast<int64_t>(level)) {  // nothing here reads it: a later need fetches it again
@@ -371,17 +422,16 @@ void TierWalk<R>::walk(const Steps& steps, const Distribution& dist, Transport* 
     }
     void arrived(int from, std::span<const uint8_t> header) override { on_arrived(from, read(header)); }
   } inbox;
-  std::map<TierId, std::vector<uint8_t>> reports;  // rank 0: reports on their way in
+  std::vector<uint8_t> reports;  // rank 0: a batch of reports on its way in
   inbox.on_place = [&](int from, const WireHeader& h, uint64_t bytes) -> uint8_t* {
     const std::string what = "a message from rank " + std::to_string(from) + " about tier " + std::to_string(h.tier);
     if (h.tier >= n || h.lo > h.hi || h.hi > plan_.size[h.tier])
       throw std::runtime_error(what + " does not fit the plan (a rank of another space or build?)");
-    if (h.kind == WireHeader::kReport) {
-      if (me != 0 || h.lo != 0 || h.hi != plan_.kept[h.tier] || dist.reporter[h.tier] != from)
-        throw std::runtime_error(what + ": a report this rank does not expect");
-      auto& buf = reports[h.tier];
-      buf.resize(bytes);
-      return buf.data();
+    if (h.kind == WireHeader::kReports) {
+      if (me != 0 || h.tier != 0 || h.lo != 0 || h.hi != 0 || h.count == 0 || bytes < 16 * h.count)
+        throw std::runtime_error("a message from rank " + std::to_string(from) + ": reports this rank does not expect");
+      reports.resize(bytes);
+      return reports.data();
     }
     if (bytes != (h.hi - h.lo) * sizeof(R)) throw std::runtime_error(what + " does not fit the plan (another record width?)");
     if (h.kind == WireHeader::kRecovered ? (h.lo != 0 || h.hi != plan_.size[h.tier] || ready[h.tier])
@@ -390,12 +440,25 @@ void TierWalk<R>::walk(const Steps& steps, const Distribution& dist, Transport* 
     allocate(h.tier);
     return reinterpret_cast<uint8_t*>(held_[h.tier].data() + h.lo);
   };
-  inbox.on_arrived = [&](int, const WireHeader& h) {
-    if (h.kind == WireHeader::kReport) {
-      auto it = reports.find(h.tier);
-      steps.report_packed(h.tier, std::span<const uint8_t>(it->second));
-      reports.erase(it);
-      --reports_due;
+  inbox.on_arrived = [&](int from, const WireHeader& h) {
+    if (h.kind == WireHeader::kReports) {
+      const auto start = std::chrono::steady_clock::now();
+      const std::string what = "reports from rank " + std::to_string(from);
+      size_t at = 0;
+      for (uint64_t k = 0; k < h.count; ++k) {
+        uint64_t t = 0, bytes = 0;
+        if (reports.size() - at < 16) throw std::runtime_error(what + " are damaged (cut short)");
+        std::memcpy(&t, reports.data() + at, 8);
+        std::memcpy(&bytes, reports.data() + at + 8, 8);
+        at += 16;
+        if (t >= n || dist.reporter[t] != from || bytes > reports.size() - at)
+          throw std::runtime_error(what + " do not fit the plan (tier " + std::to_string(t) + ")");
+        steps.report_packed(static_cast<TierId>(t), std::span<const uint8_t>(reports.data() + at, bytes));
+        at += bytes;
+        --reports_due;
+      }
+      if (at != reports.size()) throw std::runtime_error(what + " are damaged (bytes left over)");
+      reporting_ns_ += ns_since(start);
     } else if (h.kind == WireHeader::kRecovered) {
       ready[h.tier] = 1;
     } else {
@@ -431,7 +494,7 @@ void TierWalk<R>::walk(const Steps& steps, const Distribution& dist, Transport* 
     // rank 0: committed tiers other ranks read from this level on
     for (TierId c : recovered_at[L]) {
       hold(c);
-      send(dist.recovered[c], WireHeader{WireHeader::kRecovered, c, 0, plan_.size[c], 0}, held_[c].data(),
+      send(dist.recovered[c], WireHeader{WireHeader::kRecovered, c, 0, plan_.size[c]}, held_[c].data(),
            plan_.size[c] * sizeof(R), true);
     }
     // every tier this rank's pieces read: here, fetched, or waited for
@@ -459,14 +522,16 @@ void TierWalk<R>::walk(const Steps& steps, const Distribution& dist, Transport* 
         out = own.get();
         add_bytes(static_cast<int64_t>((p.hi - p.lo) * sizeof(R)));
       }
+      const auto start = std::chrono::steady_clock::now();
       steps.work(t, p.lo, p.hi, out);
+      solving_ns_ += ns_since(start);
       positions_ += p.hi - p.lo;
       ++pieces_;
       if (tr) {
         std::vector<int> to;
         for (int s : dist.sinks[t])
           if (s != me) to.push_back(s);
-        send(to, WireHeader{WireHeader::kPiece, t, p.lo, p.hi, 0}, out + p.lo, (p.hi - p.lo) * sizeof(R), true);
+        send(to, WireHeader{WireHeader::kPiece, t, p.lo, p.hi}, out + p.lo, (p.hi - p.lo) * sizeof(R), true);
       }
       if (own) add_bytes(-static_cast<int64_t>((p.hi - p.lo) * sizeof(R)));
       if (assemble[t]) piece_in(t);
@@ -478,9 +543,13 @@ void TierWalk<R>::walk(const Steps& steps, const Distribution& dist, Transport* 
       if (last_use[c] <= static_cast<int64_t>(L)) release(c), ready[c] = 0;
     for (TierId c : recovered_at[L])
       if (last_use[c] <= static_cast<int64_t>(L)) release(c), ready[c] = 0;
-    if (me == 0 && tr)
+    if (tr) {
+      send_batch(false);
+      // take what has arrived: rank 0 commits reports; the others take pieces early, so
+      // that no sender waits on a full channel
       while (tr->receive(false, inbox)) {
       }
+    }
   }
   if (me == 0 && tr)
     while (reports_due > 0) tr->receive(true, inbox);
@@ -651,6 +720,8 @@ SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer
   stats.peak_bytes_in_flight = walk.peak_bytes();
   stats.positions_computed = walk.positions_computed();
   stats.pieces_computed = walk.pieces_computed();
+  stats.seconds_solving = walk.seconds_solving();
+  stats.seconds_reporting = walk.seconds_reporting();
   if (transport) stats.seconds_waiting = transport->counters().seconds_waiting;
   if (stopped) throw Interrupted("the solve was asked to stop");
   return stats;
