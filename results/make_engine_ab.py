@@ -10,9 +10,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def main():
-    rows = [json.loads(l) for l in open(os.path.join(HERE, "engine-ab.jsonl")) if l.strip()]
-    last = rows[-1]["run"]
-    rows = [r for r in rows if r["run"] == last]
+    every = [json.loads(l) for l in open(os.path.join(HERE, "engine-ab.jsonl")) if l.strip()]
+    last = every[-1]["run"]
+    rows = [r for r in every if r["run"] == last]
     by = {"before": {}, "after": {}}
     for r in rows:
         by[r["binary"]][r["pair"]] = r
@@ -49,6 +49,26 @@ def main():
     out += ["", "Digests: %s (%s); every verify %s." % (
         ", ".join("`%s`" % d for d in digests), "the same before and after" if len(digests) == 1 else "DIFFERENT",
         "passed" if ok else "did NOT pass"), ""]
+    out += ["Peak RSS: the binary now links the HTTP server's and MPI's libraries, which a process holds"
+            " from its start whatever it runs (`toadbase --version` alone: about 6 MiB more than the old"
+            " binary's start); the records in flight are the same.", ""]
+    # every run so far: the solve's after/before, median of its pairs (the fixes in between show)
+    out += ["Every run of this comparison (the tree of the day against the same old binary):", "",
+            "| run | pairs | solve after / before (median of pairs) | batch lookups/s after / before |",
+            "|---|---:|---:|---:|"]
+    for run in sorted({r["run"] for r in every}):
+        b = {r["pair"]: r for r in every if r["run"] == run and r["binary"] == "before"}
+        a = {r["pair"]: r for r in every if r["run"] == run and r["binary"] == "after"}
+        ps = sorted(set(a) & set(b))
+        if not ps:
+            continue
+        solve = statistics.median(a[p]["solve_seconds"] / b[p]["solve_seconds"] for p in ps)
+        look = statistics.median(a[p]["batch_lookups_per_second"] / b[p]["batch_lookups_per_second"] for p in ps)
+        out.append("| %s | %d | %.3f | %.3f |" % (run, len(ps), solve, look))
+    out += ["", "The runs before 2026-11-25T03:50 had a level's records allocated and zeroed by the walking"
+            " thread alone before the level's tasks ran (about 5% of a 2-thread solve at length 16; the"
+            " 1-thread solve was even); a tier in one piece is now allocated by its own task, as before the"
+            " move.", ""]
     with open(os.path.join(HERE, "ENGINE.md"), "w") as f:
         f.write("\n".join(out))
     print("\n".join(out))

@@ -510,11 +510,14 @@ void TierWalk<R>::walk(const Steps& steps, const Distribution& dist, Transport* 
           wait_for(c);
         }
       }
+    // a tier in several pieces is allocated before they run; a tier in one, by its task (the
+    // zeroing and first touch of a level's records on every core, not on this thread alone)
     for (uint32_t i : todo)
-      if (assemble[dist.pieces[i].tier]) allocate(dist.pieces[i].tier);
+      if (assemble[dist.pieces[i].tier] && dist.split(dist.pieces[i].tier)) allocate(dist.pieces[i].tier);
     tbb::parallel_for(size_t{0}, todo.size(), [&](size_t k) {
       const Piece& p = dist.pieces[todo[k]];
       const TierId t = p.tier;
+      if (assemble[t] && !dist.split(t)) allocate(t);
       std::unique_ptr<R[]> own;  // a piece of a tier no one here reads: its own array
       R* out = held_[t].data();
       if (!assemble[t]) {
