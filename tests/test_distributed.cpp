@@ -379,8 +379,8 @@ namespace {
 /// Rank 1's transport, its batches of reports to rank 0 changed on the way by `tamper`.
 class TamperTransport : public LoopTransport {
  public:
-  TamperTransport(LoopHub& hub, int rank, std::function<void(std::vector<uint8_t>&)> tamper)
-      : LoopTransport(hub, rank), tamper_(std::move(tamper)) {}
+  TamperTransport(LoopHub& hub, int rank, std::function<void(std::vector<uint8_t>&)> tamper, bool twice)
+      : LoopTransport(hub, rank), tamper_(std::move(tamper)), twice_(twice) {}
   void send(std::span<const int> to, std::span<const uint8_t> header, std::span<const uint8_t> payload,
             bool compress) override {
     WireHeader h;
@@ -389,18 +389,21 @@ class TamperTransport : public LoopTransport {
     std::vector<uint8_t> changed(payload.begin(), payload.end());
     tamper_(changed);
     LoopTransport::send(to, header, changed, compress);
+    if (twice_) LoopTransport::send(to, header, changed, compress);
   }
 
  private:
   std::function<void(std::vector<uint8_t>&)> tamper_;
+  bool twice_;
 };
 
 /// Rank 0's error when rank 1's reports are tampered with (empty: the solve went through).
-std::string solve_tampered(const tf::Space& space, std::function<void(std::vector<uint8_t>&)> tamper) {
+std::string solve_tampered(const tf::Space& space, std::function<void(std::vector<uint8_t>&)> tamper,
+                           bool twice = false) {
   MemStore store(space.tier_count());
   const MemPacker<uint8_t> packer;
   return on_two_ranks([&](int r, LoopHub& hub) {
-    std::unique_ptr<LoopTransport> tr = r == 1 ? std::make_unique<TamperTransport>(hub, r, tamper)
+    std::unique_ptr<LoopTransport> tr = r == 1 ? std::make_unique<TamperTransport>(hub, r, tamper, twice)
                                                : std::make_unique<LoopTransport>(hub, r);
     toadbase::with_threads(1, [&] { return toadbase::solve_tiers(space, &store, &packer, nullptr, tr.get(), CostModel{}); });
   })[0];
@@ -415,6 +418,8 @@ TEST_CASE("distributed walk: damaged or forged reports are refused by rank 0, na
   // cut short: the last tier's bytes run past the end
   CHECK_THAT(solve_tampered(space, [](std::vector<uint8_t>& b) { b.resize(b.size() - 1); }),
              Catch::Matchers::Contains("reports from rank 1"));
+  // the same batch twice: its tiers would be committed twice
+  CHECK_THAT(solve_tampered(space, [](std::vector<uint8_t>&) {}, true), Catch::Matchers::Contains("a second time"));
   // bytes left over after the tiers it names
   CHECK_THAT(solve_tampered(space, [](std::vector<uint8_t>& b) { b.push_back(0); }),
              Catch::Matchers::Contains("reports from rank 1 are damaged"));

@@ -422,7 +422,8 @@ void TierWalk<R>::walk(const Steps& steps, const Distribution& dist, Transport* 
     }
     void arrived(int from, std::span<const uint8_t> header) override { on_arrived(from, read(header)); }
   } inbox;
-  std::vector<uint8_t> reports;  // rank 0: a batch of reports on its way in
+  std::vector<uint8_t> reports;          // rank 0: a batch of reports on its way in
+  std::vector<char> reported(me == 0 ? n : 0, 0);  // rank 0: tiers another rank reported
   inbox.on_place = [&](int from, const WireHeader& h, uint64_t bytes) -> uint8_t* {
     const std::string what = "a message from rank " + std::to_string(from) + " about tier " + std::to_string(h.tier);
     if (h.tier >= n || h.lo > h.hi || h.hi > plan_.size[h.tier])
@@ -453,6 +454,8 @@ void TierWalk<R>::walk(const Steps& steps, const Distribution& dist, Transport* 
         at += 16;
         if (t >= n || dist.reporter[t] != from || bytes > reports.size() - at)
           throw std::runtime_error(what + " do not fit the plan (tier " + std::to_string(t) + ")");
+        if (reported[t]) throw std::runtime_error(what + " name tier " + std::to_string(t) + " a second time");
+        reported[t] = 1;
         steps.report_packed(static_cast<TierId>(t), std::span<const uint8_t>(reports.data() + at, bytes));
         at += bytes;
         --reports_due;
