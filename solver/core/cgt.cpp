@@ -226,26 +226,23 @@ struct FormTable::Shard {
   std::mutex mutex;
   std::vector<FormId> index;  // open addressing by hash; kNoForm = empty
   size_t count = 0;
-  std::vector<std::unique_ptr<FormId[]>> blocks;  // the options arena
-  FormId* free = nullptr;
-  size_t free_left = 0;
-  size_t arena_bytes = 0;
-
-  FormId* allocate(size_t n) {
-    if (n == 0) return nullptr;
-    if (n > free_left) {
-      const size_t block = std::max<size_t>(n, 1 << 14);
-      blocks.emplace_back(new FormId[block]);
-      free = blocks.back().get();
-      free_left = block;
-      arena_bytes += block * sizeof(FormId);
-    }
-    FormId* p = free;
-    free += n;
-    free_left -= n;
-    return p;
-  }
+  WordArena options{size_t{1} << 14};  // the forms' options
 };
+
+uint32_t* FormTable::WordArena::allocate(size_t n) {
+  if (n == 0) return nullptr;
+  if (n > free_left) {
+    const size_t block = std::max(n, block_words);
+    blocks.emplace_back(new uint32_t[block]);
+    free = blocks.back().get();
+    free_left = block;
+    bytes += block * sizeof(uint32_t);
+  }
+  uint32_t* p = free;
+  free += n;
+  free_left -= n;
+  return p;
+}
 
 /// <= answers: one word an entry, (g + 1) << 32 | h << 1 | answer; a clash overwrites.
 class FormTable::LeqCache {
@@ -326,12 +323,9 @@ FormTable::FormTable(Options options)
 }
 
 FormTable::~FormTable() {
-  const size_t n = size();
   for (size_t c = 0; c < kMaxChunks; ++c) {
     Record* p = chunks_[c].load(std::memory_order_relaxed);
     if (!p) continue;
-    for (size_t i = 0; i < kChunk && c * kChunk + i < n; ++i)
-      delete p[i].thermo.load(std::memory_order_relaxed);
     delete[] p;
   }
 }
@@ -342,9 +336,9 @@ size_t FormTable::memory_bytes() const {
     if (chunks_[c].load(std::memory_order_relaxed)) bytes += kChunk * sizeof(Record);
   for (size_t s = 0; s < kShards; ++s) {
     std::lock_guard lock(shards_[s].mutex);
-    bytes += shards_[s].arena_bytes + shards_[s].index.size() * sizeof(FormId);
+    bytes += shards_[s].options.bytes + shards_[s].index.size() * sizeof(FormId);
   }
-  return bytes + leq_cache_->bytes() + op_cache_->bytes();
+  return bytes + leq_cache_->bytes() + op_cache_->bytes() + thermograph_bytes();
 }
 
 // ---- interning ------------------------------------------------------------------------
@@ -375,7 +369,7 @@ FormId FormTable::intern(std::span<const FormId> left, std::span<const FormId> r
       delete[] fresh;
   }
   Record& r = rec_mut(id);
-  FormId* opts = s.allocate(left.size() + right.size());
+  FormId* opts = s.options.allocate(left.size() + right.size());
   std::copy(left.begin(), left.end(), opts);
   std::copy(right.begin(), right.end(), opts + left.size());
   r.options = opts;
@@ -384,7 +378,7 @@ FormId FormTable::intern(std::span<const FormId> left, std::span<const FormId> r
   r.hash = h;
   describe(r, left, right);
   s.index[i] = id;
-  if (++s.count * 2 > s.index.size()) {
+  if (++s.count * 4 > s.index.size() * 3) {  // at most three quarters full
     std::vector<FormId> bigger(s.index.size() * 2, kNoForm);
     mask = bigger.size() - 1;
     for (FormId x : s.index) {

@@ -17,7 +17,8 @@
 //     4    {1 | 2}         birthday 2, hot, stops 1 / 0    [1 | 2]
 //          \__ a record: where its options sit in the arena, how many a side (each side
 //              sorted by id), birthday, both stops, number-up-star part when it has one
-//              (x + k.^ + *m), a few flags; the negative and the thermograph filled on demand
+//              (x + k.^ + *m), a few flags; the negative and a hot form's thermograph filled on
+//              demand (the thermograph in a few words of its own arena)
 //
 //   make(L, R): the canonical form of { L | R } (its options already canonical ids):
 //     1. duplicates out; if every option is a number: the simplest number between them, or
@@ -267,10 +268,11 @@ class FormTable {
 
   // ---- derived values ----------------------------------------------------------------
 
-  /// Computed once per form, then kept (thread-safe).
-  const Thermograph& thermograph(FormId g);
-  Dyadic mean(FormId g) { return thermograph(g).mean; }
-  Dyadic temperature(FormId g) { return thermograph(g).temperature; }
+  /// Computed once per form, then kept (thread-safe): a hot form's walls in a few words of
+  /// the table's thermograph arena (cgt_thermograph.cpp), any other's from its stop.
+  Thermograph thermograph(FormId g);
+  Dyadic mean(FormId g);
+  Dyadic temperature(FormId g);
   /// The atomic weight (Winning Ways ch. 8; Siegel, CGT II.7) where it exists: G is
   /// infinitesimal (both stops 0) and atomic. Its value is the naive weight
   /// aw(G) = { aw(GL) - 2 | aw(GR) + 2 } (a number-up-star's: its up multiple), with the
@@ -306,8 +308,10 @@ class FormTable {
   /// The canonical form of an expansion.
   FormId uptimal(const UptimalExpansion& e);
 
-  /// Bytes held by records, options and caches (thermographs not counted).
+  /// Bytes held by records, options, caches and kept thermographs.
   size_t memory_bytes() const;
+  /// Of which the kept thermographs'.
+  size_t thermograph_bytes() const;
 
   /// The table's forms in the same layout for a renumbering: record k of the new table is
   /// form order[k] of this one. `order` must list every option before the forms that use
@@ -329,7 +333,7 @@ class FormTable {
   struct Record {
     const FormId* options = nullptr;  // n_left Left options, then n_right Right options
     int64_t left_stop = 0, right_stop = 0;  // packed Dyadic; a number-up-star's number
-    std::atomic<const Thermograph*> thermo{nullptr};
+    std::atomic<const uint32_t*> thermo{nullptr};  // a hot form's walls, as kept
     uint32_t hash = 0;
     std::atomic<FormId> negative{kNoForm};
     uint16_t n_left = 0, n_right = 0;
@@ -342,12 +346,34 @@ class FormTable {
   class LeqCache;
   class OpCache;
   /// Uptimal expansions found so far, and the up-nths built (cgt_notation.cpp).
+  /// Forms found not to be uptimals (most of those asked about) are kept as ids alone, in
+  /// an open-addressing set.
   struct UptimalMemo {
     std::mutex mutex;
-    std::unordered_map<FormId, std::optional<UptimalExpansion>> known;
+    std::unordered_map<FormId, UptimalExpansion> known;
+    std::vector<FormId> none;  // kNoForm: an empty slot; at most three quarters full
+    size_t none_count = 0;
     std::vector<FormId> up_nth{kNoForm, kNoForm};  // [n] = ^<n>
+    bool is_none(FormId g) const;
+    void add_none(FormId g);
   };
   struct Pending;
+  /// Where kept thermographs lie: words in blocks that never move (cgt_thermograph.cpp).
+  /// 32-bit words handed out from blocks of `block_words` and never given back (the
+  /// caller locks): a form's options, a kept thermograph.
+  struct WordArena {
+    explicit WordArena(size_t block) : block_words(block) {}
+    size_t block_words;
+    std::vector<std::unique_ptr<uint32_t[]>> blocks;
+    uint32_t* free = nullptr;
+    size_t free_left = 0, bytes = 0;
+    uint32_t* allocate(size_t n);
+  };
+  struct ThermoArena {
+    std::mutex mutex;
+    WordArena words{size_t{1} << 18};  // 1 MiB blocks
+    const uint32_t* copy(const std::vector<uint32_t>& words);
+  };
 
   const Record& rec(FormId g) const {
     return chunks_[g >> kChunkBits].load(std::memory_order_acquire)[g & (kChunk - 1)];
@@ -367,6 +393,9 @@ class FormTable {
   int print_order(FormId a, FormId b);
   int print(std::string& out, FormId g, bool force_brackets, bool force_parens);
   std::optional<UptimalExpansion> expansion_of_right_first(FormId g);
+  // cgt_thermograph.cpp
+  const uint32_t* hot_walls(FormId g);
+  Trajectory wall(FormId g, bool left_wall);
 
   std::atomic<FormId> next_id_{0};
   std::unique_ptr<std::atomic<Record*>[]> chunks_;
@@ -379,6 +408,7 @@ class FormTable {
   std::unique_ptr<std::atomic<uint64_t>[]> nus_fast_;
   std::mutex nus_mutex_;
   std::unordered_map<int64_t, FormId> nus_ids_;  // number_up_star() by value hash; nus_mutex_
+  mutable ThermoArena thermo_arena_;
 };
 
 /// A deterministic numbering of a table's forms: order[k] is the old id of new id k, and

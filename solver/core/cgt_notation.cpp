@@ -67,6 +67,7 @@ std::optional<FormTable::UptimalExpansion> FormTable::uptimal_expansion(FormId g
     std::lock_guard lock(uptimal_->mutex);
     const auto it = uptimal_->known.find(g);
     if (it != uptimal_->known.end()) return it->second;
+    if (uptimal_->is_none(g)) return std::nullopt;
   }
   std::optional<UptimalExpansion> e = expansion_of_right_first(g);
   if (!e) {
@@ -77,8 +78,47 @@ std::optional<FormTable::UptimalExpansion> FormTable::uptimal_expansion(FormId g
     }
   }
   std::lock_guard lock(uptimal_->mutex);
-  uptimal_->known[g] = e;
+  if (e)
+    uptimal_->known[g] = *e;
+  else
+    uptimal_->add_none(g);
   return e;
+}
+
+namespace {
+
+size_t none_slot(FormId g, size_t mask) {
+  return static_cast<size_t>((uint64_t{g} * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+}
+
+}  // namespace
+
+bool FormTable::UptimalMemo::is_none(FormId g) const {
+  if (none.empty()) return false;
+  const size_t mask = none.size() - 1;
+  for (size_t i = none_slot(g, mask); none[i] != kNoForm; i = (i + 1) & mask)
+    if (none[i] == g) return true;
+  return false;
+}
+
+void FormTable::UptimalMemo::add_none(FormId g) {
+  if (is_none(g)) return;
+  if ((none_count + 1) * 4 > none.size() * 3) {
+    std::vector<FormId> bigger(std::max<size_t>(1024, none.size() * 2), kNoForm);
+    const size_t mask = bigger.size() - 1;
+    for (FormId x : none) {
+      if (x == kNoForm) continue;
+      size_t i = none_slot(x, mask);
+      while (bigger[i] != kNoForm) i = (i + 1) & mask;
+      bigger[i] = x;
+    }
+    none.swap(bigger);
+  }
+  const size_t mask = none.size() - 1;
+  size_t i = none_slot(g, mask);
+  while (none[i] != kNoForm) i = (i + 1) & mask;
+  none[i] = g;
+  ++none_count;
 }
 
 // An uptimal G = x.d1..dn + *m whose last digit dn is positive has one Right option, itself

@@ -21,27 +21,24 @@ Dyadic unpack_dyadic(uint32_t w) {
   return Dyadic::fraction((p - (p & 63)) / 64, p & 63);
 }
 
-FormChunk encode_forms(std::span<const StoredForm> forms) {
-  FormChunk c;
-  const size_t n = forms.size();
-  c.columns.assign(n * kColumns, 0);
-  auto col = [&](Column k, size_t row) -> uint32_t& { return c.columns[row * kColumns + k]; };
-  auto put = [&](const std::string& s) {
-    for (char ch : s) c.text.push_back(static_cast<uint8_t>(ch));
-  };
+void ChunkWriter::append(std::span<const StoredForm> forms) {
+  FormChunk& c = chunk_;
+  const size_t first = c.columns.size() / kColumns, n = forms.size();
+  c.columns.resize((first + n) * kColumns, 0);
+  auto col = [&](Column k, size_t row) -> uint32_t& { return c.columns[(first + row) * kColumns + k]; };
   for (size_t r = 0; r < n; ++r) {
     const StoredForm& f = forms[r];
     if (f.left.size() > 0xffff || f.right.size() > 0xffff)
       throw std::length_error("a form with more than 65535 options a side");
     c.options.insert(c.options.end(), f.left.begin(), f.left.end());
     c.options.insert(c.options.end(), f.right.begin(), f.right.end());
-    put(f.text);
-    if (f.atomic_weight) put(*f.atomic_weight);
-    if (c.options.size() > UINT32_MAX || c.text.size() > UINT32_MAX)
+    put_text(f.text);
+    if (f.atomic_weight) put_text(*f.atomic_weight);
+    if (c.options.size() > UINT32_MAX || text_size_ > UINT32_MAX)
       throw std::length_error("a chunk of the form table past 2^32 records");
     col(kOptionsEnd, r) = static_cast<uint32_t>(c.options.size());
     col(kCounts, r) = static_cast<uint32_t>(f.left.size() | f.right.size() << 16);
-    col(kTextEnd, r) = static_cast<uint32_t>(c.text.size());
+    col(kTextEnd, r) = static_cast<uint32_t>(text_size_);
     col(kAtomicLength, r) = f.atomic_weight ? static_cast<uint32_t>(f.atomic_weight->size()) : kNoAtomicWeight;
     col(kLeftStop, r) = pack_dyadic(f.left_stop);
     col(kRightStop, r) = pack_dyadic(f.right_stop);
@@ -50,7 +47,38 @@ FormChunk encode_forms(std::span<const StoredForm> forms) {
     col(kInfo, r) = f.birthday | static_cast<uint32_t>(f.kind) << 16 | static_cast<uint32_t>(f.outcome) << 20;
     col(kNegative, r) = f.negative;
   }
+}
+
+void ChunkWriter::put_text(const std::string& s) {
+  for (size_t at = 0; at < s.size();) {
+    if (text_.empty() || text_.back().size() == kTextBlock) {
+      text_.emplace_back();
+      text_.back().reserve(kTextBlock);  // address space: its pages are touched as it fills
+    }
+    const size_t n = std::min(s.size() - at, kTextBlock - text_.back().size());
+    text_.back().append(s, at, n);
+    at += n;
+  }
+  text_size_ += s.size();
+}
+
+FormChunk ChunkWriter::finish() {
+  FormChunk c = std::move(chunk_);
+  chunk_ = {};
+  c.text.reserve(text_size_);
+  for (std::string& block : text_) {
+    for (char ch : block) c.text.push_back(static_cast<uint8_t>(ch));
+    std::string().swap(block);
+  }
+  text_.clear();
+  text_size_ = 0;
   return c;
+}
+
+FormChunk encode_forms(std::span<const StoredForm> forms) {
+  ChunkWriter w;
+  w.append(forms);
+  return w.finish();
 }
 
 std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::span<const uint32_t> options,
@@ -197,9 +225,8 @@ StoredForm describe_value(cgt::FormTable& t, FormId g) {
   f.right_stop = t.right_stop(g);
   f.kind = t.kind(g);
   if (f.kind == cgt::Kind::Hot) {
-    const cgt::Thermograph& th = t.thermograph(g);
-    f.mean = th.mean;
-    f.temperature = th.temperature;
+    f.mean = t.mean(g);
+    f.temperature = t.temperature(g);
   } else if (f.kind == cgt::Kind::Number) {
     // CGSuite's convention (as FormTable::thermograph): an integer's temperature is -1,
     // m / 2^k's -1 / 2^k

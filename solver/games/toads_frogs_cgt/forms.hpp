@@ -99,6 +99,27 @@ struct FormChunk {
   std::vector<uint32_t> columns, options, text;
 };
 FormChunk encode_forms(std::span<const StoredForm> forms);
+
+/// A chunk encoded a batch of forms at a time (in id order), so that a solve holds one
+/// batch of StoredForms, not the chunk's: the same tiers as encode_forms of all of them.
+/// The text is kept a byte a character until finish() widens it.
+class ChunkWriter {
+ public:
+  void append(std::span<const StoredForm> forms);
+  /// The three tiers; the text's blocks are let go one by one as it is widened.
+  FormChunk finish();
+
+ private:
+  /// Text block bytes: past the C library's largest threshold for mapping an allocation of
+  /// its own (32 MiB), so a block's memory is returned when it is let go.
+  static constexpr size_t kTextBlock = size_t{1} << 26;
+  void put_text(const std::string& s);
+
+  FormChunk chunk_;                // columns and options; the text in text_
+  std::vector<std::string> text_;  // blocks of kTextBlock bytes (reserved, filled as they come)
+  uint64_t text_size_ = 0;
+};
+
 /// The forms of a chunk read back (without their texts when `text` is null); throws
 /// std::runtime_error naming `where` when the records do not add up (a damaged chunk).
 std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::span<const uint32_t> options,

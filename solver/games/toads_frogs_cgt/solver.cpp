@@ -8,6 +8,9 @@
 #include <atomic>
 #include <bit>
 #include <mutex>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "solver/core/combinatorics.hpp"
 #include "solver/games/toads_frogs_cgt/forms.hpp"
@@ -23,9 +26,10 @@ class Solver {
  public:
   Solver(const Boards& boards, TierStore& store, Progress* progress)
       : b_(boards), store_(store), progress_(progress), layout_{boards.class_count()}, ids_(table_),
-        values_(boards.class_count()) {}
+        values_(boards.class_count()), readers_(boards.class_count(), 0) {}
 
   SolveStats run() {
+    count_readers();
     resume();
     for (int m = 1; m <= b_.max_length(); ++m) {
       const auto [lo, hi] = b_.classes_of_length(m);
@@ -43,20 +47,56 @@ class Solver {
   }
 
  private:
-  // ---- resume -------------------------------------------------------------------------
+  // ---- which classes read which ------------------------------------------------------
 
-  void resume() {
+  /// The shorter classes a class reads (boards.hpp: a move that kills a piece strips one
+  /// cell, so they are of one cell fewer): a toad onto the last cell leaves (m - 1, t - 1, f),
+  /// a frog onto cell 0 (m - 1, t, f - 1), mirrored when it has more toads than frogs.
+  std::vector<uint32_t> shorter_classes(uint32_t k) const {
+    const BoardClass& c = b_.cls(k);
+    std::vector<uint32_t> out;
+    if (c.m < 2) return out;
+    auto add = [&](int t, int f) {
+      if (t < 0 || f < 0) return;
+      if (const auto s = b_.class_of(c.m - 1, std::min(t, f), std::max(t, f)))
+        if (std::find(out.begin(), out.end(), *s) == out.end()) out.push_back(*s);
+    };
+    add(c.t - 1, c.f);
+    add(c.t, c.f - 1);
+    return out;
+  }
+
+  /// How many classes not yet solved read each class: its values are let go at none.
+  void count_readers() {
     while (first_ < b_.class_count() && store_.has_tier(layout_.board(first_)) &&
            store_.has_tier(layout_.forms(first_)) && store_.has_tier(layout_.options(first_)) &&
            store_.has_tier(layout_.text(first_)))
       ++first_;
+    for (uint32_t k = first_; k < b_.class_count(); ++k)
+      for (uint32_t s : shorter_classes(k)) ++readers_[s];
+  }
+
+  /// After class k is solved: the shorter classes no class left reads are let go.
+  void release_shorter(uint32_t k) {
+    for (uint32_t s : shorter_classes(k)) {
+      std::lock_guard lock(mu_);
+      if (--readers_[s] == 0 && !values_[s].empty()) {
+        held_bytes_ -= values_[s].size() * sizeof(FormId);
+        std::vector<FormId>().swap(values_[s]);
+      }
+    }
+  }
+
+  // ---- resume -------------------------------------------------------------------------
+
+  void resume() {
     for (uint32_t k = 0; k < first_; ++k) {
       const BoardClass& c = b_.cls(k);
       const std::string where = "the form table's chunk " + c.name();
       const std::vector<uint32_t> cols = store_.load<uint32_t>(layout_.forms(k));
       const std::vector<uint32_t> options = store_.load<uint32_t>(layout_.options(k));
       build_forms(table_, ids_, decode_forms(cols, options, nullptr, where), where);
-      if (c.m < b_.max_length()) {
+      if (readers_[k] > 0) {  // a class left to solve reads it
         const std::vector<uint32_t> stored = store_.load<uint32_t>(layout_.board(k));
         if (stored.size() != c.size) throw std::runtime_error("class " + c.name() + " holds the wrong number of boards");
         std::vector<FormId>& v = values_[k];
@@ -87,6 +127,7 @@ class Solver {
       const uint32_t k = next_.fetch_add(1);
       if (k >= end_) return;
       tbb::this_task_arena::isolate([&] { solve_class(k); });
+      release_shorter(k);
       {
         std::lock_guard lock(mu_);
         done_[k] = true;
@@ -115,7 +156,9 @@ class Solver {
   /// The value of a child that lost dead pieces: in a shorter class, held in memory.
   FormId shorter(uint32_t toads, uint32_t frogs, int length) {
     const Located at = b_.locate(Board{toads, frogs, length});
-    const FormId g = values_[at.cls][at.index];
+    const std::vector<FormId>& held = values_[at.cls];
+    if (at.index >= held.size()) throw std::logic_error("cgt solve: a class read after it was let go");
+    const FormId g = held[at.index];
     return at.mirrored ? table_.negate(g) : g;
   }
 
@@ -191,26 +234,42 @@ class Solver {
     std::vector<FormId>& v = values_[k];
     const uint32_t first = ids_.count();
     if (first == 0) ids_.number(FormTable::zero());  // id 0 is 0
-    // number the class's values in its solve order
-    std::vector<uint32_t> out(c.size);
+    // number the class's values in its solve order: in place when no class reads them
+    // (the longest ones), else into a copy
+    const bool read_later = readers_[k] > 0;
+    std::vector<uint32_t> numbered;
+    if (read_later) numbered.resize(c.size);
+    std::vector<uint32_t>& out = read_later ? numbered : v;
     for (int sa = static_cast<int>(c.cnt0.size()) - 1; sa >= 0; --sa) {
       const uint64_t slots = c.cnt0[sa] + c.cnt1[sa];
       b_.toad_sets(c, sa, 0, slots, [&](uint64_t, uint32_t, uint64_t start, uint64_t nb) {
         for (uint64_t i = start; i < start + nb; ++i) out[i] = ids_.number(v[i]);
       });
     }
-    // describe the forms new here, in parallel
+    // describe the forms new here, in parallel, a batch at a time
     const uint32_t count = ids_.count() - first;
-    std::vector<StoredForm> forms(count);
-    tbb::parallel_for(tbb::blocked_range<uint32_t>(0, count, 64), [&](const tbb::blocked_range<uint32_t>& r) {
-      for (uint32_t i = r.begin(); i != r.end(); ++i) forms[i] = describe(table_, ids_.form(first + i), ids_);
-    });
-    FormChunk chunk = encode_forms(forms);
+    ChunkWriter writer;
+    std::vector<StoredForm> forms;
+    for (uint32_t from = 0; from < count; from += kDescribeBatch) {
+      forms.assign(std::min(kDescribeBatch, count - from), StoredForm{});
+      tbb::parallel_for(tbb::blocked_range<uint32_t>(0, static_cast<uint32_t>(forms.size()), 64),
+                        [&](const tbb::blocked_range<uint32_t>& r) {
+                          for (uint32_t i = r.begin(); i != r.end(); ++i)
+                            forms[i] = describe(table_, ids_.form(first + from + i), ids_);
+                        });
+      writer.append(forms);
+    }
     std::vector<StoredForm>().swap(forms);
+#if defined(__GLIBC__)
+    malloc_trim(0);  // the printing's memory back before the text is widened (4 bytes a character)
+#endif
     // the chunk first, the boards last: a class is done when its board tier is in
-    store_.commit(layout_.forms(k), chunk.columns);
-    store_.commit(layout_.options(k), chunk.options);
-    store_.commit(layout_.text(k), chunk.text);
+    {
+      FormChunk chunk = writer.finish();
+      store_.commit(layout_.forms(k), chunk.columns);
+      store_.commit(layout_.options(k), chunk.options);
+      store_.commit(layout_.text(k), chunk.text);
+    }
     store_.commit(layout_.board(k), out);
     if (progress_) {
       progress_->tier_done(c.name(), c.size, false);
@@ -220,12 +279,18 @@ class Solver {
     }
     stats_.tiers_solved += 4;
     stats_.positions_solved = stats_positions_;
-    if (c.m == b_.max_length()) {  // no longer class reads it
+    if (!read_later) {  // no longer class reads it
       std::vector<FormId>().swap(v);
       std::lock_guard lock(mu_);
       held_bytes_ -= c.size * sizeof(FormId);
     }
+#if defined(__GLIBC__)
+    malloc_trim(0);  // the chunk's and the values' memory back to the system
+#endif
   }
+
+  /// Forms described at once when a class is committed (their StoredForms held together).
+  static constexpr uint32_t kDescribeBatch = uint32_t{1} << 16;
 
   const Boards& b_;
   TierStore& store_;
@@ -234,6 +299,7 @@ class Solver {
   FormTable table_;
   Numbering ids_;
   std::vector<std::vector<FormId>> values_;  // [class]: engine ids, while held
+  std::vector<uint32_t> readers_;             // [class]: classes left to solve that read it; mu_
   uint32_t first_ = 0;                        // the first class not read back
   SolveStats stats_;
   std::atomic<uint64_t> stats_positions_{0};

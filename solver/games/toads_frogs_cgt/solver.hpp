@@ -11,11 +11,15 @@
 //               value's negative.
 //       commit, in class order (whichever worker finishes the next class does it): number
 //               the class's values (forms.hpp), describe its new forms (text, stops, mean,
-//               temperature, atomic weight: in parallel), commit the chunk's three tiers, then
-//               the board tier; keep the class's values in memory when a longer class reads it
+//               temperature, atomic weight: in parallel, a batch at a time), commit the
+//               chunk's three tiers, then the board tier; keep the class's values in memory
+//               when a longer class reads it
 //
-// Memory: the values of every class shorter than the current length (4 bytes a board: a
-// third of 3^n boards in all), the classes in flight, and the FormTable.
+// Memory: the values of the classes of one cell fewer that a class left to solve reads (a
+// move that kills a piece strips one cell; a class's values are let go once the two classes
+// that read them are solved: 4 bytes a board, at most the boards of n - 1 cells), the
+// classes in flight, and the FormTable (its records, options, index and the hot forms'
+// thermographs).
 //
 // Resume: the classes whose four tiers (boards, columns, options, text) were all committed,
 // in order, are read back (their forms made again from their options, in id order), and the
