@@ -7,6 +7,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <cstddef>
+#include <optional>
 #include <functional>
 #include <mutex>
 #include <random>
@@ -388,23 +390,34 @@ class TamperTransport : public LoopTransport {
     if (h.kind != WireHeader::kReports) return LoopTransport::send(to, header, payload, compress);
     std::vector<uint8_t> changed(payload.begin(), payload.end());
     tamper_(changed);
-    LoopTransport::send(to, header, changed, compress);
+    std::vector<uint8_t> head(header.begin(), header.end());
+    if (count_) std::memcpy(head.data() + offsetof(WireHeader, count), &*count_, sizeof *count_);
+    LoopTransport::send(to, head, changed, compress);
     if (twice_) LoopTransport::send(to, header, changed, compress);
   }
 
  private:
   std::function<void(std::vector<uint8_t>&)> tamper_;
   bool twice_;
+
+ public:
+  std::optional<uint64_t> count_;  // the header's count of tiers, when set
 };
 
 /// Rank 0's error when rank 1's reports are tampered with (empty: the solve went through).
 std::string solve_tampered(const tf::Space& space, std::function<void(std::vector<uint8_t>&)> tamper,
-                           bool twice = false) {
+                           bool twice = false, std::optional<uint64_t> count = std::nullopt) {
   MemStore store(space.tier_count());
   const MemPacker<uint8_t> packer;
   return on_two_ranks([&](int r, LoopHub& hub) {
-    std::unique_ptr<LoopTransport> tr = r == 1 ? std::make_unique<TamperTransport>(hub, r, tamper, twice)
-                                               : std::make_unique<LoopTransport>(hub, r);
+    std::unique_ptr<LoopTransport> tr;
+    if (r == 1) {
+      auto t = std::make_unique<TamperTransport>(hub, r, tamper, twice);
+      t->count_ = count;
+      tr = std::move(t);
+    } else {
+      tr = std::make_unique<LoopTransport>(hub, r);
+    }
     toadbase::with_threads(1, [&] { return toadbase::solve_tiers(space, &store, &packer, nullptr, tr.get(), CostModel{}); });
   })[0];
 }
@@ -418,6 +431,10 @@ TEST_CASE("distributed walk: damaged or forged reports are refused by rank 0, na
   // cut short: the last tier's bytes run past the end
   CHECK_THAT(solve_tampered(space, [](std::vector<uint8_t>& b) { b.resize(b.size() - 1); }),
              Catch::Matchers::Contains("reports from rank 1"));
+  // a header naming more tiers than the bytes could hold (2^60: 16 bytes each wraps round)
+  for (uint64_t count : {uint64_t{1} << 60, uint64_t{1} << 40})
+    CHECK_THAT(solve_tampered(space, [](std::vector<uint8_t>&) {}, false, count),
+               Catch::Matchers::Contains("reports this rank does not expect"));
   // the same batch twice: its tiers would be committed twice
   CHECK_THAT(solve_tampered(space, [](std::vector<uint8_t>&) {}, true), Catch::Matchers::Contains("a second time"));
   // bytes left over after the tiers it names

@@ -429,7 +429,7 @@ void TierWalk<R>::walk(const Steps& steps, const Distribution& dist, Transport* 
     if (h.tier >= n || h.lo > h.hi || h.hi > plan_.size[h.tier])
       throw std::runtime_error(what + " does not fit the plan (a rank of another space or build?)");
     if (h.kind == WireHeader::kReports) {
-      if (me != 0 || h.tier != 0 || h.lo != 0 || h.hi != 0 || h.count == 0 || bytes < 16 * h.count)
+      if (me != 0 || h.tier != 0 || h.lo != 0 || h.hi != 0 || h.count == 0 || h.count > bytes / 16)
         throw std::runtime_error("a message from rank " + std::to_string(from) + ": reports this rank does not expect");
       reports.resize(bytes);
       return reports.data();
