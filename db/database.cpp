@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -257,14 +258,41 @@ void check_fits(const nlohmann::json& m, const std::string& path, const Identity
                   " (an older toadbase?); remove it and solve again");
 }
 
+/// True when `dir` holds only what RocksDB writes while it creates a database, before
+/// CURRENT: a solve killed that early (the directory is RocksDB's, and holds no data).
+bool only_creation_files(const std::string& dir) {
+  std::error_code ec;
+  bool any = false;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string n = e.path().filename().string();
+    auto starts = [&](const char* p) { return n.rfind(p, 0) == 0; };
+    auto ends = [&](const char* p) { return n.size() >= std::strlen(p) && n.compare(n.size() - std::strlen(p), std::string::npos, p) == 0; };
+    const bool rocks = n == "LOCK" || n == "LOG" || n == "IDENTITY" || starts("LOG.old.") || starts("MANIFEST-") ||
+                       starts("OPTIONS-") || ends(".dbtmp") || ends(".log");
+    if (!rocks || !e.is_regular_file(ec)) return false;
+    any = true;
+  }
+  return any && !ec;
+}
+
 }  // namespace
 
 std::unique_ptr<Database> Database::open_for_solve(const std::string& path, const Identity& id,
                                                    const std::vector<TierInfo>& tiers, int zstd_level, bool repair) {
   std::error_code ec;
   const bool exists = fs::exists(fs::path(path) / "CURRENT", ec);
-  if (!exists && fs::exists(path, ec) && !fs::is_empty(path, ec))
-    throw DbError(path + " exists and is not a database (no CURRENT file); refusing to write there");
+  if (!exists && fs::exists(path, ec) && !fs::is_empty(path, ec)) {
+    if (!only_creation_files(path))
+      throw DbError(path + " exists and is not a database (no CURRENT file); refusing to write there");
+    // a creation cut short (killed before CURRENT): unless it is going on now, start it again
+    const std::optional<long> holder = lock_holder(path);
+    if (holder && *holder != ::getpid()) throw DbError(being_solved(path, holder));
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(path, ec)) files.push_back(e.path());
+    for (const fs::path& f : files)
+      if (!ec) fs::remove(f, ec);
+    if (ec) throw DbError("cannot clear the cut-short database " + path + ": " + ec.message());
+  }
   if (exists && !repair) {
     // look first, read-only: a refused solve, or one with nothing left to do, writes nothing
     auto look = open_read_only(path, 0);

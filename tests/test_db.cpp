@@ -439,6 +439,22 @@ TEST_CASE("opening what is not a toadbase database fails with a clear DbError", 
                Contains("not a database"));
     CHECK_FALSE(fs::exists(dir / "CURRENT"));
   }
+  SECTION("a database whose creation was killed before CURRENT is solved into; with a file of anyone else's, not") {
+    // what RocksDB writes before CURRENT (a solve killed that early left these)
+    const fs::path cut = dir / "cut";
+    fs::create_directories(cut);
+    for (const char* f : {"LOCK", "LOG", "IDENTITY", "MANIFEST-000001", "000001.dbtmp", "OPTIONS-000003"})
+      write_file(cut / f, "");
+    const fs::path other = dir / "other";
+    fs::copy(cut, other);
+    write_file(other / "notes.txt", "mine");
+    { auto d = Database::open_for_solve(cut, kId, kTiers, 3); }
+    CHECK(fs::exists(cut / "CURRENT"));
+    CHECK_NOTHROW(Database::open_read_only(cut));
+    CHECK_THAT(db_error([&] { Database::open_for_solve(other, kId, kTiers, 3); }), Contains("not a database"));
+    CHECK(fs::exists(other / "notes.txt"));
+    CHECK_FALSE(fs::exists(other / "CURRENT"));
+  }
 }
 
 TEST_CASE("damaged tiers are reported, naming the tier and block", "[db]") {
