@@ -599,6 +599,31 @@ TEST_CASE("notation: round trips of every form met, and the parser's forms and e
     CHECK_THROWS_AS(t.parse(badtext), ParseError);
 }
 
+TEST_CASE("notation: the length counted without printing, and printing bounded by a limit, agree with the text",
+          "[cgt][notation]") {
+  FormTable t;
+  EngineBoards engine{t, {}};
+  for (int n = 1; n <= 9; ++n)
+    for (const std::string& b : all_boards(n)) engine.value(b);
+  // a few long ones: their followers are met many times over (the count's memo)
+  for (const char* b : {"T-TTF-FFFFFF", "TTTTTT-TFF-F", "T-T-FTFFFFFF", "TT-T-F-TFFFFF"}) engine.value(b);
+  const size_t n = t.size();
+  size_t longest = 0;
+  uint64_t bad = 0;
+  for (FormId g = 0; g < n; ++g) {
+    const std::string s = t.to_string(g);
+    longest = std::max(longest, s.size());
+    const bool same = t.printed_length(g) == s.size() && t.to_string(g, s.size()) == s &&
+                      t.to_string(g, UINT64_MAX) == s && !t.to_string(g, s.size() - 1).has_value();
+    if (!same && ++bad <= 5)
+      FAIL_CHECK(s << ": counted " << t.printed_length(g) << ", bounded by its length "
+                   << t.to_string(g, s.size()).value_or("(none)"));
+  }
+  CHECK(bad == 0);
+  CHECK(longest > 100);
+  CHECK_FALSE(t.to_string(t.zero(), 0).has_value());  // "0" is one character
+}
+
 TEST_CASE("atomic weights: ups, nimbers, Tiny, and sums of all-small games", "[cgt]") {
   FormTable t;
   auto aw = [&](const char* g) { return str(t, t.atomic_weight(t.parse(g))); };

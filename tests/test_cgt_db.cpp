@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
@@ -61,8 +62,10 @@ const toadbase::tools::Game& cgt_game() { return *toadbase::tools::find_game("to
 
 /// Solves every board of 1..n cells into `path` (through `tap` when given); the digest.
 std::string solve(const std::string& path, int n, int threads = 0,
-                  const std::function<void(Tap&)>& setup = nullptr) {
-  const auto inst = cgt_game().instance(cgt_game().normalize({{"length", n}}));
+                  const std::function<void(Tap&)>& setup = nullptr, std::optional<int> text_cap = std::nullopt) {
+  json given = {{"length", n}};
+  if (text_cap) given["text-cap"] = *text_cap;
+  const auto inst = cgt_game().instance(cgt_game().normalize(given));
   auto d = toadbase::db::Database::open_for_solve(path, inst->identity(), inst->tiers(), 3);
   Tap tap(*d);
   if (setup) setup(tap);
@@ -321,6 +324,109 @@ TEST_CASE("cgt database: verify recomputes every form and every board, and catch
   bad = verify(dir / "form");
   CHECK_FALSE(bad.ok);
   CHECK_FALSE(bad.problem.empty());
+}
+
+// ---- long forms -------------------------------------------------------------------------
+
+TEST_CASE("cgt database: a form printed longer than the text cap keeps no text, and every way in answers the same",
+          "[cgt][cgt-db]") {
+  TempDir dir("cgt-cap");
+  const int n = 9;
+  // the default cap keeps every text of 9 cells; 12 characters keeps some; 0 keeps none
+  const std::string full = solve(dir / "full", n), some = solve(dir / "some", n, 2, nullptr, 12),
+                    none = solve(dir / "none", n, 1, nullptr, 0);
+  CHECK(full != some);
+  CHECK(solve(dir / "some1", n, 1, nullptr, 12) == some);  // deterministic still
+  const auto f = toadbase::tools::open_database(dir / "full"), s = toadbase::tools::open_database(dir / "some"),
+             z = toadbase::tools::open_database(dir / "none");
+  CHECK(f.db->identity().parameters == json{{"length", n}});  // the default is not written down
+  CHECK(s.db->identity().parameters == json{{"length", n}, {"text_cap", 12}});
+  const auto& inst = dynamic_cast<const cgtdb::CgtInstance&>(*s.instance);
+  CHECK(inst.text_cap() == 12);
+  // what is stored: long forms flagged, with their printed length; the rest as before
+  const cgtdb::TierLayout lay = inst.layout();
+  const cgtdb::FormReader full_forms(*f.db, lay), some_forms(*s.db, lay), no_forms(*z.db, lay);
+  REQUIRE(full_forms.count() == some_forms.count());
+  size_t long_forms = 0;
+  for (uint32_t id = 0; id < full_forms.count(); ++id) {
+    const cgtdb::StoredForm a = full_forms.read(id), b = some_forms.read(id), c = no_forms.read(id);
+    REQUIRE(a.text_stored);
+    CHECK_FALSE(c.text_stored);
+    CHECK(b.text_stored == (a.text.size() <= 12 && (!a.atomic_weight || a.atomic_weight->size() <= 12)));
+    long_forms += !b.text_stored;
+    for (const cgtdb::StoredForm* x : {&b, &c}) {
+      CHECK(x->text == a.text);  // read() prints a long form from its followers
+      CHECK(x->atomic_weight == a.atomic_weight);
+      CHECK((x->text_stored || x->printed_length == a.text.size()));
+      CHECK(x->left == a.left);
+      CHECK(x->negative == a.negative);
+    }
+    CHECK(some_forms.text(id) == a.text);
+  }
+  CHECK(long_forms > 100);
+  // every board of 1..9 cells queries the same
+  for (int m = 1; m <= n; ++m)
+    for (const std::string& board : cgt_oracle::all_boards(m)) {
+      const json want = json(f.instance->query(*f.db, board, ""));
+      if (json(s.instance->query(*s.db, board, "")) != want || json(z.instance->query(*z.db, board, "")) != want)
+        FAIL("board " << board << " answers differently");
+    }
+  // verify accepts them; analyze lists the same longest forms, a long one without its text
+  for (const auto* o : {&s, &z}) {
+    const auto rep = toadbase::with_threads(0, [&] { return o->instance->verify(*o->db, nullptr); });
+    CHECK(rep.ok);
+  }
+  const json af = f.instance->analyze(*f.db), as = s.instance->analyze(*s.db);
+  REQUIRE(af["longestForms"].size() == as["longestForms"].size());
+  for (size_t i = 0; i < af["longestForms"].size(); ++i) {
+    CHECK(as["longestForms"][i]["board"] == af["longestForms"][i]["board"]);
+    CHECK(as["longestForms"][i]["characters"] == af["longestForms"][i]["characters"]);
+    CHECK_FALSE(as["longestForms"][i].contains("value"));  // each longer than 12
+  }
+  CHECK(as["censusOfValues"] == af["censusOfValues"]);
+  CHECK(as["laws"] == af["laws"]);
+  // the command line: --text-cap, cgt sum through long forms, a cap out of range
+  const std::string db = dir / "cli";
+  ok({"solve", "toads-frogs-cgt", "--length", "8", "--text-cap", "0", "--db", db, "--quiet"});
+  CHECK(json::parse(ok({"cgt", "sum", "--db", db, "TT--F|T-TFF"}).out)["value"] == "1^");
+  CHECK(json::parse(ok({"cgt", "sum", "--db", db, "TTT--FFF|TT--F"}).out)["value"] == "{9/8|7/8}");
+  CHECK(json::parse(ok({"query", "--db", db, "T-TFF"}).out)["atomicWeight"] == "1");
+  CHECK_THAT(run_expecting({"solve", "toads-frogs-cgt", "--text-cap", "-1", "--db", dir / "x", "--quiet"}, 2).err,
+             Contains("--text-cap"));
+}
+
+TEST_CASE("cgt database: a long form's row that does not add up is refused, and verify catches a wrong length",
+          "[cgt][cgt-db]") {
+  TempDir dir("cgt-cap-damage");
+  const int n = 8;
+  const uint32_t classes = cgtdb::Boards(n).class_count();
+  const auto [lo, hi] = cgtdb::Boards(n).classes_of_length(n);
+  (void)hi;
+  auto verify = [&](const std::string& path) {
+    const auto o = toadbase::tools::open_database(path);
+    return toadbase::with_threads(0, [&] { return o.instance->verify(*o.db, nullptr); });
+  };
+  // the first form of the largest class of 8 cells: its printed length one off
+  solve(dir / "length", n, 0, [&](Tap& tap) {
+    tap.change = [&](TierId t, std::vector<uint32_t>& w) {
+      if (t == classes + lo && !w.empty()) w[cgtdb::kAtomicLength] += 1;
+    };
+  }, 0);
+  auto bad = verify(dir / "length");
+  CHECK_FALSE(bad.ok);
+  CHECK_THAT(bad.problem, Contains("printed length"));
+  // a form flagged long that still has text: the chunk is damaged
+  std::vector<uint32_t> cols(cgtdb::kColumns, 0), options, text{'0'};
+  cols[cgtdb::kTextEnd] = 1;
+  cols[cgtdb::kInfo] = cgtdb::kTextNotStored;
+  CHECK_THROWS_WITH(cgtdb::decode_forms(cols, options, &text, "chunk"), Contains("does not add up"));
+  // an unknown flag
+  cols[cgtdb::kTextEnd] = 0;
+  cols[cgtdb::kInfo] = cgtdb::kTextNotStored | uint32_t{1} << 27;
+  text.clear();
+  CHECK_THROWS_WITH(cgtdb::decode_forms(cols, options, &text, "chunk"), Contains("does not add up"));
+  cols[cgtdb::kInfo] = cgtdb::kTextNotStored;
+  CHECK(cgtdb::decode_forms(cols, options, &text, "chunk").at(0).text_stored == false);
 }
 
 // ---- the command line ------------------------------------------------------------------

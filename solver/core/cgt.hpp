@@ -292,6 +292,13 @@ class FormTable {
 
   /// The value in CGSuite's plain-text notation (see the top of this file).
   std::string to_string(FormId g);
+  /// The same when it is at most `limit` characters long; nullopt otherwise (the printing
+  /// stops once past the limit: its cost is bounded by it).
+  std::optional<std::string> to_string(FormId g, uint64_t limit);
+  /// How many characters to_string(g) prints, counted without printing them: a follower
+  /// met again in the same place costs a lookup, so the count costs the form's followers,
+  /// not its length (a form of 10^7 characters has far fewer).
+  uint64_t printed_length(FormId g);
   /// A value in that notation (also sums "a + b - c", "3+Tiny(x)", "x.Miny", "±"):
   /// its canonical form. Throws ParseError.
   FormId parse(std::string_view text);
@@ -391,7 +398,9 @@ class FormTable {
   FormId naive_atomic_weight(FormId g);
   // cgt_notation.cpp
   int print_order(FormId a, FormId b);
-  int print(std::string& out, FormId g, bool force_brackets, bool force_parens);
+  struct PrintOut;
+  int print(PrintOut& out, FormId g, bool force_brackets, bool force_parens);
+  int print_composite(PrintOut& out, FormId g, bool force_brackets, bool force_parens);
   std::optional<UptimalExpansion> expansion_of_right_first(FormId g);
   // cgt_thermograph.cpp
   const uint32_t* hot_walls(FormId g);

@@ -222,24 +222,95 @@ int FormTable::print_order(FormId a, FormId b) {
   return compare_lists(sorted(right(a)), sorted(right(b)));
 }
 
+// Where print() writes: a string (with a limit past which it gives up), or nowhere, only
+// counting (printed_length: each follower counted once, in a memo by form and context).
+struct FormTable::PrintOut {
+  struct TooLong {};
+  std::string* text = nullptr;  // null: count only
+  uint64_t chars = 0;
+  uint64_t limit = UINT64_MAX;
+  std::unordered_map<uint64_t, std::pair<uint64_t, int>>* memo = nullptr;  // counting
+
+  void add(std::string_view s) {
+    chars += s.size();
+    if (text) {
+      if (chars > limit) throw TooLong{};
+      text->append(s);
+    }
+  }
+  void add(char c) { add(std::string_view(&c, 1)); }
+  void add_bars(int k) {
+    chars += static_cast<uint64_t>(k);
+    if (text) {
+      if (chars > limit) throw TooLong{};
+      text->append(static_cast<size_t>(k), '|');
+    }
+  }
+  void add(const PrintOut& part) {
+    chars += part.chars;
+    if (text) {
+      if (chars > limit) throw TooLong{};
+      text->append(*part.text);
+    }
+  }
+  /// A part printed on its own first (a side of a form: its bars decide the braces).
+  PrintOut part(std::string* buffer) const { return {text ? buffer : nullptr, 0, limit, memo}; }
+};
+
 std::string FormTable::to_string(FormId g) {
   std::string out;
-  print(out, g, true, false);
+  PrintOut o{&out};
+  print(o, g, true, false);
   return out;
 }
 
+std::optional<std::string> FormTable::to_string(FormId g, uint64_t limit) {
+  std::string out;
+  PrintOut o{&out, 0, limit};
+  try {
+    print(o, g, true, false);
+  } catch (const PrintOut::TooLong&) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+uint64_t FormTable::printed_length(FormId g) {
+  std::unordered_map<uint64_t, std::pair<uint64_t, int>> memo;
+  PrintOut o{nullptr, 0, UINT64_MAX, &memo};
+  print(o, g, true, false);
+  return o.chars;
+}
+
 // Appends g; returns how many bars it showed unbraced (0 for an atom or a braced form).
-int FormTable::print(std::string& out, FormId g, bool force_brackets, bool force_parens) {
+int FormTable::print(PrintOut& out, FormId g, bool force_brackets, bool force_parens) {
   if (auto v = number_up_star_value(g)) {
     const bool compact = is_number(g) || is_nimber(g) || (v->number == Dyadic(0) && v->nim == 0);
     const bool parens = force_parens && !compact;
-    if (parens) out += '(';
-    if (v->number != Dyadic(0) || (v->ups == 0 && v->nim == 0)) out += v->number.to_string();
-    append_ups(out, v->ups);
-    append_star(out, v->nim);
-    if (parens) out += ')';
+    std::string s;
+    if (parens) s += '(';
+    if (v->number != Dyadic(0) || (v->ups == 0 && v->nim == 0)) s += v->number.to_string();
+    append_ups(s, v->ups);
+    append_star(s, v->nim);
+    if (parens) s += ')';
+    out.add(s);
     return 0;
   }
+  // counting: a follower met again in the same context costs a lookup
+  const uint64_t key = uint64_t{g} << 2 | uint64_t{force_brackets} << 1 | uint64_t{force_parens};
+  if (out.memo) {
+    if (const auto it = out.memo->find(key); it != out.memo->end()) {
+      out.chars += it->second.first;
+      return it->second.second;
+    }
+  }
+  const uint64_t before = out.chars;
+  const int bars = print_composite(out, g, force_brackets, force_parens);
+  if (out.memo) out.memo->emplace(key, std::make_pair(out.chars - before, bars));
+  return bars;
+}
+
+int FormTable::print_composite(PrintOut& out, FormId g, bool force_brackets, bool force_parens) {
   if (auto u = uptimal_expansion(g)) {
     // a unit x + ^<n> + *m (one digit, +-1) or a unit sum x + ^[n] + *m (all digits
     // +1, or all -1) prints short; other uptimals print as games
@@ -250,36 +321,40 @@ int FormTable::print(std::string& out, FormId g, bool force_brackets, bool force
                           std::all_of(d.begin(), d.end(), [&](int x) { return x == d[0]; });
     if (unit || unit_sum) {
       const bool parens = force_parens && !(u->number == Dyadic(0) && u->nim == 0);
-      if (parens) out += '(';
-      if (u->number != Dyadic(0)) out += u->number.to_string();
-      out += d.back() > 0 ? '^' : 'v';
-      out += unit ? '<' : '[';
-      out += std::to_string(d.size());
-      out += unit ? '>' : ']';
-      append_star(out, u->nim);
-      if (parens) out += ')';
+      std::string s;
+      if (parens) s += '(';
+      if (u->number != Dyadic(0)) s += u->number.to_string();
+      s += d.back() > 0 ? '^' : 'v';
+      s += unit ? '<' : '[';
+      s += std::to_string(d.size());
+      s += unit ? '>' : ']';
+      append_star(s, u->nim);
+      if (parens) s += ')';
+      out.add(s);
       return 0;
     }
   }
 
+  // the order options are listed in changes no length: counting skips the sort
   auto sorted = [&](std::span<const FormId> s) {
     std::vector<FormId> v(s.begin(), s.end());
-    std::stable_sort(v.begin(), v.end(), [&](FormId x, FormId y) { return print_order(x, y) < 0; });
+    if (out.text)
+      std::stable_sort(v.begin(), v.end(), [&](FormId x, FormId y) { return print_order(x, y) < 0; });
     return v;
   };
   const std::vector<FormId> lo = sorted(left(g)), ro = sorted(right(g));
 
   if (negate(g) == g) {  // a switch {a, b | -a, -b}
-    out += "+-";
+    out.add("+-");
     if (lo.size() == 1) {
       print(out, lo[0], true, true);
     } else {
-      out += '{';
+      out.add('{');
       for (size_t i = 0; i < lo.size(); ++i) {
-        if (i) out += ',';
+        if (i) out.add(',');
         print(out, lo[i], true, false);
       }
-      out += '}';
+      out.add('}');
     }
     return 0;
   }
@@ -299,32 +374,33 @@ int FormTable::print(std::string& out, FormId g, bool force_brackets, bool force
     }
     if (tiny) {
       const bool translated = tiny->first != zero();
-      if (force_parens && translated) out += '(';
-      if (translated) out += left_stop(tiny->first).to_string();
-      out += is_tiny ? "Tiny(" : "Miny(";
+      if (force_parens && translated) out.add('(');
+      if (translated) out.add(left_stop(tiny->first).to_string());
+      out.add(is_tiny ? "Tiny(" : "Miny(");
       print(out, tiny->second, true, false);
-      out += ')';
-      if (force_parens && translated) out += ')';
+      out.add(')');
+      if (force_parens && translated) out.add(')');
       return 0;
     }
   }
 
-  std::string ls, rs;
+  std::string lbuf, rbuf;
+  PrintOut ls = out.part(&lbuf), rs = out.part(&rbuf);
   int bars = 0;
   for (size_t i = 0; i < lo.size(); ++i) {
-    if (i) ls += ',';
+    if (i) ls.add(',');
     bars = std::max(bars, print(ls, lo[i], lo.size() > 1, false) + 1);
   }
   for (size_t i = 0; i < ro.size(); ++i) {
-    if (i) rs += ',';
+    if (i) rs.add(',');
     bars = std::max(bars, print(rs, ro[i], ro.size() > 1, false) + 1);
   }
   const bool braced = force_brackets || bars >= 4;
-  if (braced) out += '{';
-  out += ls;
-  out.append(size_t(bars), '|');
-  out += rs;
-  if (braced) out += '}';
+  if (braced) out.add('{');
+  out.add(ls);
+  out.add_bars(bars);
+  out.add(rs);
+  if (braced) out.add('}');
   return braced ? 0 : bars;
 }
 

@@ -83,7 +83,8 @@ json CgtInstance::analyze(const TierSource& source) const {
     for (size_t r = 0; r < rows; ++r) {  // the value's characters: the segment less the atomic weight's
       const uint32_t end = cols[r * kColumns + kTextEnd], start = r ? cols[(r - 1) * kColumns + kTextEnd] : 0;
       const uint32_t aw = cols[r * kColumns + kAtomicLength];
-      text_length[at + r] = end - start - (aw == kNoAtomicWeight ? 0 : aw);
+      text_length[at + r] = cols[r * kColumns + kInfo] & kTextNotStored ? aw  // a long form: its printed length
+                                                                         : end - start - (aw == kNoAtomicWeight ? 0 : aw);
     }
     copy(kNegative, negative);
     copy(kLeftStop, left_stop);
@@ -93,7 +94,7 @@ json CgtInstance::analyze(const TierSource& source) const {
   for (uint32_t g = 0; g < F; ++g)
     if (negative[g] >= F) throw std::runtime_error("form " + std::to_string(g) + " names a negative beyond the table (damaged)");
   auto kind_of = [&](uint32_t g) { return static_cast<int>(info[g] >> 16 & 0xf); };
-  auto outcome_of = [&](uint32_t g) { return static_cast<OutcomeClass>(info[g] >> 20); };
+  auto outcome_of = [&](uint32_t g) { return static_cast<OutcomeClass>(info[g] >> 20 & 3); };
 
   // candidates for the hottest and the longest: a first board is recorded for each
   std::vector<uint32_t> order(F);
@@ -241,7 +242,9 @@ json CgtInstance::analyze(const TierSource& source) const {
       if (by_heat && kind_of(g) != static_cast<int>(Kind::Hot)) continue;  // a number or a cold game is not hot
       const auto board = example_board(g);
       if (!board) continue;  // not the value of a board (a follower only)
-      json e = {{"board", *board}, {"value", reader.text(g)}};
+      json e = {{"board", *board}};
+      // a long form's text is not stored (forms.hpp): its board and length; query prints it
+      if (!(info[g] & kTextNotStored)) e["value"] = reader.text(g);
       if (by_heat) {
         e["temperature"] = unpack_dyadic(temperature[g]).to_string();
         e["mean"] = unpack_dyadic(mean[g]).to_string();
@@ -349,7 +352,8 @@ json CgtInstance::analyze(const TierSource& source) const {
   report.push_back("hottest boards:");
   for (const auto& e : out["hottestBoards"])
     report.push_back("  " + e["board"].get<std::string>() + "  temperature " + e["temperature"].get<std::string>() +
-                     ", mean " + e["mean"].get<std::string>() + "  " + e["value"].get<std::string>());
+                     ", mean " + e["mean"].get<std::string>() + "  " +
+                     (e.contains("value") ? e["value"].get<std::string>() : "(a long form: query prints it)"));
   report.push_back("longest printed forms:");
   for (const auto& e : out["longestForms"])
     report.push_back("  " + e["board"].get<std::string>() + "  " + e["characters"].dump() + " characters");

@@ -39,10 +39,10 @@ int run_sum(const SumOptions& o, const Host& host) {
       if (strip.empty())
         throw std::invalid_argument("cgt sum '" + sum + "': an empty strip (two walls side by side, or one at an end)");
       const Board b = inst->parse(strip);
-      const std::string text = reader.text(inst->form_of(*d.source, reader, b));
+      const uint32_t id = inst->form_of(*d.source, reader, b);
       boards.push_back(board_string(b));
-      values.push_back(text);
-      total = t.sum(total, t.parse(text));
+      values.push_back(reader.text(id));
+      total = t.sum(total, reader.build(t, id));
       if (bar == std::string::npos) break;
       from = bar + 1;
     }

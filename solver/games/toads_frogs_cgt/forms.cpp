@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace toadbase::toads_frogs_cgt {
 
@@ -32,19 +33,26 @@ void ChunkWriter::append(std::span<const StoredForm> forms) {
       throw std::length_error("a form with more than 65535 options a side");
     c.options.insert(c.options.end(), f.left.begin(), f.left.end());
     c.options.insert(c.options.end(), f.right.begin(), f.right.end());
-    put_text(f.text);
-    if (f.atomic_weight) put_text(*f.atomic_weight);
+    if (f.text_stored) {
+      put_text(f.text);
+      if (f.atomic_weight) put_text(*f.atomic_weight);
+    } else if (!f.text.empty() || (f.atomic_weight && !f.atomic_weight->empty()) || f.printed_length == UINT32_MAX) {
+      throw std::logic_error("a long form with a text, or printed_length UINT32_MAX");
+    }
     if (c.options.size() > UINT32_MAX || text_size_ > UINT32_MAX)
       throw std::length_error("a chunk of the form table past 2^32 records");
     col(kOptionsEnd, r) = static_cast<uint32_t>(c.options.size());
     col(kCounts, r) = static_cast<uint32_t>(f.left.size() | f.right.size() << 16);
     col(kTextEnd, r) = static_cast<uint32_t>(text_size_);
-    col(kAtomicLength, r) = f.atomic_weight ? static_cast<uint32_t>(f.atomic_weight->size()) : kNoAtomicWeight;
+    col(kAtomicLength, r) = !f.text_stored   ? f.printed_length
+                            : f.atomic_weight ? static_cast<uint32_t>(f.atomic_weight->size())
+                                              : kNoAtomicWeight;
     col(kLeftStop, r) = pack_dyadic(f.left_stop);
     col(kRightStop, r) = pack_dyadic(f.right_stop);
     col(kMean, r) = pack_dyadic(f.mean);
     col(kTemperature, r) = pack_dyadic(f.temperature);
-    col(kInfo, r) = f.birthday | static_cast<uint32_t>(f.kind) << 16 | static_cast<uint32_t>(f.outcome) << 20;
+    col(kInfo, r) = f.birthday | static_cast<uint32_t>(f.kind) << 16 | static_cast<uint32_t>(f.outcome) << 20 |
+                    (f.text_stored ? 0 : kTextNotStored | (f.atomic_weight ? kHasAtomicWeight : 0));
     col(kNegative, r) = f.negative;
   }
 }
@@ -101,13 +109,19 @@ std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::spa
     const uint64_t oend = col(kOptionsEnd, r), tend = col(kTextEnd, r);
     const uint32_t nl = col(kCounts, r) & 0xffff, nr = col(kCounts, r) >> 16;
     const uint32_t aw = col(kAtomicLength, r), info = col(kInfo, r);
+    const bool stored = !(info & kTextNotStored);
     const bool bad = oend < ostart || oend > options.size() || oend - ostart != uint64_t{nl} + nr || tend < tstart ||
-                     (text && tend > text->size()) || (aw != kNoAtomicWeight && aw > tend - tstart) ||
-                     (info >> 16 & 0xf) > 4 || (info >> 20) > 3;
+                     (text && tend > text->size()) || (stored && aw != kNoAtomicWeight && aw > tend - tstart) ||
+                     (!stored && (tend != tstart || aw == UINT32_MAX)) || (stored && (info & kHasAtomicWeight)) ||
+                     (info >> 16 & 0xf) > 4 || (info & ~(kTextNotStored | kHasAtomicWeight)) >> 22;
     if (bad) throw std::runtime_error(where + ": form " + std::to_string(r) + " of the chunk does not add up (damaged)");
     f.left.assign(options.begin() + static_cast<ptrdiff_t>(ostart), options.begin() + static_cast<ptrdiff_t>(ostart + nl));
     f.right.assign(options.begin() + static_cast<ptrdiff_t>(ostart + nl), options.begin() + static_cast<ptrdiff_t>(oend));
-    if (text) {
+    if (!stored) {
+      f.text_stored = false;
+      f.printed_length = aw;
+      if (info & kHasAtomicWeight) f.atomic_weight = "";
+    } else if (text) {
       const uint64_t split = aw == kNoAtomicWeight ? tend : tend - aw;
       f.text = chars(tstart, split);
       if (aw != kNoAtomicWeight) f.atomic_weight = chars(split, tend);
@@ -118,7 +132,7 @@ std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::spa
     f.temperature = unpack_dyadic(col(kTemperature, r));
     f.birthday = info & 0xffff;
     f.kind = static_cast<cgt::Kind>(info >> 16 & 0xf);
-    f.outcome = static_cast<cgt::OutcomeClass>(info >> 20);
+    f.outcome = static_cast<cgt::OutcomeClass>(info >> 20 & 3);
     f.negative = col(kNegative, r);
     ostart = oend;
     tstart = tend;
@@ -203,8 +217,8 @@ uint32_t Numbering::number(FormId g) {
 
 // ---- describing a form ------------------------------------------------------------------
 
-StoredForm describe(cgt::FormTable& t, FormId g, const Numbering& ids) {
-  StoredForm f = describe_value(t, g);
+StoredForm describe(cgt::FormTable& t, FormId g, const Numbering& ids, uint64_t cap) {
+  StoredForm f = describe_value(t, g, cap);
   auto ids_of = [&](std::span<const FormId> side) {
     std::vector<uint32_t> v;
     for (FormId x : side) v.push_back(ids.id(x).value());
@@ -217,10 +231,19 @@ StoredForm describe(cgt::FormTable& t, FormId g, const Numbering& ids) {
   return f;
 }
 
-StoredForm describe_value(cgt::FormTable& t, FormId g) {
+StoredForm describe_value(cgt::FormTable& t, FormId g, uint64_t cap) {
   StoredForm f;
-  f.text = t.to_string(g);
-  if (const auto aw = t.atomic_weight(g)) f.atomic_weight = t.to_string(*aw);
+  std::optional<std::string> text = t.to_string(g, cap), aw_text;
+  const auto aw = t.atomic_weight(g);
+  if (aw) aw_text = t.to_string(*aw, cap);
+  if (text && (!aw || aw_text)) {
+    f.text = std::move(*text);
+    if (aw) f.atomic_weight = std::move(*aw_text);
+  } else {  // a long form: no text kept, its length
+    f.text_stored = false;
+    f.printed_length = static_cast<uint32_t>(std::min<uint64_t>(text ? text->size() : t.printed_length(g), UINT32_MAX - 1));
+    if (aw) f.atomic_weight = "";
+  }
   f.left_stop = t.left_stop(g);
   f.right_stop = t.right_stop(g);
   f.kind = t.kind(g);
@@ -311,7 +334,7 @@ std::string FormReader::chars(TierId t, uint64_t from, uint64_t length) const {
   return s;
 }
 
-StoredForm FormReader::read(uint32_t id) const {
+StoredForm FormReader::stored(uint32_t id, bool with_text) const {
   const Where w = where(id);
   // the form's row and the one before it (where its options and text start): one run
   std::vector<uint32_t> rows(2 * kColumns, 0);
@@ -321,24 +344,77 @@ StoredForm FormReader::read(uint32_t id) const {
   std::vector<uint32_t> cols(rows.begin() + kColumns, rows.end());
   const uint64_t ostart = rows[kOptionsEnd], tstart = rows[kTextEnd];
   if (cols[kOptionsEnd] < ostart || cols[kTextEnd] < tstart || cols[kOptionsEnd] - ostart > 0x1ffff ||
-      cols[kTextEnd] - tstart > (uint64_t{1} << 24))
+      cols[kTextEnd] - tstart > 2 * kMaxTextCap)
     throw std::runtime_error("form " + std::to_string(id) + " does not add up (damaged)");
   // the one form as a chunk of its own
-  std::vector<uint32_t> options(cols[kOptionsEnd] - ostart), text(cols[kTextEnd] - tstart);
+  std::vector<uint32_t> options(cols[kOptionsEnd] - ostart), text(with_text ? cols[kTextEnd] - tstart : 0);
   source_.read_records(layout_.options(w.chunk), ostart, options.size(), options.data());
-  source_.read_records(layout_.text(w.chunk), tstart, text.size(), text.data());
+  if (with_text) source_.read_records(layout_.text(w.chunk), tstart, text.size(), text.data());
   cols[kOptionsEnd] = static_cast<uint32_t>(options.size());
-  cols[kTextEnd] = static_cast<uint32_t>(text.size());
-  return decode_forms(cols, options, &text, "form " + std::to_string(id)).at(0);
+  cols[kTextEnd] = static_cast<uint32_t>(cols[kTextEnd] - tstart);
+  return decode_forms(cols, options, with_text ? &text : nullptr, "form " + std::to_string(id)).at(0);
+}
+
+StoredForm FormReader::read(uint32_t id) const {
+  StoredForm f = stored(id, true);
+  if (!f.text_stored) print(id, f);
+  return f;
+}
+
+cgt::FormId FormReader::build(cgt::FormTable& t, uint32_t id) const {
+  // the followers, each read once; then made in id order, options first
+  std::unordered_map<uint32_t, std::pair<std::vector<uint32_t>, std::vector<uint32_t>>> opts;
+  std::vector<uint32_t> todo{id};
+  while (!todo.empty()) {
+    const uint32_t x = todo.back();
+    todo.pop_back();
+    if (opts.count(x)) continue;
+    StoredForm f = stored(x, false);
+    for (const auto* side : {&f.left, &f.right}) {
+      for (uint32_t y : *side) {
+        if (y >= x)
+          throw std::runtime_error("form " + std::to_string(x) + " names option " + std::to_string(y) +
+                                   ", not before it (damaged)");
+        if (!opts.count(y)) todo.push_back(y);
+      }
+    }
+    opts.emplace(x, std::make_pair(std::move(f.left), std::move(f.right)));
+  }
+  std::vector<uint32_t> order;
+  order.reserve(opts.size());
+  for (const auto& [x, o] : opts) order.push_back(x);
+  std::sort(order.begin(), order.end());
+  std::unordered_map<uint32_t, cgt::FormId> made;
+  std::vector<cgt::FormId> l, r;
+  for (uint32_t x : order) {
+    const auto& [left, right] = opts.at(x);
+    l.clear();
+    r.clear();
+    for (uint32_t y : left) l.push_back(made.at(y));
+    for (uint32_t y : right) r.push_back(made.at(y));
+    made.emplace(x, t.make(l, r));
+  }
+  return made.at(id);
+}
+
+void FormReader::print(uint32_t id, StoredForm& f) const {
+  cgt::FormTable t({size_t{1} << 18, size_t{1} << 16});
+  const cgt::FormId g = build(t, id);
+  f.text = t.to_string(g);
+  const auto aw = t.atomic_weight(g);
+  if (aw.has_value() != f.atomic_weight.has_value())
+    throw std::runtime_error("form " + std::to_string(id) + ": its atomic weight is not what its row says (damaged)");
+  if (aw) f.atomic_weight = t.to_string(*aw);
 }
 
 std::string FormReader::text(uint32_t id) const {
   const Where w = where(id);
+  if (column(w, kInfo) & kTextNotStored) return read(id).text;
   const uint64_t start = w.row ? column({w.chunk, w.row - 1, w.rows}, kTextEnd) : 0;
   const uint64_t end = column(w, kTextEnd);
   const uint32_t aw = column(w, kAtomicLength);
   const uint64_t split = aw == kNoAtomicWeight ? end : end - aw;
-  if (end < start || split < start || end - start > (uint64_t{1} << 24))
+  if (end < start || split < start || end - start > 2 * kMaxTextCap)
     throw std::runtime_error("form " + std::to_string(id) + " does not add up (damaged)");
   return chars(layout_.text(w.chunk), start, split - start);
 }

@@ -22,10 +22,12 @@
 //       counts        Left options | Right options << 16
 //       text_end      where the form's characters end in the text tier
 //       atomic_length how many of them are its atomic weight's (the rest its value's), or
-//                     kNoAtomicWeight when it has none
+//                     kNoAtomicWeight when it has none; for a form whose text is not stored
+//                     (kTextNotStored below), the length of its printed value
 //       left_stop, right_stop, mean, temperature
 //                     dyadics m / 2^e as the int32 m * 64 + e
 //       info          birthday | kind << 16 | outcome class << 20 (cgt.hpp's enums)
+//                     | kTextNotStored | kHasAtomicWeight (only with kTextNotStored)
 //       negative      the id of its negative (every form's negative is in the table)
 //   "m12_t3f4.options"  per form its Left options' ids, then its Right options' (each side
 //                       ascending)
@@ -35,6 +37,15 @@
 //
 //       form 7 = {0 | *}:  options_end 9, counts 1 | 1 << 16, text_end 40, atomic_length 1
 //                          options ... 0 2 ...    text ... { 0 | * } 0 ...
+//
+// LONG FORMS. A value that prints longer than kTextCap characters (or whose atomic weight
+// does) keeps no text: a printed form grows far faster than the forms do (the longest of
+// 18 cells prints 199,637 characters, of 19 cells 11 million, one class of 19 cells 640
+// million in all), and such a text is read by nobody but is built in memory to be stored.
+// Its row says so (kTextNotStored, its printed length in atomic_length, text_end
+// unchanged); a reader prints it when asked, from the form's followers' stored options
+// (FormReader::build). No form of 18 cells or fewer is that long: their databases are the
+// same as before the cap, digests included.
 
 #pragma once
 
@@ -75,12 +86,24 @@ enum Column : uint32_t {
   kColumns
 };
 inline constexpr uint32_t kNoAtomicWeight = UINT32_MAX;
+/// The longest text stored for a value (or for its atomic weight), in characters, unless
+/// the solve is told otherwise (solve's --text-cap, kept in the database's parameters when
+/// it is not this); kMaxTextCap bounds what a reader reads as one form's text.
+inline constexpr uint64_t kTextCap = uint64_t{1} << 18, kMaxTextCap = uint64_t{1} << 23;
+/// The info column's flags: the form's text is not stored; it has an atomic weight (said
+/// here since atomic_length holds the printed length instead).
+inline constexpr uint32_t kTextNotStored = uint32_t{1} << 24, kHasAtomicWeight = uint32_t{1} << 25;
 
 /// A form as the table stores it (ids are the database's).
 struct StoredForm {
   std::vector<uint32_t> left, right;  // each ascending
   std::string text;
   std::optional<std::string> atomic_weight;
+  /// False for a long form (see LONG FORMS above): as stored, text is empty and
+  /// atomic_weight "" when there is one, and printed_length is the value's length (at most
+  /// UINT32_MAX - 1: a longer one is said as that). FormReader::read fills both texts in.
+  bool text_stored = true;
+  uint32_t printed_length = 0;
   cgt::Dyadic left_stop, right_stop, mean, temperature;
   unsigned birthday = 0;
   cgt::Kind kind = cgt::Kind::Number;
@@ -153,10 +176,11 @@ class Numbering {
   std::vector<FormId> internal_;  // [database id] -> engine id
 };
 
-/// What the table stores about engine form g (its options numbered).
-StoredForm describe(cgt::FormTable& t, FormId g, const Numbering& ids);
-/// The same but its options and negative: any form of any table (a sum, say).
-StoredForm describe_value(cgt::FormTable& t, FormId g);
+/// What the table stores about engine form g (its options numbered; no text past `cap`).
+StoredForm describe(cgt::FormTable& t, FormId g, const Numbering& ids, uint64_t cap);
+/// The same but its options and negative: any form of any table (a sum, say), its texts
+/// kept when they print in at most `cap` characters each.
+StoredForm describe_value(cgt::FormTable& t, FormId g, uint64_t cap = UINT64_MAX);
 
 /// Makes stored forms (a chunk, in id order, ids from ids.count()) in `t` from their
 /// options and adopts them; throws std::runtime_error naming `where` when a stored form is
@@ -169,17 +193,26 @@ class FormReader {
  public:
   FormReader(const TierSource& source, TierLayout layout);
   uint32_t count() const { return first_.back(); }
+  /// A form with its texts (a long form's printed from its followers).
   StoredForm read(uint32_t id) const;
   /// The value's text alone.
   std::string text(uint32_t id) const;
   /// The id of its negative.
   uint32_t negative(uint32_t id) const;
+  /// The form made in `t` from its followers' stored options (options have lower ids than
+  /// the forms that use them, so the followers are made in id order); throws
+  /// std::runtime_error on a follower naming an option not below it (damaged).
+  cgt::FormId build(cgt::FormTable& t, uint32_t id) const;
 
  private:
   struct Where {
     uint32_t chunk, row, rows;
   };
   Where where(uint32_t id) const;
+  /// A form as stored (a long form without its texts), its text read when `with_text`.
+  StoredForm stored(uint32_t id, bool with_text) const;
+  /// A long form's texts, printed.
+  void print(uint32_t id, StoredForm& f) const;
   uint32_t word(TierId t, uint64_t i) const;
   uint32_t column(const Where& w, Column c) const;
   std::string chars(TierId t, uint64_t from, uint64_t length) const;

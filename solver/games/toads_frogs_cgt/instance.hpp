@@ -46,6 +46,8 @@ class CgtInstance : public Instance {
 
   const Boards& boards() const { return boards_; }
   TierLayout layout() const { return {boards_.class_count()}; }
+  /// The longest text the database stores (forms.hpp, LONG FORMS).
+  uint64_t text_cap() const { return params_.value("text_cap", kTextCap); }
   /// A board string of 1..n cells; throws BadPosition saying what is wrong.
   Board parse(const std::string& text, const std::string& turn = "") const;
   /// A board's form id (through its stored, stripped and maybe mirrored board).

@@ -11,14 +11,24 @@ namespace toadbase::toads_frogs_cgt {
 std::vector<ParamSpec> Module::parameters() {
   return {{"length", ParamSpec::Kind::Int,
            "every board of 1..n cells (n = 1.." + std::to_string(kMaxLength) + ", default 12): each board of " +
-               "up to n cells is answered"}};
+               "up to n cells is answered"},
+          {"text-cap", ParamSpec::Kind::Int,
+           "a value printed longer than this many characters (0.." + std::to_string(kMaxTextCap) +
+               ") keeps no text in the database; query prints it from its stored options",
+           std::to_string(kTextCap)}};
 }
 
 nlohmann::json Module::normalize(const nlohmann::json& given) {
   const int n = given.value("length", 12);
   if (n < 1 || n > kMaxLength)
     throw std::invalid_argument("--length " + std::to_string(n) + " is outside 1.." + std::to_string(kMaxLength));
-  return {{"length", n}};
+  nlohmann::json out = {{"length", n}};
+  // kept only when it is not the default: a database solved without it is the same
+  const long long cap = given.value("text-cap", given.value("text_cap", static_cast<long long>(kTextCap)));
+  if (cap < 0 || cap > static_cast<long long>(kMaxTextCap))
+    throw std::invalid_argument("--text-cap " + std::to_string(cap) + " is outside 0.." + std::to_string(kMaxTextCap));
+  if (cap != static_cast<long long>(kTextCap)) out["text_cap"] = cap;
+  return out;
 }
 
 std::unique_ptr<Instance> Module::make_instance(const nlohmann::json& normalized) {
@@ -43,7 +53,7 @@ std::vector<TierInfo> CgtInstance::tiers() const {
 }
 
 SolveStats CgtInstance::solve(TierStore& store, Progress* progress) const {
-  return solve_database(boards_, store, progress);
+  return solve_database(boards_, store, progress, text_cap());
 }
 
 Board CgtInstance::parse(const std::string& text, const std::string& turn) const {

@@ -24,8 +24,8 @@ using cgt::kNoForm;
 
 class Solver {
  public:
-  Solver(const Boards& boards, TierStore& store, Progress* progress)
-      : b_(boards), store_(store), progress_(progress), layout_{boards.class_count()}, ids_(table_),
+  Solver(const Boards& boards, TierStore& store, Progress* progress, uint64_t text_cap)
+      : b_(boards), store_(store), progress_(progress), layout_{boards.class_count()}, text_cap_(text_cap), ids_(table_),
         values_(boards.class_count()), readers_(boards.class_count(), 0) {}
 
   SolveStats run() {
@@ -255,7 +255,7 @@ class Solver {
       tbb::parallel_for(tbb::blocked_range<uint32_t>(0, static_cast<uint32_t>(forms.size()), 64),
                         [&](const tbb::blocked_range<uint32_t>& r) {
                           for (uint32_t i = r.begin(); i != r.end(); ++i)
-                            forms[i] = describe(table_, ids_.form(first + from + i), ids_);
+                            forms[i] = describe(table_, ids_.form(first + from + i), ids_, text_cap_);
                         });
       writer.append(forms);
     }
@@ -296,6 +296,7 @@ class Solver {
   TierStore& store_;
   Progress* progress_;
   TierLayout layout_;
+  uint64_t text_cap_;
   FormTable table_;
   Numbering ids_;
   std::vector<std::vector<FormId>> values_;  // [class]: engine ids, while held
@@ -316,8 +317,8 @@ class Solver {
 
 }  // namespace
 
-SolveStats solve_database(const Boards& boards, TierStore& store, Progress* progress) {
-  Solver s(boards, store, progress);
+SolveStats solve_database(const Boards& boards, TierStore& store, Progress* progress, uint64_t text_cap) {
+  Solver s(boards, store, progress, text_cap);
   return s.run();
 }
 

@@ -34,6 +34,7 @@
 
 namespace toadbase::toads_frogs_cgt {
 
-SolveStats solve_database(const Boards& boards, TierStore& store, Progress* progress);
+/// text_cap: the longest text stored (forms.hpp, LONG FORMS).
+SolveStats solve_database(const Boards& boards, TierStore& store, Progress* progress, uint64_t text_cap);
 
 }  // namespace toadbase::toads_frogs_cgt

@@ -35,7 +35,9 @@ struct FirstProblem {
 
 std::string differs(const StoredForm& a, const StoredForm& b) {
   if (a.left != b.left || a.right != b.right) return "options";
+  if (a.text_stored != b.text_stored) return a.text_stored ? "text (recomputed: too long to store)" : "text (recomputed: short enough to store)";
   if (a.text != b.text) return "text '" + a.text + "', recomputed '" + b.text + "'";
+  if (a.printed_length != b.printed_length) return "printed length";
   if (a.atomic_weight != b.atomic_weight) return "atomic weight";
   if (a.left_stop != b.left_stop || a.right_stop != b.right_stop) return "stops";
   if (a.mean != b.mean || a.temperature != b.temperature) return "mean or temperature";
@@ -79,7 +81,7 @@ VerifyReport CgtInstance::verify(const TierSource& source, Progress* progress) c
     tbb::parallel_for(tbb::blocked_range<size_t>(0, forms.size(), 64), [&](const tbb::blocked_range<size_t>& r) {
       for (size_t i = r.begin(); i != r.end(); ++i) {
         try {
-          const std::string d = differs(forms[i], describe(table, ids.form(first + static_cast<uint32_t>(i)), ids));
+          const std::string d = differs(forms[i], describe(table, ids.form(first + static_cast<uint32_t>(i)), ids, text_cap()));
           if (!d.empty()) bad.report(i, "form " + std::to_string(first + i) + " (" + forms[i].text + "): its stored " + d);
         } catch (const std::exception& e) {
           bad.report(i, "form " + std::to_string(first + i) + " (" + forms[i].text + "): " + e.what());
