@@ -384,6 +384,8 @@ TEST_CASE("cgt database: a form printed longer than the text cap keeps no text, 
     CHECK_FALSE(as["longestForms"][i].contains("value"));  // each longer than 12
   }
   CHECK(as["censusOfValues"] == af["censusOfValues"]);
+  CHECK(as["longForms"] == json{{"count", long_forms}, {"textCap", 12}});
+  CHECK(af["longForms"]["count"] == 0);
   CHECK(as["laws"] == af["laws"]);
   // the command line: --text-cap, cgt sum through long forms, a cap out of range
   const std::string db = dir / "cli";

@@ -324,6 +324,10 @@ json CgtInstance::analyze(const TierSource& source) const {
               {"hottestBoards", listed(hot, true)},
               {"longestForms", listed(longest, false)},
               {"laws", laws}};
+  // the forms whose text is not stored (forms.hpp, LONG FORMS)
+  uint32_t long_forms = 0;
+  for (uint32_t g = 0; g < F; ++g) long_forms += (info[g] & kTextNotStored) != 0;
+  out["longForms"] = {{"count", long_forms}, {"textCap", text_cap()}};
   uint64_t boards_of_n = 0;
   for (int a = 0; a < kKinds; ++a)
     for (int o = 0; o < kOutcomes; ++o) boards_of_n += census[a][o];
@@ -354,7 +358,8 @@ json CgtInstance::analyze(const TierSource& source) const {
     report.push_back("  " + e["board"].get<std::string>() + "  temperature " + e["temperature"].get<std::string>() +
                      ", mean " + e["mean"].get<std::string>() + "  " +
                      (e.contains("value") ? e["value"].get<std::string>() : "(a long form: query prints it)"));
-  report.push_back("longest printed forms:");
+  report.push_back("longest printed forms (" + std::to_string(long_forms) + " forms print longer than " +
+                   std::to_string(text_cap()) + " characters: their text is printed when queried):");
   for (const auto& e : out["longestForms"])
     report.push_back("  " + e["board"].get<std::string>() + "  " + e["characters"].dump() + " characters");
   report.push_back("laws:");
