@@ -25,6 +25,7 @@ DATABASES = {
     "tf12": ["toads-frogs", "--length", "12"],
     "tf9-3-4": ["toads-frogs", "--length", "9", "--toads", "3", "--frogs", "4"],
     "fp33": ["frog-puzzle", "--left", "3", "--right", "3"],
+    "cgt8": ["toads-frogs-cgt", "--length", "8"],
     "fp32e2": ["frog-puzzle", "--left", "3", "--right", "2", "--empty", "2"],
     # slow: a few seconds each, and hundreds of MB while solving
     "rt1": ["river-toad", "--turns", "1"],

@@ -404,6 +404,19 @@ class Database {
     return py::make_tuple(std::string(value_name(out.value)), out.remoteness);
   }
 
+  /// A toads-frogs-cgt database's answer for a board: query() by another name, refused on any
+  /// other game (whose query answers win/lose or survival, not a combinatorial value).
+  py::dict cgt(const py::handle& board) const {
+    {
+      auto o = state_->get();
+      const std::string game = o->instance->identity().game;
+      if (game != "toads-frogs-cgt")
+        throw py::type_error("cgt() answers a toads-frogs-cgt database (toadbase solve toads-frogs-cgt); this one "
+                             "holds " + game + ": query() and value() answer it");
+    }
+    return query(board, py::none());
+  }
+
   py::object get_query(const py::handle& position, const py::handle& turn) const {
     try {
       return query(position, turn);
@@ -745,6 +758,15 @@ ValueError, with the command's message, for a position the database does not hol
 The position's value without its moves. Win/lose games: (value, remoteness), e.g.
 ('win', 11). River Toad and the forest: the query's dict without 'moves' (survival odds
 and best action; a belief's value and decision). Raises ValueError for a bad position.)")
+      .def("cgt", &Database::cgt, py::arg("board"),
+           R"(cgt(board: str) -> dict
+
+A toads-frogs-cgt database's answer for one Toads and Frogs board (cells T, F, -; '_'
+and '.' read as empty): its combinatorial game value in CGSuite's notation ('value'),
+outcomeClass, leftStop, rightStop, mean, temperature, kind, birthday, atomicWeight (when
+it exists) and each player's moves with the child's value: the dict `toadbase query`
+prints. Raises ValueError for a board the database does not hold and TypeError on a
+database of another game.)")
       .def("get_value", &Database::get_value, py::arg("position"), py::arg("turn") = py::none(),
            "get_value(position: str | dict, turn: int | str | None = None) -> tuple[str, int] | "
            "dict | None\n\n"
