@@ -57,7 +57,8 @@ void check_every_record(const std::string& db, const std::string& file) {
 
 }  // namespace
 
-TEST_CASE("export gamescrafters16: the frog puzzle writes a win in k as a win in k", "[export][frog-puzzle]") {
+TEST_CASE("export gamescrafters16: the frog puzzle writes a win in k as a win in k",
+          "[export][frog-puzzle]") {
   TempDir dir("export-puzzle");
   const std::string db = dir / "p22";
   ok({"solve", "frog-puzzle", "--left", "2", "--right", "2", "--db", db, "--quiet"});
@@ -89,7 +90,8 @@ TEST_CASE("export gamescrafters16: the frog puzzle writes a win in k as a win in
   check_every_record(db, file);
 }
 
-TEST_CASE("export gamescrafters16: Toads and Frogs records decode to the values query gives", "[export]") {
+TEST_CASE("export gamescrafters16: Toads and Frogs records decode to the values query gives",
+          "[export]") {
   TempDir dir("export-tf");
   const std::string db = dir / "tf6";
   ok({"solve", "toads-frogs", "--length", "6", "--db", db, "--quiet"});

@@ -40,11 +40,13 @@ std::string mpirun() {
 /// True (and says so) when the MPI tests cannot run here.
 bool skip_without_mpi() {
   if (!TOADBASE_HAVE_MPI) {
-    std::cout << "SKIPPED: this toadbase was built without MPI (install libopenmpi-dev and build again)\n";
+    std::cout << "SKIPPED: this toadbase was built without MPI (install libopenmpi-dev and build "
+                 "again)\n";
     return true;
   }
   if (mpirun().empty()) {
-    std::cout << "SKIPPED: mpirun is absent (install openmpi-bin and libopenmpi-dev to run the MPI tests)\n";
+    std::cout << "SKIPPED: mpirun is absent (install openmpi-bin and libopenmpi-dev to run the MPI "
+                 "tests)\n";
     return true;
   }
   return false;
@@ -52,12 +54,17 @@ bool skip_without_mpi() {
 
 /// What mpirun needs here: run as root (CI runs as root), the fast point-to-point layer,
 /// no leak checks of MPI's own allocations under AddressSanitizer.
-const std::vector<std::string> kMpiEnv = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
-                                          "OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader",
-                                          "OMPI_MCA_rmaps_base_oversubscribe=1", "ASAN_OPTIONS=detect_leaks=0"};
+const std::vector<std::string> kMpiEnv = {"OMPI_ALLOW_RUN_AS_ROOT=1",
+                                          "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+                                          "OMPI_MCA_pml=ob1",
+                                          "OMPI_MCA_btl=self,vader",
+                                          "OMPI_MCA_rmaps_base_oversubscribe=1",
+                                          "ASAN_OPTIONS=detect_leaks=0"};
 
-std::vector<std::string> mpi_args(int ranks, const std::string& program, const std::vector<std::string>& args) {
-  std::vector<std::string> a = {"-np", std::to_string(ranks), "--oversubscribe", "--bind-to", "none", program};
+std::vector<std::string> mpi_args(int ranks, const std::string& program,
+                                  const std::vector<std::string>& args) {
+  std::vector<std::string> a = {
+      "-np", std::to_string(ranks), "--oversubscribe", "--bind-to", "none", program};
   a.insert(a.end(), args.begin(), args.end());
   return a;
 }
@@ -69,12 +76,15 @@ RunResult on_ranks(int ranks, const std::vector<std::string>& args) {
 
 json solved(int ranks, const std::vector<std::string>& args) {
   const RunResult r = on_ranks(ranks, args);
-  INFO("mpirun -np " << ranks << ": exit " << r.rc << "\nstdout: " << r.out << "\nstderr: " << r.err);
+  INFO("mpirun -np " << ranks << ": exit " << r.rc << "\nstdout: " << r.out
+                     << "\nstderr: " << r.err);
   REQUIRE(r.rc == 0);
   return json::parse(r.out);
 }
 
-json info_of(const std::string& db) { return json::parse(ok({"info", "--db", db, "--json"}).out); }
+json info_of(const std::string& db) {
+  return json::parse(ok({"info", "--db", db, "--json"}).out);
+}
 
 uint64_t committed(const std::string& db) {
   const RunResult r = run_toadbase({"info", "--db", db, "--json"});
@@ -92,11 +102,12 @@ pid_t read_pid(const std::string& path) {
 }
 
 /// Starts the slowed-down distributed solve (mpi_fault_solve.cpp) on `ranks` ranks.
-pid_t start_slow(const TempDir& dir, const std::string& db, int ranks, const std::vector<std::string>& more = {}) {
+pid_t start_slow(const TempDir& dir, const std::string& db, int ranks,
+                 const std::vector<std::string>& more = {}) {
   std::vector<std::string> args = {"toads-frogs", R"({"length": 12})", db, "2", dir.path()};
   args.insert(args.end(), more.begin(), more.end());
-  return spawn_program(mpirun(), mpi_args(ranks, TOADBASE_MPI_FAULT_BIN, args), "", dir / "job.out", dir / "job.err",
-                       kMpiEnv);
+  return spawn_program(mpirun(), mpi_args(ranks, TOADBASE_MPI_FAULT_BIN, args), "", dir / "job.out",
+                       dir / "job.err", kMpiEnv);
 }
 
 /// Waits until the job has committed some tiers (and every rank wrote its pid).
@@ -106,10 +117,13 @@ void wait_for_progress(const TempDir& dir, pid_t job, const std::string& db, int
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     int status = 0;
     if (waitpid(job, &status, WNOHANG) == job)
-      FAIL("the slowed-down job ended by itself: status " << status << "\n" << read_file(dir / "job.err"));
+      FAIL("the slowed-down job ended by itself: status " << status << "\n"
+                                                          << read_file(dir / "job.err"));
     bool pids = true;
-    for (int r = 0; r < ranks; ++r) pids = pids && read_pid(dir / ("rank-" + std::to_string(r) + ".pid")) > 0;
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (int r = 0; r < ranks; ++r)
+      pids = pids && read_pid(dir / ("rank-" + std::to_string(r) + ".pid")) > 0;
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if ((pids && committed(db) > 200) || secs > 60) break;
   }
 }
@@ -123,11 +137,13 @@ int wait_job(pid_t job) {
 
 }  // namespace
 
-TEST_CASE("mpi: 1, 2 and 3 ranks give the digest of one process, and the database verifies", "[mpi]") {
+TEST_CASE("mpi: 1, 2 and 3 ranks give the digest of one process, and the database verifies",
+          "[mpi]") {
   if (skip_without_mpi()) return;
   TempDir dir("mpi-same");
   for (const std::vector<std::string>& space :
-       {std::vector<std::string>{"--length", "11"}, std::vector<std::string>{"--length", "12", "--toads", "4", "--frogs", "5"}}) {
+       {std::vector<std::string>{"--length", "11"},
+        std::vector<std::string>{"--length", "12", "--toads", "4", "--frogs", "5"}}) {
     std::vector<std::string> args = {"solve", "toads-frogs"};
     args.insert(args.end(), space.begin(), space.end());
     auto with = [&](const std::string& db, std::vector<std::string> extra) {
@@ -167,8 +183,9 @@ TEST_CASE("mpi: 1, 2 and 3 ranks give the digest of one process, and the databas
 TEST_CASE("mpi: wide records across ranks", "[mpi][wide]") {
   if (skip_without_mpi()) return;
   TempDir dir("mpi-wide");
-  const std::vector<std::string> args = {"solve", "toads-frogs", "--length", "9", "--record", "remoteness-u16-parity",
-                                         "--quiet", "--json", "--db"};
+  const std::vector<std::string> args = {"solve",   "toads-frogs", "--length",
+                                         "9",       "--record",    "remoteness-u16-parity",
+                                         "--quiet", "--json",      "--db"};
   auto a = args;
   a.push_back(dir / "one");
   const json one = json::parse(ok(a).out);
@@ -176,17 +193,19 @@ TEST_CASE("mpi: wide records across ranks", "[mpi][wide]") {
   const json three = solved(3, a);
   CHECK(three.at("digest") == one.at("digest"));
   CHECK(three.at("record") == "remoteness-u16-parity");
-  CHECK(ok({"query", "--db", dir / "three", "1_TTT---FFF"}).out == ok({"query", "--db", dir / "one", "1_TTT---FFF"}).out);
+  CHECK(ok({"query", "--db", dir / "three", "1_TTT---FFF"}).out ==
+        ok({"query", "--db", dir / "one", "1_TTT---FFF"}).out);
 }
 
 TEST_CASE("mpi: a launch that cannot work is refused, never two writers on one database", "[mpi]") {
   if (skip_without_mpi()) return;
   TempDir dir("mpi-refused");
   SECTION("srun without MPI support: several one-rank solves") {
-    const RunResult r = run_toadbase({"solve", "toads-frogs", "--length", "6", "--db", dir / "db"}, "",
-                                     {"SLURM_PROCID=1", "SLURM_STEP_NUM_TASKS=4"});
+    const RunResult r = run_toadbase({"solve", "toads-frogs", "--length", "6", "--db", dir / "db"},
+                                     "", {"SLURM_PROCID=1", "SLURM_STEP_NUM_TASKS=4"});
     CHECK(r.rc == 1);
-    CHECK_THAT(r.err, Contains("srun started 4 tasks without MPI support") && Contains("--mpi=pmix"));
+    CHECK_THAT(r.err,
+               Contains("srun started 4 tasks without MPI support") && Contains("--mpi=pmix"));
     CHECK_FALSE(std::filesystem::exists(dir / "db"));
   }
   SECTION("a second solve on a database another is writing") {
@@ -194,7 +213,8 @@ TEST_CASE("mpi: a launch that cannot work is refused, never two writers on one d
     const pid_t job = start_slow(dir, db, 1);
     wait_for_progress(dir, job, db, 1);
     for (int ranks : {0, 2}) {
-      const std::vector<std::string> args = {"solve", "toads-frogs", "--length", "12", "--db", db, "--quiet"};
+      const std::vector<std::string> args = {"solve", "toads-frogs", "--length", "12", "--db",
+                                             db,      "--quiet"};
       const RunResult r = ranks ? on_ranks(ranks, args) : run_toadbase(args);
       INFO(r.err);
       CHECK(r.rc != 0);
@@ -204,10 +224,27 @@ TEST_CASE("mpi: a launch that cannot work is refused, never two writers on one d
     wait_job(job);
   }
   SECTION("ranks started with different spaces") {
-    const RunResult r = run_program(mpirun(),
-                                    {"-np", "1", "--oversubscribe", TOADBASE_BIN, "solve", "toads-frogs", "--length",
-                                     "6", "--db", dir / "db", ":", "-np", "1", "--oversubscribe", TOADBASE_BIN, "solve",
-                                     "toads-frogs", "--length", "7", "--db", dir / "db"},
+    const RunResult r = run_program(mpirun(), {"-np",
+                                               "1",
+                                               "--oversubscribe",
+                                               TOADBASE_BIN,
+                                               "solve",
+                                               "toads-frogs",
+                                               "--length",
+                                               "6",
+                                               "--db",
+                                               dir / "db",
+                                               ":",
+                                               "-np",
+                                               "1",
+                                               "--oversubscribe",
+                                               TOADBASE_BIN,
+                                               "solve",
+                                               "toads-frogs",
+                                               "--length",
+                                               "7",
+                                               "--db",
+                                               dir / "db"},
                                     kMpiEnv);
     CHECK(r.rc != 0);
     CHECK_THAT(r.err, Contains("rank 1 was started with another space"));
@@ -215,22 +252,29 @@ TEST_CASE("mpi: a launch that cannot work is refused, never two writers on one d
   }
 }
 
-TEST_CASE("mpi: a killed rank, an aborted rank, a cancelled job: the same command resumes to the same digest",
-          "[mpi][slow]") {
+TEST_CASE(
+    "mpi: a killed rank, an aborted rank, a cancelled job: the same command resumes to the same "
+    "digest",
+    "[mpi][slow]") {
   if (skip_without_mpi()) return;
   TempDir dir("mpi-faults");
-  const json reference =
-      json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", dir / "ref", "--quiet", "--json"}).out);
-  const std::vector<std::string> again = {"solve", "toads-frogs", "--length", "12", "--quiet", "--json", "--db"};
+  const json reference = json::parse(
+      ok({"solve", "toads-frogs", "--length", "12", "--db", dir / "ref", "--quiet", "--json"}).out);
+  const std::vector<std::string> again = {"solve",   "toads-frogs", "--length", "12",
+                                          "--quiet", "--json",      "--db"};
   int round = 0;
   // (how the job ends, ranks of the broken job, ranks of the rerun; 0: no mpirun)
-  for (const auto& [how, ranks, rerun] : std::vector<std::tuple<std::string, int, int>>{
-           {"kill -9 rank 1", 2, 3}, {"kill -9 rank 0", 3, 0}, {"rank 1 aborts", 2, 2}, {"job cancelled", 3, 1}}) {
+  for (const auto& [how, ranks, rerun] :
+       std::vector<std::tuple<std::string, int, int>>{{"kill -9 rank 1", 2, 3},
+                                                      {"kill -9 rank 0", 3, 0},
+                                                      {"rank 1 aborts", 2, 2},
+                                                      {"job cancelled", 3, 1}}) {
     DYNAMIC_SECTION(how << " of " << ranks << " ranks, rerun on " << rerun) {
       const std::string db = dir / ("db" + std::to_string(round++));
       std::filesystem::remove(dir / "rank-0.pid"), std::filesystem::remove(dir / "rank-1.pid");
       std::filesystem::remove(dir / "rank-2.pid");
-      const pid_t job = how == "rank 1 aborts" ? start_slow(dir, db, ranks, {"1", "400"}) : start_slow(dir, db, ranks);
+      const pid_t job = how == "rank 1 aborts" ? start_slow(dir, db, ranks, {"1", "400"})
+                                               : start_slow(dir, db, ranks);
       int status = 0;
       if (how == "rank 1 aborts") {
         status = wait_job(job);
@@ -239,7 +283,8 @@ TEST_CASE("mpi: a killed rank, an aborted rank, a cancelled job: the same comman
         if (how == "job cancelled") {
           REQUIRE(kill(job, SIGTERM) == 0);
         } else {
-          const pid_t victim = read_pid(dir / (how == "kill -9 rank 1" ? "rank-1.pid" : "rank-0.pid"));
+          const pid_t victim =
+              read_pid(dir / (how == "kill -9 rank 1" ? "rank-1.pid" : "rank-0.pid"));
           REQUIRE(victim > 0);
           REQUIRE(kill(victim, SIGKILL) == 0);
         }

@@ -2,9 +2,8 @@
 // algorithm against the enumeration of all plans (N <= 7), prefix counts against the same
 // enumeration, roll-file errors, and `river-toad check` through the real binary.
 #include <catch2/catch.hpp>
-
-#include <nlohmann/json.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 
@@ -34,9 +33,9 @@ std::string all_plans_letter(uint64_t code, int n) {
 
 /// The oracle: every plan of every length up to N played by the board.
 struct Enumerated {
-  int best_hp = -1;                   // over plans surviving all N turns
-  std::vector<uint64_t> surviving;    // [k-1]: plans of k actions alive after turn k
-  int longest = 0, longest_hp = -1;   // most turns survived, then the best HP then
+  int best_hp = -1;                  // over plans surviving all N turns
+  std::vector<uint64_t> surviving;   // [k-1]: plans of k actions alive after turn k
+  int longest = 0, longest_hp = -1;  // most turns survived, then the best HP then
 };
 
 Enumerated enumerate(const std::vector<uint8_t>& rolls, const Rules& rules) {
@@ -51,7 +50,8 @@ Enumerated enumerate(const std::vector<uint8_t>& rolls, const Rules& rules) {
       const Playout p = play(rolls, plan, rules);
       if (p.illegal_turn || p.death != Death::None) continue;
       ++e.surviving[k - 1];
-      if (k > e.longest || (k == e.longest && p.final_hp > e.longest_hp)) e.longest = k, e.longest_hp = p.final_hp;
+      if (k > e.longest || (k == e.longest && p.final_hp > e.longest_hp))
+        e.longest = k, e.longest_hp = p.final_hp;
       if (k == N) e.best_hp = std::max(e.best_hp, p.final_hp);
     }
   }
@@ -63,7 +63,9 @@ std::vector<uint8_t> random_rolls(std::mt19937& rng, int n, int style) {
   for (auto& x : r) {
     // style 0: uniform; 1: many flies; 2: crowded rivers
     const int u = static_cast<int>(rng() % 34);
-    x = static_cast<uint8_t>(style == 1 && rng() % 3 == 0 ? 32 + rng() % 2 : style == 2 ? 16 + rng() % 16 : u);
+    x = static_cast<uint8_t>(style == 1 && rng() % 3 == 0 ? 32 + rng() % 2
+                             : style == 2                 ? 16 + rng() % 16
+                                                          : u);
   }
   return r;
 }
@@ -75,12 +77,14 @@ TEST_CASE("river toad: the spec's examples", "[river-toad]") {
   Playout p = play(kSample, "GAGAF", rules);
   REQUIRE(p.survived(5));
   REQUIRE(p.final_hp == 7);
-  REQUIRE(p.board == std::vector<std::string>{"#SS SS#", "# SSS #", "# S S #", "#S S S#", "#   T #"});
+  REQUIRE(p.board ==
+          std::vector<std::string>{"#SS SS#", "# SSS #", "# S S #", "#S S S#", "#   T #"});
   REQUIRE(solve_dp(kSample, rules).final_hp == 19);
   p = play({32, 0, 33, 0, 0, 0, 0}, "DDDSSGG", rules);
   REQUIRE(p.survived(7));
   REQUIRE(p.final_hp == 22);
-  REQUIRE(p.board == std::vector<std::string>{"#     #", "#     #", "#     #", "#     #", "#    T#"});
+  REQUIRE(p.board ==
+          std::vector<std::string>{"#     #", "#     #", "#     #", "#     #", "#    T#"});
   p = play({4, 0, 0, 0, 0}, "DDDDD", rules);
   REQUIRE(p.death == Death::Caught);
   REQUIRE(p.turns_played == 5);
@@ -93,7 +97,8 @@ TEST_CASE("river toad: the spec's examples", "[river-toad]") {
   REQUIRE(snake_columns(32) == 0);
   REQUIRE(fly_column(32) == 0);
   REQUIRE(fly_column(33) == 6);
-  // HP clamps at 0 and a fly eaten on that turn saves the toad: 2 HP, A into column 1 as a fly lands
+  // HP clamps at 0 and a fly eaten on that turn saves the toad: 2 HP, A into column 1 as a fly
+  // lands
   Rules low;
   low.start_hp = 2;
   p = play({32, 0, 0, 0, 0}, "DDDDA", low);
@@ -104,7 +109,8 @@ TEST_CASE("river toad: the spec's examples", "[river-toad]") {
   REQUIRE(p.final_hp == 0);
 }
 
-TEST_CASE("river toad: the closed form agrees with the five phases on random files", "[river-toad]") {
+TEST_CASE("river toad: the closed form agrees with the five phases on random files",
+          "[river-toad]") {
   std::mt19937 rng(11);
   Rules rules;
   for (int t = 0; t < 300; ++t) {
@@ -130,7 +136,8 @@ TEST_CASE("river toad: the closed form agrees with the five phases on random fil
   }
 }
 
-TEST_CASE("river toad: every algorithm against the enumeration of all plans", "[river-toad][algorithms]") {
+TEST_CASE("river toad: every algorithm against the enumeration of all plans",
+          "[river-toad][algorithms]") {
   std::mt19937 rng(5);
   int no_survivor = 0;
   for (int t = 0; t < 60; ++t) {
@@ -161,7 +168,8 @@ TEST_CASE("river toad: every algorithm against the enumeration of all plans", "[
       REQUIRE(p.death != Death::None);
       REQUIRE(p.turns_played == e.longest + 1);
       const Playout before = play(rolls, plan_string(dp.actions).substr(0, e.longest), rules);
-      REQUIRE(before.final_hp == std::max(e.longest_hp, e.longest == 0 ? rules.start_hp : e.longest_hp));
+      REQUIRE(before.final_hp ==
+              std::max(e.longest_hp, e.longest == 0 ? rules.start_hp : e.longest_hp));
     }
     // prefixes: best HP and exact counts
     const Prefixes px = prefix_outcomes(rolls, rules, kAllCounts);
@@ -221,13 +229,16 @@ TEST_CASE("river toad: roll files, and their defects named by line", "[river-toa
   REQUIRE_THAT(err("2\n1 2\n"), Contains("rolls:2"));
 }
 
-TEST_CASE("cli river-toad: solve, check on good, illegal, dying and misprinted files", "[cli][river-toad]") {
+TEST_CASE("cli river-toad: solve, check on good, illegal, dying and misprinted files",
+          "[cli][river-toad]") {
   using namespace tbtest;
   TempDir dir("rt");
   write_file(dir / "sample.txt", "5 # number of rolls following this line\n21\n21\n10\n14\n27\n");
   RunResult r = ok({"river-toad", "solve", dir / "sample.txt", dir / "plan.txt"});
-  REQUIRE(read_file(dir / "plan.txt") == "DDDDS\n19\n#SS SS#\n# SSS #\n# S S #\n#S S S#\n# T   #\n");
-  json j = json::parse(ok({"river-toad", "solve", dir / "sample.txt", "--algorithm", "all", "--json"}).out);
+  REQUIRE(read_file(dir / "plan.txt") ==
+          "DDDDS\n19\n#SS SS#\n# SSS #\n# S S #\n#S S S#\n# T   #\n");
+  json j = json::parse(
+      ok({"river-toad", "solve", dir / "sample.txt", "--algorithm", "all", "--json"}).out);
   REQUIRE(j["optimalHp"] == 19);
   REQUIRE(j["algorithms"].size() == 5);
   for (const auto& a : j["algorithms"]) REQUIRE(a["survived"] == true);
@@ -238,10 +249,13 @@ TEST_CASE("cli river-toad: solve, check on good, illegal, dying and misprinted f
   REQUIRE(j["hpBelowOptimum"] == 12);
   // misprinted HP, misprinted board
   write_file(dir / "hp.txt", "GAGAF\n8\n#SS SS#\n# SSS #\n# S S #\n#S S S#\n#   T #\n");
-  j = json::parse(run_expecting({"river-toad", "check", dir / "sample.txt", dir / "hp.txt", "--json"}, 1).out);
+  j = json::parse(
+      run_expecting({"river-toad", "check", dir / "sample.txt", dir / "hp.txt", "--json"}, 1).out);
   REQUIRE(j["hpMatches"] == false);
   write_file(dir / "board.txt", "GAGAF\n7\n#SS SS#\n# SSS #\n# S S #\n#S S S#\n#  T  #\n");
-  j = json::parse(run_expecting({"river-toad", "check", dir / "sample.txt", dir / "board.txt", "--json"}, 1).out);
+  j = json::parse(
+      run_expecting({"river-toad", "check", dir / "sample.txt", dir / "board.txt", "--json"}, 1)
+          .out);
   REQUIRE(j["boardMatches"] == false);
   REQUIRE(j["firstWrongBoardLine"] == 7);
   // illegal: G from column 5
@@ -250,7 +264,9 @@ TEST_CASE("cli river-toad: solve, check on good, illegal, dying and misprinted f
   REQUIRE_THAT(r.out, Contains("line 1, turn 2"));
   // an illegal plan has no final HP to compare: never "hpMatches": false for two equal HPs
   write_file(dir / "illegal20.txt", "XDDDD\n20\n");
-  j = json::parse(run_expecting({"river-toad", "check", dir / "sample.txt", dir / "illegal20.txt", "--json"}, 1).out);
+  j = json::parse(
+      run_expecting({"river-toad", "check", dir / "sample.txt", dir / "illegal20.txt", "--json"}, 1)
+          .out);
   REQUIRE(j["legal"] == false);
   REQUIRE(j["printedHp"] == 20);
   REQUIRE(j["hpMatches"].is_null());
@@ -270,15 +286,19 @@ TEST_CASE("cli river-toad: solve, check on good, illegal, dying and misprinted f
   r = run_expecting({"river-toad", "solve", dir / "bad.txt", dir / "never.txt"}, 1);
   REQUIRE_THAT(r.err, Contains("bad.txt:3"));
   REQUIRE_FALSE(std::filesystem::exists(dir / "never.txt"));
-  REQUIRE_THAT(run_expecting({"river-toad", "solve", dir / "sample.txt", "--algorithm", "magic"}, 2).err,
-               Contains("'magic'"));
+  REQUIRE_THAT(
+      run_expecting({"river-toad", "solve", dir / "sample.txt", "--algorithm", "magic"}, 2).err,
+      Contains("'magic'"));
   // - is standard input for the roll file, standard output for the output file
   r = ok({"river-toad", "solve", "-", "-"}, "5\n21\n21\n10\n14\n27\n");
   REQUIRE(r.out == "DDDDS\n19\n#SS SS#\n# SSS #\n# S S #\n#S S S#\n# T   #\n");
-  REQUIRE(json::parse(ok({"river-toad", "check", dir / "sample.txt", "-", "--json"}, r.out).out)["valid"] == true);
+  REQUIRE(json::parse(
+              ok({"river-toad", "check", dir / "sample.txt", "-", "--json"}, r.out).out)["valid"] ==
+          true);
   REQUIRE_THAT(run_expecting({"river-toad", "check", "-", "-"}, 2).err, Contains("both"));
   // the optimal replay of a file nobody survives: exit 3; a given plan that dies: exit 1
-  REQUIRE_THAT(run_expecting({"river-toad", "play", dir / "dead.txt"}, 3).out, Contains("nobody survives"));
+  REQUIRE_THAT(run_expecting({"river-toad", "play", dir / "dead.txt"}, 3).out,
+               Contains("nobody survives"));
   run_expecting({"river-toad", "play", dir / "sample.txt", "--plan", "DDDDD"}, 1);
   // prefixes
   r = ok({"river-toad", "prefixes", dir / "sample.txt", "--json"});
@@ -290,7 +310,8 @@ TEST_CASE("cli river-toad: solve, check on good, illegal, dying and misprinted f
   REQUIRE(json::parse(last)["bestHp"] == 19);
 }
 
-TEST_CASE("cli river-toad: strict HP lines, extra board rows, bounded options (review findings)", "[cli][river-toad]") {
+TEST_CASE("cli river-toad: strict HP lines, extra board rows, bounded options (review findings)",
+          "[cli][river-toad]") {
   using namespace tbtest;
   TempDir dir("rt-review");
   write_file(dir / "sample.txt", "5\n21\n21\n10\n14\n27\n");
@@ -302,7 +323,9 @@ TEST_CASE("cli river-toad: strict HP lines, extra board rows, bounded options (r
     REQUIRE_THAT(r.err, Contains("hp.txt:2"));
   }
   write_file(dir / "extra.txt", "GAGAF\n7\n" + board + "#     #\n");
-  json j = json::parse(run_expecting({"river-toad", "check", dir / "sample.txt", dir / "extra.txt", "--json"}, 1).out);
+  json j = json::parse(
+      run_expecting({"river-toad", "check", dir / "sample.txt", dir / "extra.txt", "--json"}, 1)
+          .out);
   REQUIRE(j["boardMatches"] == false);
   REQUIRE(j["firstWrongBoardLine"] == 8);
   run_expecting({"river-toad", "solve", dir / "sample.txt", "--fly-hp", "1001"}, 2);
@@ -310,6 +333,8 @@ TEST_CASE("cli river-toad: strict HP lines, extra board rows, bounded options (r
   run_expecting({"river-toad", "solve", dir / "sample.txt", "--column", "6"}, 2);
   // large but allowed values: every algorithm still finds the survivors
   write_file(dir / "flies.txt", "12\n32\n33\n32\n33\n32\n33\n32\n33\n32\n33\n32\n33\n");
-  j = json::parse(ok({"river-toad", "solve", dir / "flies.txt", "--algorithm", "all", "--fly-hp", "1000", "--hp", "1000000", "--json"}).out);
+  j = json::parse(ok({"river-toad", "solve", dir / "flies.txt", "--algorithm", "all", "--fly-hp",
+                      "1000", "--hp", "1000000", "--json"})
+                      .out);
   for (const auto& a : j["algorithms"]) REQUIRE(a["survived"] == true);
 }

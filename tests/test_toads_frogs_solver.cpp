@@ -3,9 +3,9 @@
 // bound and the one-byte record's overflow.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <functional>
 #include <map>
 #include <memory>
-#include <functional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -33,13 +33,16 @@ const SolvedSpace& space_of(const std::string& board) {
   return *slot;
 }
 
-Truth engine(const std::string& pos) { return space_of(pos.substr(2)).truth(pos); }
+Truth engine(const std::string& pos) {
+  return space_of(pos.substr(2)).truth(pos);
+}
 
 std::string show(Truth t) {
   return std::string(t.win ? "win" : "lose") + " in " + std::to_string(t.remoteness);
 }
 
-/// L: Toads win whoever starts; R: Frogs do; N: the player to move wins; P: the player to move loses.
+/// L: Toads win whoever starts; R: Frogs do; N: the player to move wins; P: the player to move
+/// loses.
 char outcome_class(const std::string& board) {
   const bool toads_first_win = engine("1_" + board).win, frogs_first_win = engine("2_" + board).win;
   if (toads_first_win && !frogs_first_win) return 'L';
@@ -96,14 +99,15 @@ TEST_CASE("the spec's reference values", "[solver][spec]") {
     bool win;
     unsigned remoteness;
   };
-  for (Case c : {Case{"1_TT-FF", true, 5}, Case{"1_TTT--FFF", true, 15},
-                 Case{"1_TTT---FFF", false, 24}, Case{"1_TTTT----FFFF", false, 42},
-                 Case{"1_TTTTT----FFFFF", true, 35}, Case{"1_T--F", false, 4},
-                 Case{"1_T---F", true, 7}}) {
+  for (Case c :
+       {Case{"1_TT-FF", true, 5}, Case{"1_TTT--FFF", true, 15}, Case{"1_TTT---FFF", false, 24},
+        Case{"1_TTTT----FFFF", false, 42}, Case{"1_TTTTT----FFFFF", true, 35},
+        Case{"1_T--F", false, 4}, Case{"1_T---F", true, 7}}) {
     INFO(c.pos);
     CHECK(show(engine(c.pos)) == show(Truth{c.win, c.remoteness}));
     // the oracle reproduces the literature too (it would be no oracle otherwise)
-    if (std::string(c.pos).size() <= 2 + 12) CHECK(show(oracle(c.pos)) == show(Truth{c.win, c.remoteness}));
+    if (std::string(c.pos).size() <= 2 + 12)
+      CHECK(show(oracle(c.pos)) == show(Truth{c.win, c.remoteness}));
   }
 }
 
@@ -138,15 +142,18 @@ TEST_CASE("mirror symmetry: Toads to move on b equals Frogs to move on mirror(b)
       const Outcome by_own_mirror = s.outcome("2_" + oracle_mirror_board(board));
       const Outcome by_project_mirror = s.outcome(tf::mirror(to_position("1_" + board)));
       if ((!(toads_first == by_own_mirror) || !(toads_first == by_project_mirror)) && ++bad <= 5)
-        FAIL_CHECK(board << ": Toads first " << toads_first.remoteness << ", mirror with Frogs first "
-                         << by_own_mirror.remoteness << " / " << by_project_mirror.remoteness);
+        FAIL_CHECK(board << ": Toads first " << toads_first.remoteness
+                         << ", mirror with Frogs first " << by_own_mirror.remoteness << " / "
+                         << by_project_mirror.remoteness);
     }
   }
   CHECK(bad == 0);
 }
 
-TEST_CASE("stored: Toads-to-move tiers with no more toads than frogs, and canonical() reaches them or a position a ply from them",
-          "[solver][derived]") {
+TEST_CASE(
+    "stored: Toads-to-move tiers with no more toads than frogs, and canonical() reaches them or a "
+    "position a ply from them",
+    "[solver][derived]") {
   const SolvedSpace s(tf::SpaceParams{9, std::nullopt, std::nullopt});
   const tf::Space& space = s.space;
   uint64_t bad = 0;
@@ -190,11 +197,13 @@ TEST_CASE("stored: Toads-to-move tiers with no more toads than frogs, and canoni
   CHECK(bad == 0);
   // one piece-count space stores its Toads' tiers whatever the counts (no mirror inside it)
   const tf::Space one(tf::SpaceParams{9, 4, 2});
-  for (TierId t = 0; t < one.tier_count(); ++t) CHECK(toadbase::tier_stored(one, t) == one.toads_to_move(t));
+  for (TierId t = 0; t < one.tier_count(); ++t)
+    CHECK(toadbase::tier_stored(one, t) == one.toads_to_move(t));
 }
 
-TEST_CASE("frozen ends: a tier's tail is its boards with a toad on the last cell, copied from F + X",
-          "[solver][tail]") {
+TEST_CASE(
+    "frozen ends: a tier's tail is its boards with a toad on the last cell, copied from F + X",
+    "[solver][tail]") {
   for (int n = 1; n <= 12; ++n) {
     INFO("length " << n);
     const SolvedSpace s(tf::SpaceParams{n, std::nullopt, std::nullopt});
@@ -252,9 +261,10 @@ TEST_CASE("a shorter board embeds in a space as the same game, padded with froze
     std::optional<int> t, f;
   };
   for (Case c : {Case{8, std::nullopt, std::nullopt}, Case{9, 3, 3}, Case{8, 2, 4}}) {
-    INFO("space of length " << c.n << (c.t ? " with " + std::to_string(*c.t) + " toads and " +
-                                                 std::to_string(*c.f) + " frogs"
-                                           : std::string(" with every count")));
+    INFO("space of length " << c.n
+                            << (c.t ? " with " + std::to_string(*c.t) + " toads and " +
+                                          std::to_string(*c.f) + " frogs"
+                                    : std::string(" with every count")));
     const SolvedSpace s(tf::SpaceParams{c.n, c.t, c.f});
     uint64_t embedded = 0, bad = 0;
     for (int m = 1; m <= c.n; ++m) {
@@ -338,8 +348,10 @@ TEST_CASE("a resumed solve skips committed tiers and finishes the same", "[solve
     };
     uint64_t done_tiers = 0, rest_positions = 0;
     for (TierId t = 0; t < space.tier_count(); ++t) {
-      if (done(t)) ++done_tiers;
-      else rest_positions += space.tier_size(t);
+      if (done(t))
+        ++done_tiers;
+      else
+        rest_positions += space.tier_size(t);
       if (kept[t] && !done(t)) ++resolved_kept;
     }
     const auto stats = toadbase::solve_tiers(space, partial, nullptr);
@@ -354,13 +366,15 @@ TEST_CASE("a resumed solve skips committed tiers and finishes the same", "[solve
   CHECK(resolved_kept > 0);  // the case above happened
 }
 
-TEST_CASE("the longest games stay within the P-potential bound e(t+f) + 2tf", "[solver][remoteness]") {
+TEST_CASE("the longest games stay within the P-potential bound e(t+f) + 2tf",
+          "[solver][remoteness]") {
   // the bound of the comment in toads_frogs.hpp: up to 22 cells it fits the one-byte record
   unsigned worst_bound = 0;
   for (int n = 1; n <= 22; ++n)
     for (int t = 0; t <= n; ++t)
       for (int f = 0; t + f <= n; ++f)
-        worst_bound = std::max(worst_bound, static_cast<unsigned>((n - t - f) * (t + f) + 2 * t * f));
+        worst_bound =
+            std::max(worst_bound, static_cast<unsigned>((n - t - f) * (t + f) + 2 * t * f));
   CHECK(worst_bound == 242);
   CHECK(worst_bound <= toadbase::kMaxStored<ParityRecord>);
 
@@ -373,7 +387,8 @@ TEST_CASE("the longest games stay within the P-potential bound e(t+f) + 2tf", "[
       const auto& recs = s.store.records[id];
       REQUIRE(recs.size() == s.space.tier_size(id));
       for (uint64_t i = 0; i < recs.size(); ++i)
-        if (recs[i] > best.first || (i == 0 && best.first == 0)) best = {recs[i], s.space.unrank(id, i)};
+        if (recs[i] > best.first || (i == 0 && best.first == 0))
+          best = {recs[i], s.space.unrank(id, i)};
     }
     unsigned overall = 0;
     std::pair<int, int> overall_counts;
@@ -443,7 +458,7 @@ namespace {
 struct ChainGame {
   using Position = uint32_t;
   TierId links;
-  bool bad_order = false;  // a tier that names itself as its child
+  bool bad_order = false;          // a tier that names itself as its child
   std::vector<bool> derived = {};  // tiers the game does not store
   bool tier_stored(TierId t) const { return t >= derived.size() || !derived[t]; }
   TierId tier_count() const { return links; }
@@ -477,12 +492,14 @@ static_assert(toadbase::TierGame<ChainGame>);
 
 }  // namespace
 
-TEST_CASE("a remoteness above 255 throws overflow_error instead of wrapping", "[solver][remoteness]") {
+TEST_CASE("a remoteness above 255 throws overflow_error instead of wrapping",
+          "[solver][remoteness]") {
   SECTION("255 fits") {
     const ChainGame g{256};
     MemStore store(g.links);
     toadbase::solve_tiers(g, store, nullptr);
-    for (TierId t = 0; t < g.links; ++t) REQUIRE(store.records[t] == std::vector<Record>{static_cast<Record>(t)});
+    for (TierId t = 0; t < g.links; ++t)
+      REQUIRE(store.records[t] == std::vector<Record>{static_cast<Record>(t)});
   }
   for (TierId links : {257u, 300u}) {
     DYNAMIC_SECTION(links << " links overflow at link 256") {
@@ -524,7 +541,8 @@ TEST_CASE("progress lines name every tier, and the last line the totals", "[solv
   std::ostringstream out;
   {
     MemStore store(s.tier_count());
-    toadbase::Progress progress(&out, false, "solve test", s.total_positions(), s.tier_count(), 0.0);
+    toadbase::Progress progress(&out, false, "solve test", s.total_positions(), s.tier_count(),
+                                0.0);
     toadbase::solve_tiers(s, store, &progress);
     progress.finish();
     CHECK(progress.positions_done() == s.total_positions());
@@ -538,16 +556,17 @@ TEST_CASE("progress lines name every tier, and the last line the totals", "[solv
   std::multiset<std::string> named, want;
   for (TierId t = 0; t < s.tier_count(); ++t) {
     INFO(lines[t]);
-    const std::string head = "tier " + std::to_string(t + 1) + "/" + std::to_string(s.tier_count()) + " ";
+    const std::string head =
+        "tier " + std::to_string(t + 1) + "/" + std::to_string(s.tier_count()) + " ";
     REQUIRE_THAT(lines[t], Catch::Matchers::Contains(head));
     const size_t at = lines[t].find(head) + head.size();
     named.insert(lines[t].substr(at, lines[t].find(',', at) - at));
     want.insert(s.tier_name(t));
   }
   CHECK(named == want);
-  CHECK_THAT(lines.back(), Catch::Matchers::Contains("done, " + std::to_string(s.tier_count()) +
-                                                     " tiers, " + std::to_string(s.total_positions()) +
-                                                     " positions"));
+  CHECK_THAT(lines.back(),
+             Catch::Matchers::Contains("done, " + std::to_string(s.tier_count()) + " tiers, " +
+                                       std::to_string(s.total_positions()) + " positions"));
   // a resumed solve counts what an earlier run committed
   const SolvedSpace full(tf::SpaceParams{4, std::nullopt, std::nullopt});
   MemStore half(s.tier_count());
@@ -560,10 +579,12 @@ TEST_CASE("progress lines name every tier, and the last line the totals", "[solv
   toadbase::Progress progress(&out2, false, "solve test", s.total_positions(), s.tier_count(), 0.0);
   toadbase::solve_tiers(s, half, &progress);
   progress.finish();
-  CHECK_THAT(out2.str(), Catch::Matchers::Contains("(" + std::to_string(skipped) + " already committed)"));
+  CHECK_THAT(out2.str(),
+             Catch::Matchers::Contains("(" + std::to_string(skipped) + " already committed)"));
 }
 
-TEST_CASE("a resumed solve frees a tier whose readers an earlier run committed", "[solver][resume]") {
+TEST_CASE("a resumed solve frees a tier whose readers an earlier run committed",
+          "[solver][resume]") {
   // groups of tiers may reach the disk out of order (one a committing thread), so a resumed
   // solve can find a parent committed and its child not: the child is solved again, and no
   // later level reads it, so it must not stay in memory to the end
@@ -571,7 +592,8 @@ TEST_CASE("a resumed solve frees a tier whose readers an earlier run committed",
   MemStore full(g.links);
   const auto whole = toadbase::solve_tiers(g, full, nullptr);
   MemStore partial(g.links);
-  partial.preload(1, full.records[1], toadbase::kAllRecords);  // link 1 on disk, link 0 (its child) not
+  partial.preload(1, full.records[1],
+                  toadbase::kAllRecords);  // link 1 on disk, link 0 (its child) not
   const auto stats = toadbase::solve_tiers(g, partial, nullptr);
   CHECK(stats.tiers_skipped == 1);
   CHECK(partial.records == full.records);
@@ -593,7 +615,8 @@ TEST_CASE("derived tiers: recomputed on resume from stored children, never loade
   for (TierId cut : {8u, 9u, 21u}) {
     INFO("resumed after link " << cut - 1);
     MemStore partial(g.links);
-    for (TierId t = 0; t < cut; ++t) partial.preload(t, full.records[t], g.derived[t] ? 0 : toadbase::kAllRecords);
+    for (TierId t = 0; t < cut; ++t)
+      partial.preload(t, full.records[t], g.derived[t] ? 0 : toadbase::kAllRecords);
     const auto stats = toadbase::solve_tiers(g, partial, nullptr);
     CHECK(stats.tiers_skipped == cut);
     CHECK(partial.records == full.records);
@@ -605,7 +628,8 @@ TEST_CASE("derived tiers: recomputed on resume from stored children, never loade
   MemStore all(deep.links);
   toadbase::solve_tiers(deep, all, nullptr);
   MemStore partial(deep.links);
-  for (TierId t = 0; t < 8; ++t) partial.preload(t, all.records[t], deep.derived[t] ? 0 : toadbase::kAllRecords);
+  for (TierId t = 0; t < 8; ++t)
+    partial.preload(t, all.records[t], deep.derived[t] ? 0 : toadbase::kAllRecords);
   const auto stats = toadbase::solve_tiers(deep, partial, nullptr);
   CHECK(stats.tiers_skipped == 8);
   CHECK(partial.records == all.records);

@@ -41,16 +41,24 @@ class ToySpace {
   explicit ToySpace(int rows) : rows_(rows) {}
   TierId tier_count() const { return static_cast<TierId>(2 * rows_); }
   uint64_t tier_size(TierId t) const { return t / 2 + 1; }
-  std::string tier_name(TierId t) const { return "s" + std::to_string(t / 2) + "z" + std::to_string(t % 2); }
+  std::string tier_name(TierId t) const {
+    return "s" + std::to_string(t / 2) + "z" + std::to_string(t % 2);
+  }
   std::vector<TierId> child_tiers(TierId t) const {
     std::vector<TierId> out;
     for (TierId d : {2u, 4u})
       if (t >= d) out.push_back(t - d);
     return out;
   }
-  Toy unrank(TierId t, uint64_t i) const { return {static_cast<int>(t / 2), static_cast<int>(i), static_cast<int>(t % 2)}; }
-  TierIndex rank(const Toy& p) const { return {static_cast<TierId>(2 * p.s + p.z), static_cast<uint64_t>(p.a)}; }
-  bool contains(const Toy& p) const { return p.s >= 0 && p.s < rows_ && p.a >= 0 && p.a <= p.s && (p.z == 0 || p.z == 1); }
+  Toy unrank(TierId t, uint64_t i) const {
+    return {static_cast<int>(t / 2), static_cast<int>(i), static_cast<int>(t % 2)};
+  }
+  TierIndex rank(const Toy& p) const {
+    return {static_cast<TierId>(2 * p.s + p.z), static_cast<uint64_t>(p.a)};
+  }
+  bool contains(const Toy& p) const {
+    return p.s >= 0 && p.s < rows_ && p.a >= 0 && p.a <= p.s && (p.z == 0 || p.z == 1);
+  }
   std::vector<Toy> children(const Toy& p) const {
     std::vector<Toy> out;
     if (p.a >= 1) out.push_back({p.s - 1, p.a - 1, p.z});
@@ -74,7 +82,9 @@ class ToySpace {
     }
   }
   bool tier_stored(TierId t) const { return (t / 2) % 3 != 1; }
-  uint64_t tier_prefix(TierId t) const { return t % 2 ? std::min<uint64_t>(2, tier_size(t)) : tier_size(t); }
+  uint64_t tier_prefix(TierId t) const {
+    return t % 2 ? std::min<uint64_t>(2, tier_size(t)) : tier_size(t);
+  }
   TierId tail_source(TierId t) const { return t - 1; }
   template <class R>
   void fill_tail(TierId t, const R* source, R* out) const {
@@ -101,12 +111,16 @@ Truth toy_oracle(int s, int a) {
     if (!k.win) best_win = std::min(best_win, k.remoteness + 1);
     longest = std::max(longest, k.remoteness + 1);
   }
-  if (best_win < 1000) t = {true, best_win};
-  else if (!kids.empty()) t = {false, longest};
+  if (best_win < 1000)
+    t = {true, best_win};
+  else if (!kids.empty())
+    t = {false, longest};
   return memo[{s, a}] = t;
 }
 
-Truth truth(Outcome o) { return {o.value == toadbase::Value::Win, o.remoteness}; }
+Truth truth(Outcome o) {
+  return {o.value == toadbase::Value::Win, o.remoteness};
+}
 
 constexpr int kRows = 40;
 
@@ -133,20 +147,23 @@ TEST_CASE("toy game: the engine solves it, every position equal to the oracle", 
   CHECK(store.loads == 0);
 }
 
-TEST_CASE("toy game: probe answers every position through canonical(), tails and derived tiers", "[engine][toy]") {
+TEST_CASE("toy game: probe answers every position through canonical(), tails and derived tiers",
+          "[engine][toy]") {
   const ToySpace g(kRows);
   MemStore store(g.tier_count());
   toadbase::solve_tiers(g, store, nullptr);
   uint64_t bad = 0;
   for (int s = 0; s < kRows; ++s)
     for (int a = 0; a <= s; ++a)
-      for (int z : {0, 1}) bad += !(truth(toadbase::probe(g, store, Toy{s, a, z})) == toy_oracle(s, a));
+      for (int z : {0, 1})
+        bad += !(truth(toadbase::probe(g, store, Toy{s, a, z})) == toy_oracle(s, a));
   CHECK(bad == 0);
   CHECK_THROWS_AS(toadbase::probe(g, store, Toy{kRows, 0, 0}), std::invalid_argument);
   CHECK_THROWS_AS(toadbase::probe(g, store, Toy{3, 4, 0}), std::invalid_argument);
 }
 
-TEST_CASE("toy game: a resumed solve from any committed subset ends the same", "[engine][toy][resume]") {
+TEST_CASE("toy game: a resumed solve from any committed subset ends the same",
+          "[engine][toy][resume]") {
   const ToySpace g(kRows);
   MemStore full(g.tier_count());
   toadbase::solve_tiers(g, full, nullptr);
@@ -165,11 +182,14 @@ TEST_CASE("toy game: a resumed solve from any committed subset ends the same", "
   }
 }
 
-TEST_CASE("toy game: verify passes, and names the first wrong record, tail or derived digest", "[engine][toy][verify]") {
+TEST_CASE("toy game: verify passes, and names the first wrong record, tail or derived digest",
+          "[engine][toy][verify]") {
   const ToySpace g(kRows);
   MemStore store(g.tier_count());
   toadbase::solve_tiers(g, store, nullptr);
-  auto name = [](const Toy& p) { return std::to_string(p.s) + "/" + std::to_string(p.a) + "/" + std::to_string(p.z); };
+  auto name = [](const Toy& p) {
+    return std::to_string(p.s) + "/" + std::to_string(p.a) + "/" + std::to_string(p.z);
+  };
   auto verify = [&](const MemStore& src) {
     return toadbase::verify_tiers<ToySpace, ParityRecord>(
         g, src, nullptr, [&](const Toy& p) { return toadbase::probe(g, src, p); }, name);
@@ -183,21 +203,24 @@ TEST_CASE("toy game: verify passes, and names the first wrong record, tail or de
     bad.records[2 * 9][4] ^= 2;  // s = 9, a stored tier: win/lose kept, remoteness off by two
     const auto rep = verify(bad);
     CHECK_FALSE(rep.ok);
-    CHECK_THAT(rep.problem, Catch::Matchers::Contains("s9z0 index 4") && Catch::Matchers::Contains("9/4/0"));
+    CHECK_THAT(rep.problem,
+               Catch::Matchers::Contains("s9z0 index 4") && Catch::Matchers::Contains("9/4/0"));
   }
   SECTION("a tail whose digest was of other records") {
     MemStore bad = store;
     bad.records[2 * 9 + 1][6] ^= 2;  // beyond the prefix: only the digest covers it
     const auto rep = verify(bad);
     CHECK_FALSE(rep.ok);
-    CHECK_THAT(rep.problem, Catch::Matchers::Contains("s9z1") && Catch::Matchers::Contains("digest"));
+    CHECK_THAT(rep.problem,
+               Catch::Matchers::Contains("s9z1") && Catch::Matchers::Contains("digest"));
   }
   SECTION("a derived tier whose digest was of other records") {
     MemStore bad = store;
     bad.records[2 * 10][3] ^= 2;  // s = 10 is derived: nothing kept but its digest
     const auto rep = verify(bad);
     CHECK_FALSE(rep.ok);
-    CHECK_THAT(rep.problem, Catch::Matchers::Contains("s10z0") && Catch::Matchers::Contains("derived"));
+    CHECK_THAT(rep.problem,
+               Catch::Matchers::Contains("s10z0") && Catch::Matchers::Contains("derived"));
   }
 }
 
@@ -211,12 +234,17 @@ struct ToyModule {
   using RecordType = ParityRecord;
   static constexpr const char* kName = "toy";
   static constexpr const char* kTitle = "a toy tier game";
-  static std::vector<toadbase::ParamSpec> parameters() { return {{"rows", toadbase::ParamSpec::Kind::Int, "rows"}}; }
-  static nlohmann::json normalize(const nlohmann::json& j) { return {{"rows", j.value("rows", 10)}}; }
+  static std::vector<toadbase::ParamSpec> parameters() {
+    return {{"rows", toadbase::ParamSpec::Kind::Int, "rows"}};
+  }
+  static nlohmann::json normalize(const nlohmann::json& j) {
+    return {{"rows", j.value("rows", 10)}};
+  }
   static Space make_space(const nlohmann::json& j) { return Space(j.at("rows").get<int>()); }
   static Toy parse(const std::string& text, const std::string&) {
     Toy p;
-    if (std::sscanf(text.c_str(), "%d/%d/%d", &p.s, &p.a, &p.z) != 3) throw std::invalid_argument("not s/a/z: " + text);
+    if (std::sscanf(text.c_str(), "%d/%d/%d", &p.s, &p.a, &p.z) != 3)
+      throw std::invalid_argument("not s/a/z: " + text);
     return p;
   }
   static std::string format(const Toy& p) {
@@ -232,7 +260,8 @@ static_assert(toadbase::Module<ToyModule>);
 
 }  // namespace
 
-TEST_CASE("toy game: a module of its rules is solved, verified and probed through the Instance", "[engine][toy]") {
+TEST_CASE("toy game: a module of its rules is solved, verified and probed through the Instance",
+          "[engine][toy]") {
   const toadbase::TierInstance<ToyModule> inst(ToyModule::normalize({{"rows", 12}}));
   MemStore store(inst.tiers().size());
   inst.solve(store, nullptr);

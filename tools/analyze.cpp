@@ -40,19 +40,21 @@ int run_analyze(const AnalyzeOptions& o) {
                 static_cast<unsigned long long>(r["lose"].get<uint64_t>()));
   if (a.contains("outcomeClasses")) {
     std::printf(
-        "\noutcome classes of the boards (each board counted once, both players' values together):\n"
+        "\noutcome classes of the boards (each board counted once, both players' values "
+        "together):\n"
         "L: Left (Toads) wins whoever starts, R: Right (Frogs) wins whoever starts,\n"
         "N: the player to move wins, P: the player to move loses\n"
         "%6s %6s %12s %12s %12s %12s\n",
         "toads", "frogs", "L", "R", "N", "P");
     for (const auto& r : a["outcomeClasses"])
-      std::printf("%6d %6d %12llu %12llu %12llu %12llu\n", r["toads"].get<int>(), r["frogs"].get<int>(),
-                  static_cast<unsigned long long>(r["L"].get<uint64_t>()),
+      std::printf("%6d %6d %12llu %12llu %12llu %12llu\n", r["toads"].get<int>(),
+                  r["frogs"].get<int>(), static_cast<unsigned long long>(r["L"].get<uint64_t>()),
                   static_cast<unsigned long long>(r["R"].get<uint64_t>()),
                   static_cast<unsigned long long>(r["N"].get<uint64_t>()),
                   static_cast<unsigned long long>(r["P"].get<uint64_t>()));
     const auto& t = a["outcomeClassTotals"];
-    std::printf("%13s %12llu %12llu %12llu %12llu\n", "all", static_cast<unsigned long long>(t["L"].get<uint64_t>()),
+    std::printf("%13s %12llu %12llu %12llu %12llu\n", "all",
+                static_cast<unsigned long long>(t["L"].get<uint64_t>()),
                 static_cast<unsigned long long>(t["R"].get<uint64_t>()),
                 static_cast<unsigned long long>(t["N"].get<uint64_t>()),
                 static_cast<unsigned long long>(t["P"].get<uint64_t>()));
@@ -86,12 +88,15 @@ int run_analyze(const AnalyzeOptions& o) {
 
 Command add_analyze(CLI::App& root) {
   auto o = std::make_shared<AnalyzeOptions>();
-  auto* analyze = root.add_subcommand("analyze", "win/lose counts by remoteness, extremes, outcome classes");
+  auto* analyze =
+      root.add_subcommand("analyze", "win/lose counts by remoteness, extremes, outcome classes");
   add_db_option(analyze, o->c);
   add_json_flag(analyze, o->c);
   add_threads_option(analyze, o->c);
-  analyze->add_flag("--per-tier", o->per_tier, "print the counts of every tier too (JSON always has them)");
-  examples(analyze, {"toadbase analyze --db data/tf10", "toadbase analyze --db data/tf10 --json --threads 2"});
+  analyze->add_flag("--per-tier", o->per_tier,
+                    "print the counts of every tier too (JSON always has them)");
+  examples(analyze, {"toadbase analyze --db data/tf10",
+                     "toadbase analyze --db data/tf10 --json --threads 2"});
   return {analyze, [o] { return run_analyze(*o); }};
 }
 

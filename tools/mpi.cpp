@@ -44,16 +44,19 @@ Launch detect_launch() {
     // srun without an MPI plugin: every task would be a one-rank solve of its own
     const std::string tasks = env("SLURM_STEP_NUM_TASKS");
     if (!tasks.empty() && std::atol(tasks.c_str()) > 1)
-      l.problem = "srun started " + tasks +
-                  " tasks without MPI support (no PMI in their environment), so each would solve alone "
-                  "into the same database; run srun --mpi=pmix (see srun --mpi=list), or mpirun";
+      l.problem =
+          "srun started " + tasks +
+          " tasks without MPI support (no PMI in their environment), so each would solve alone "
+          "into the same database; run srun --mpi=pmix (see srun --mpi=list), or mpirun";
   }
   return l;
 }
 
 #ifdef TOADBASE_HAVE_MPI
 
-bool have_mpi() { return true; }
+bool have_mpi() {
+  return true;
+}
 
 namespace {
 
@@ -85,11 +88,13 @@ uint64_t get64(const uint8_t* p) {
 /// One message as it goes on the wire:
 ///   u64 total bytes | u64 header bytes | header | u64 payload bytes | u64 blocks (0: the
 ///   payload as it is) | u64 compressed size of each block | the blocks (zstd frames)
-std::vector<uint8_t> encode(std::span<const uint8_t> header, std::span<const uint8_t> payload, bool compress) {
+std::vector<uint8_t> encode(std::span<const uint8_t> header, std::span<const uint8_t> payload,
+                            bool compress) {
   const uint64_t blocks = compress ? (payload.size() + kBlockBytes - 1) / kBlockBytes : 0;
   std::vector<std::vector<uint8_t>> frames(blocks);
   tbb::parallel_for(uint64_t{0}, blocks, [&](uint64_t b) {
-    const uint64_t from = b * kBlockBytes, len = std::min<uint64_t>(kBlockBytes, payload.size() - from);
+    const uint64_t from = b * kBlockBytes,
+                   len = std::min<uint64_t>(kBlockBytes, payload.size() - from);
     std::vector<uint8_t>& f = frames[b];
     f.resize(ZSTD_compressBound(len));
     const size_t n = ZSTD_compress(f.data(), f.size(), payload.data() + from, len, kZstdLevel);
@@ -122,7 +127,8 @@ class MpiTransport : public Transport {
     check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided), "starting");
     if (provided < MPI_THREAD_SERIALIZED) {
       MPI_Finalize();
-      throw std::runtime_error("MPI: this MPI library does not let several threads call it (MPI_THREAD_SERIALIZED)");
+      throw std::runtime_error(
+          "MPI: this MPI library does not let several threads call it (MPI_THREAD_SERIALIZED)");
     }
     check(MPI_Comm_dup(MPI_COMM_WORLD, &comm_), "MPI_Comm_dup");
     MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
@@ -141,18 +147,20 @@ class MpiTransport : public Transport {
   int rank() const override { return rank_; }
   int ranks() const override { return size_; }
 
-  void send(std::span<const int> to, std::span<const uint8_t> header, std::span<const uint8_t> payload,
-            bool compress) override {
+  void send(std::span<const int> to, std::span<const uint8_t> header,
+            std::span<const uint8_t> payload, bool compress) override {
     if (to.empty()) return;
-    auto m = std::make_shared<std::vector<uint8_t>>(encode(header, payload, compress));  // compressed outside the lock
+    auto m = std::make_shared<std::vector<uint8_t>>(
+        encode(header, payload, compress));  // compressed outside the lock
     std::lock_guard lock(mu_);
     for (int dest : to) {
-      if (dest == rank_ || dest < 0 || dest >= size_) throw std::logic_error("MPI: a message to rank " + std::to_string(dest));
+      if (dest == rank_ || dest < 0 || dest >= size_)
+        throw std::logic_error("MPI: a message to rank " + std::to_string(dest));
       for (uint64_t from = 0; from < m->size(); from += kChunkBytes) {
         const uint64_t len = std::min<uint64_t>(kChunkBytes, m->size() - from);
         MPI_Request req;
-        check(MPI_Isend(m->data() + from, static_cast<int>(len), MPI_BYTE, dest, from == 0 ? kFirstTag : kMoreTag, comm_,
-                        &req),
+        check(MPI_Isend(m->data() + from, static_cast<int>(len), MPI_BYTE, dest,
+                        from == 0 ? kFirstTag : kMoreTag, comm_, &req),
               "sending to rank " + std::to_string(dest));
         pending_.push_back({req, m});
       }
@@ -203,7 +211,8 @@ class MpiTransport : public Transport {
     check(MPI_Bcast(&n, 1, MPI_UINT64_T, 0, comm_), "broadcast");
     bytes.resize(n);
     for (uint64_t from = 0; from < n; from += kChunkBytes)
-      check(MPI_Bcast(bytes.data() + from, static_cast<int>(std::min(kChunkBytes, n - from)), MPI_BYTE, 0, comm_),
+      check(MPI_Bcast(bytes.data() + from, static_cast<int>(std::min(kChunkBytes, n - from)),
+                      MPI_BYTE, 0, comm_),
             "broadcast");
   }
 
@@ -243,7 +252,8 @@ class MpiTransport : public Transport {
 
   void add_wait(std::chrono::steady_clock::time_point start) {
     std::lock_guard lock(mu_);
-    counters_.seconds_waiting += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    counters_.seconds_waiting +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
   void take(MPI_Message& msg, const MPI_Status& status, Inbox& inbox) {
@@ -260,7 +270,8 @@ class MpiTransport : public Transport {
     const uint64_t total = get64(m.data());
     if (total < m.size()) throw std::runtime_error("MPI: " + where + " is damaged");
     m.resize(total);
-    for (uint64_t have = static_cast<uint64_t>(count); have < total;) {  // the other parts, in order
+    for (uint64_t have = static_cast<uint64_t>(count);
+         have < total;) {  // the other parts, in order
       MPI_Message more;
       MPI_Status st;
       int flag = 0;
@@ -270,16 +281,19 @@ class MpiTransport : public Transport {
       }
       int len = 0;
       MPI_Get_count(&st, MPI_BYTE, &len);
-      if (have + static_cast<uint64_t>(len) > total) throw std::runtime_error("MPI: " + where + " is damaged");
+      if (have + static_cast<uint64_t>(len) > total)
+        throw std::runtime_error("MPI: " + where + " is damaged");
       std::lock_guard lock(mu_);
-      check(MPI_Mrecv(m.data() + have, len, MPI_BYTE, &more, MPI_STATUS_IGNORE), "receiving " + where);
+      check(MPI_Mrecv(m.data() + have, len, MPI_BYTE, &more, MPI_STATUS_IGNORE),
+            "receiving " + where);
       have += static_cast<uint64_t>(len);
     }
     // the engine's header, then the payload's blocks
     const uint8_t* p = m.data() + 8;
     const uint8_t* end = m.data() + m.size();
     auto need = [&](uint64_t n) {
-      if (static_cast<uint64_t>(end - p) < n) throw std::runtime_error("MPI: " + where + " is damaged");
+      if (static_cast<uint64_t>(end - p) < n)
+        throw std::runtime_error("MPI: " + where + " is damaged");
     };
     need(8);
     const uint64_t hlen = get64(p);
@@ -291,7 +305,8 @@ class MpiTransport : public Transport {
     p += 16;
     if (blocks == 0) {  // sent as it is
       need(raw);
-      if (static_cast<uint64_t>(end - p) != raw) throw std::runtime_error("MPI: " + where + " is damaged");
+      if (static_cast<uint64_t>(end - p) != raw)
+        throw std::runtime_error("MPI: " + where + " is damaged");
       uint8_t* dest = inbox.place(from, header, raw);
       if (raw && !dest) throw std::logic_error("MPI: nowhere to put " + where);
       if (raw) std::memcpy(dest, p, raw);
@@ -299,10 +314,12 @@ class MpiTransport : public Transport {
       inbox.arrived(from, header);
       return;
     }
-    if (blocks != (raw + kBlockBytes - 1) / kBlockBytes) throw std::runtime_error("MPI: " + where + " is damaged");
+    if (blocks != (raw + kBlockBytes - 1) / kBlockBytes)
+      throw std::runtime_error("MPI: " + where + " is damaged");
     need(8 * blocks);
     std::vector<uint64_t> offset(blocks + 1, 0), size(blocks);
-    for (uint64_t b = 0; b < blocks; ++b) size[b] = get64(p + 8 * b), offset[b + 1] = offset[b] + size[b];
+    for (uint64_t b = 0; b < blocks; ++b)
+      size[b] = get64(p + 8 * b), offset[b + 1] = offset[b] + size[b];
     p += 8 * blocks;
     need(offset[blocks]);
     uint8_t* dest = inbox.place(from, header, raw);
@@ -310,7 +327,8 @@ class MpiTransport : public Transport {
     tbb::parallel_for(uint64_t{0}, blocks, [&](uint64_t b) {
       const uint64_t len = std::min<uint64_t>(kBlockBytes, raw - b * kBlockBytes);
       const size_t n = ZSTD_decompress(dest + b * kBlockBytes, len, p + offset[b], size[b]);
-      if (ZSTD_isError(n) || n != len) throw std::runtime_error("MPI: " + where + " does not decompress");
+      if (ZSTD_isError(n) || n != len)
+        throw std::runtime_error("MPI: " + where + " does not decompress");
     });
     count_in(m.size(), raw);
     inbox.arrived(from, header);
@@ -332,7 +350,9 @@ class MpiTransport : public Transport {
 
 }  // namespace
 
-std::unique_ptr<Transport> start_mpi() { return std::make_unique<MpiTransport>(); }
+std::unique_ptr<Transport> start_mpi() {
+  return std::make_unique<MpiTransport>();
+}
 
 void abort_job(int code) {
   int started = 0;
@@ -343,7 +363,9 @@ void abort_job(int code) {
 
 #else  // built without MPI
 
-bool have_mpi() { return false; }
+bool have_mpi() {
+  return false;
+}
 
 std::unique_ptr<Transport> start_mpi() {
   throw std::runtime_error(
@@ -351,7 +373,9 @@ std::unique_ptr<Transport> start_mpi() {
       "(libopenmpi-dev) and build again, or run the solve without mpirun");
 }
 
-void abort_job(int code) { std::_Exit(code); }
+void abort_job(int code) {
+  std::_Exit(code);
+}
 
 #endif
 

@@ -25,7 +25,8 @@ class Game {
   /// The instance of a space with the record `record` names (a database's), or with none the
   /// record the game picks for the space (throws std::invalid_argument for a record the game
   /// does not write).
-  virtual std::unique_ptr<Instance> instance(const nlohmann::json& normalized, const std::string& record = "") const = 0;
+  virtual std::unique_ptr<Instance> instance(const nlohmann::json& normalized,
+                                             const std::string& record = "") const = 0;
   /// The records the game writes (the names `instance` takes).
   virtual std::vector<std::string> records() const = 0;
   virtual std::vector<GameCommand> add_commands(CLI::App& root, const Host& host) const = 0;
@@ -55,14 +56,15 @@ class Registered : public Game {
       throw std::invalid_argument(std::string(M::kName) + " has no position database");
     }
   }
-  std::unique_ptr<Instance> instance(const nlohmann::json& normalized, const std::string& record = "") const override {
+  std::unique_ptr<Instance> instance(const nlohmann::json& normalized,
+                                     const std::string& record = "") const override {
     if constexpr (TierGameRules<M>) {
       return make_tier_instance<M>(normalized, record);
     } else if constexpr (OwnEngine<M>) {
       auto inst = M::make_instance(normalized);
       if (!record.empty() && record != inst->identity().record)
-        throw std::invalid_argument(std::string(M::kName) + " has no record '" + record + "': it writes " +
-                                    inst->identity().record);
+        throw std::invalid_argument(std::string(M::kName) + " has no record '" + record +
+                                    "': it writes " + inst->identity().record);
       return inst;
     } else {
       (void)normalized, (void)record;

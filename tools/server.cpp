@@ -40,7 +40,7 @@ void send_error(httplib::Response& res, int status, const std::string& message) 
 
 /// A game GamesmanUni can play from our databases.
 struct UwapiGame {
-  const char* id;     // our game's name, and the id on /uwapi/
+  const char* id;  // our game's name, and the id on /uwapi/
   const char* name;
   const char* type;   // "twoPlayer" | "onePlayer"
   char mover, other;  // the two pieces' letters on the board
@@ -75,7 +75,9 @@ const UwapiGame* uwapi_game(std::string_view id) {
 
 /// "16 cells", "16 cells, 5 toads, 5 frogs", "3 + 3 frogs, 1 empty cell".
 std::string describe(const std::string& game, const nlohmann::json& p) {
-  auto num = [&](const char* k) { return p.contains(k) ? std::to_string(p[k].get<long long>()) : std::string("?"); };
+  auto num = [&](const char* k) {
+    return p.contains(k) ? std::to_string(p[k].get<long long>()) : std::string("?");
+  };
   if (game == "toads-frogs") {
     std::string s = num("length") + " cells";
     if (p.contains("toads")) s += ", " + num("toads") + " toads, " + num("frogs") + " frogs";
@@ -83,7 +85,8 @@ std::string describe(const std::string& game, const nlohmann::json& p) {
   }
   if (game == "frog-puzzle") {
     const std::string e = num("empty");
-    return num("left") + " + " + num("right") + " frogs, " + e + (e == "1" ? " empty cell" : " empty cells");
+    return num("left") + " + " + num("right") + " frogs, " + e +
+           (e == "1" ? " empty cell" : " empty cells");
   }
   return text(p);
 }
@@ -133,7 +136,8 @@ bool segments(const std::string& path, std::vector<std::string>& out) {
 
 const char* content_type(std::string_view path) {
   const size_t dot = path.rfind('.');
-  const std::string_view ext = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+  const std::string_view ext =
+      dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
   if (ext == "html") return "text/html; charset=utf-8";
   if (ext == "css") return "text/css; charset=utf-8";
   if (ext == "js" || ext == "mjs") return "text/javascript; charset=utf-8";
@@ -150,12 +154,23 @@ std::string html_escape(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -215,7 +230,8 @@ class HttpApiRequest : public ApiRequest {
 
 std::vector<std::unique_ptr<ServedDatabase>> open_served(const std::vector<std::string>& data_dirs,
                                                          const std::vector<std::string>& db_paths,
-                                                         size_t cache_bytes, std::vector<std::string>& warnings) {
+                                                         size_t cache_bytes,
+                                                         std::vector<std::string>& warnings) {
   std::vector<std::string> paths;
   for (const auto& dir : data_dirs) {
     std::error_code ec;
@@ -225,10 +241,12 @@ std::vector<std::unique_ptr<ServedDatabase>> open_served(const std::vector<std::
     }
     std::vector<std::string> found;
     for (const auto& e : fs::directory_iterator(dir, ec))
-      if (e.is_directory(ec) && fs::exists(e.path() / "CURRENT", ec)) found.push_back(e.path().string());
+      if (e.is_directory(ec) && fs::exists(e.path() / "CURRENT", ec))
+        found.push_back(e.path().string());
     if (ec) warnings.push_back(dir + ": " + ec.message());
     std::sort(found.begin(), found.end());
-    if (found.empty()) warnings.push_back(dir + ": no database in it (a database is a directory holding CURRENT)");
+    if (found.empty())
+      warnings.push_back(dir + ": no database in it (a database is a directory holding CURRENT)");
     paths.insert(paths.end(), found.begin(), found.end());
   }
   paths.insert(paths.end(), db_paths.begin(), db_paths.end());
@@ -237,7 +255,8 @@ std::vector<std::unique_ptr<ServedDatabase>> open_served(const std::vector<std::
   std::set<std::string> ids;
   for (const auto& path : paths) {
     std::string id = fs::path(path).lexically_normal().filename().string();
-    if (id.empty() || id == "." || id == "..") id = fs::absolute(path).lexically_normal().parent_path().filename().string();
+    if (id.empty() || id == "." || id == "..")
+      id = fs::absolute(path).lexically_normal().parent_path().filename().string();
     if (id.empty() || id == "." || id == "..") {
       warnings.push_back(path + ": skipped: its directory has no name to serve it under");
       continue;
@@ -298,7 +317,8 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
         const PositionProbe p = d->opened.instance->probe(*d->opened.db, start, "");
         const std::string& autogui = p.autogui_position;
         d->cells = static_cast<int>(autogui.size() > 2 ? autogui.size() - 2 : 0);
-        const std::string name = d->id + " (" + describe(d->game, m.value("parameters", nlohmann::json::object())) + ")";
+        const std::string name =
+            d->id + " (" + describe(d->game, m.value("parameters", nlohmann::json::object())) + ")";
         ojson v;
         v["id"] = d->id;
         v["name"] = name;
@@ -317,7 +337,8 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
   std::vector<const UwapiGame*> listed;
   for (const auto& g : kUwapiGames)
     if (variants.count(g.id)) listed.push_back(&g);
-  std::sort(listed.begin(), listed.end(), [](auto* a, auto* b) { return std::string_view(a->name) < b->name; });
+  std::sort(listed.begin(), listed.end(),
+            [](auto* a, auto* b) { return std::string_view(a->name) < b->name; });
   ojson games = ojson::array();
   for (const UwapiGame* g : listed) {
     games.push_back({{"id", g->id}, {"name", g->name}, {"type", g->type}, {"gui", "v2"}});
@@ -348,29 +369,33 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
     batch(*it->second, req, res);
   });
   // answers httplib makes itself (a request it cannot parse, 414, 413) get a JSON body too
-  http_.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
-    if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-    std::string why = "HTTP " + std::to_string(res.status);
-    if (res.status == 400) why = "bad request: the request line or a header cannot be read";
-    if (res.status == 413) why = "the body is too long";
-    if (res.status == 414) why = "the request line is too long";
-    if (res.status == 416) why = "the range cannot be satisfied";
-    send_error(res, res.status, why);
-    return httplib::Server::HandlerResponse::Handled;
-  }));
-  http_.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-    std::string what = "internal error";
-    try {
-      if (ep) std::rethrow_exception(ep);
-    } catch (const std::exception& e) {
-      what += std::string(": ") + e.what();
-    } catch (...) {
-    }
-    send_error(res, 500, what);
-  });
+  http_.set_error_handler(
+      httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+        if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
+        std::string why = "HTTP " + std::to_string(res.status);
+        if (res.status == 400) why = "bad request: the request line or a header cannot be read";
+        if (res.status == 413) why = "the body is too long";
+        if (res.status == 414) why = "the request line is too long";
+        if (res.status == 416) why = "the range cannot be satisfied";
+        send_error(res, res.status, why);
+        return httplib::Server::HandlerResponse::Handled;
+      }));
+  http_.set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+        std::string what = "internal error";
+        try {
+          if (ep) std::rethrow_exception(ep);
+        } catch (const std::exception& e) {
+          what += std::string(": ") + e.what();
+        } catch (...) {
+        }
+        send_error(res, 500, what);
+      });
 }
 
-Server::~Server() { stop(); }
+Server::~Server() {
+  stop();
+}
 
 int Server::start() {
   port_ = http_.start(options_.host, options_.port);
@@ -379,10 +404,13 @@ int Server::start() {
 
 std::string Server::url() const {
   const bool v6 = options_.host.find(':') != std::string::npos;
-  return "http://" + (v6 ? "[" + options_.host + "]" : options_.host) + ":" + std::to_string(port_) + "/";
+  return "http://" + (v6 ? "[" + options_.host + "]" : options_.host) + ":" +
+         std::to_string(port_) + "/";
 }
 
-void Server::stop() { http_.shutdown(); }
+void Server::stop() {
+  http_.shutdown();
+}
 
 void Server::answer(const httplib::Request& req, httplib::Response& res) const {
   std::vector<std::string> seg;
@@ -397,15 +425,17 @@ void Server::answer(const httplib::Request& req, httplib::Response& res) const {
   if (req.method != "GET" && req.method != "HEAD") {
     const bool batch_route = routed && takes_post(seg);
     res.set_header("Allow", batch_route ? "GET, HEAD, POST, OPTIONS" : "GET, HEAD, OPTIONS");
-    return send_error(res, 405, req.method + " is not answered here; " +
-                                    (batch_route ? "GET, HEAD or POST" : "GET or HEAD") + " " + req.path);
+    return send_error(res, 405,
+                      req.method + " is not answered here; " +
+                          (batch_route ? "GET, HEAD or POST" : "GET or HEAD") + " " + req.path);
   }
   if (routed && !seg.empty() && seg[0] == "uwapi") return uwapi(seg, req, res);
   if (routed && !seg.empty() && seg[0] == "api") return api(seg, req, res);
   page(req.path, res);
 }
 
-void Server::uwapi(const std::vector<std::string>& seg, const httplib::Request& req, httplib::Response& res) const {
+void Server::uwapi(const std::vector<std::string>& seg, const httplib::Request& req,
+                   httplib::Response& res) const {
   if (seg.size() == 1) return send_json(res, 200, games_json_);
   const auto game = game_json_.find(seg[1]);
   if (game == game_json_.end()) return send_error(res, 404, "Invalid Game");
@@ -425,11 +455,13 @@ void Server::uwapi(const std::vector<std::string>& seg, const httplib::Request& 
     }
   }
   if (seg.size() == 4 && seg[3] == "instructions")
-    return send_json(res, 200, text(nlohmann::json{{"instructions", uwapi_game(seg[1])->instructions}}));
+    return send_json(res, 200,
+                     text(nlohmann::json{{"instructions", uwapi_game(seg[1])->instructions}}));
   return send_error(res, 404, "no such route: " + req.path);
 }
 
-void Server::api(const std::vector<std::string>& seg, const httplib::Request& req, httplib::Response& res) const {
+void Server::api(const std::vector<std::string>& seg, const httplib::Request& req,
+                 httplib::Response& res) const {
   if (seg.size() == 1) return send_json(res, 200, api_json_);
   // the games' own work, as their commands do it (/api/<game>/<route>: before the databases)
   if (const ApiRoute* route = game_route(seg)) return game_answer(*route, seg, req, res);
@@ -441,10 +473,13 @@ void Server::api(const std::vector<std::string>& seg, const httplib::Request& re
     return send_json(res, 200, text(info_json(*d.opened.db, tiers)));
   }
   if (seg.size() == 3 && seg[2] == "query") {
-    if (!req.has_param("p")) return send_error(res, 400, "give the position: /api/" + d.id + "/query?p=POSITION");
+    if (!req.has_param("p"))
+      return send_error(res, 400, "give the position: /api/" + d.id + "/query?p=POSITION");
     const std::string p = req.get_param_value("p");
     try {
-      return send_json(res, 200, text(query_json(*d.opened.instance, *d.opened.db, p, req.get_param_value("turn"))));
+      return send_json(
+          res, 200,
+          text(query_json(*d.opened.instance, *d.opened.db, p, req.get_param_value("turn"))));
     } catch (const BadPosition& e) {
       ojson j;
       j["position"] = p;
@@ -467,8 +502,8 @@ bool Server::takes_post(const std::vector<std::string>& seg) const {
   return route && route->takes_post;
 }
 
-void Server::game_answer(const ApiRoute& route, const std::vector<std::string>& seg, const httplib::Request& req,
-                         httplib::Response& res) const {
+void Server::game_answer(const ApiRoute& route, const std::vector<std::string>& seg,
+                         const httplib::Request& req, httplib::Response& res) const {
   try {
     const ApiAnswer a = route.answer(HttpApiRequest(req, seg[1], by_id_, options_.route_limits));
     send_json(res, a.status, text(a.body));
@@ -477,7 +512,8 @@ void Server::game_answer(const ApiRoute& route, const std::vector<std::string>& 
   }
 }
 
-void Server::batch(const ServedDatabase& d, const httplib::Request& req, httplib::Response& res) const {
+void Server::batch(const ServedDatabase& d, const httplib::Request& req,
+                   httplib::Response& res) const {
   std::vector<std::string_view> lines;
   std::string_view body = req.body;
   while (!body.empty()) {
@@ -487,8 +523,9 @@ void Server::batch(const ServedDatabase& d, const httplib::Request& req, httplib
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
     if (lines.size() == options_.max_batch_lines)
-      return send_error(res, 413, "more than " + std::to_string(options_.max_batch_lines) +
-                                      " positions in one request; split them");
+      return send_error(res, 413,
+                        "more than " + std::to_string(options_.max_batch_lines) +
+                            " positions in one request; split them");
     lines.push_back(line);
   }
   const std::string turn = req.get_param_value("turn");
@@ -538,22 +575,28 @@ std::string Server::listing_html() const {
       "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
       "<title>toadbase</title><link rel=\"stylesheet\" href=\"/toadbase.css\"></head><body>\n"
-      "<h1>toadbase</h1>\n<p class=\"lead\">Solved databases served here. Point GamesmanUni at <code>" +
-      html_escape(url()) + "uwapi/</code>; every database also answers our own JSON under <code>/api/</code>.</p>\n"
-      "<table><thead><tr><th>database</th><th>game</th><th>positions</th><th>routes</th></tr></thead><tbody>\n";
+      "<h1>toadbase</h1>\n<p class=\"lead\">Solved databases served here. Point GamesmanUni at "
+      "<code>" +
+      html_escape(url()) +
+      "uwapi/</code>; every database also answers our own JSON under <code>/api/</code>.</p>\n"
+      "<table><thead><tr><th>database</th><th>game</th><th>positions</th><th>routes</th></tr></"
+      "thead><tbody>\n";
   for (const auto& d : dbs_) {
     const nlohmann::json& m = d->opened.db->summary();
     const std::string id = url_escape(d->id);
     const std::string start = d->opened.instance->start_position();
-    h += "<tr><td><code>" + html_escape(d->id) + "</code></td><td>" + html_escape(d->game) + " <code>" +
-         html_escape(text(m.value("parameters", nlohmann::json::object()))) + "</code></td><td>" +
-         std::to_string(m.value("positions", uint64_t{0})) + "</td><td><a href=\"/api/" + id +
-         "/\">manifest</a>";
+    h += "<tr><td><code>" + html_escape(d->id) + "</code></td><td>" + html_escape(d->game) +
+         " <code>" + html_escape(text(m.value("parameters", nlohmann::json::object()))) +
+         "</code></td><td>" + std::to_string(m.value("positions", uint64_t{0})) +
+         "</td><td><a href=\"/api/" + id + "/\">manifest</a>";
     if (!start.empty())
-      h += " &middot; <a href=\"/api/" + id + "/query?p=" + url_escape(start) + "\">start position</a>";
+      h += " &middot; <a href=\"/api/" + id + "/query?p=" + url_escape(start) +
+           "\">start position</a>";
     if (!d->uwapi_variant.empty())
-      h += " &middot; <a href=\"/uwapi/" + url_escape(d->game) + "/" + id + "/\">UWAPI variant</a>"
-           " &middot; <a href=\"/uwapi/" + url_escape(d->game) + "/" + id + "/positions/?p=" + url_escape(start) +
+      h += " &middot; <a href=\"/uwapi/" + url_escape(d->game) + "/" + id +
+           "/\">UWAPI variant</a>"
+           " &middot; <a href=\"/uwapi/" +
+           url_escape(d->game) + "/" + id + "/positions/?p=" + url_escape(start) +
            "\">UWAPI start</a>";
     h += "</td></tr>\n";
   }

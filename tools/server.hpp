@@ -27,8 +27,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "tools/http_server.hpp"
 #include "solver/core/module.hpp"
+#include "tools/http_server.hpp"
 #include "tools/open.hpp"
 
 namespace toadbase::tools {
@@ -38,7 +38,7 @@ struct ServedDatabase {
   std::string id;    // the directory's name: its path segment in every route
   std::string path;  // as given
   Opened opened;
-  std::string game;  // the manifest's game
+  std::string game;           // the manifest's game
   std::string uwapi_variant;  // the variant's JSON on /uwapi/ ("" when GamesmanUni cannot play it)
   int cells = 0;              // board cells (UWAPI games)
 };
@@ -48,7 +48,8 @@ struct ServedDatabase {
 /// be opened, or whose id is taken, is named in `warnings` and skipped.
 std::vector<std::unique_ptr<ServedDatabase>> open_served(const std::vector<std::string>& data_dirs,
                                                          const std::vector<std::string>& db_paths,
-                                                         size_t cache_bytes, std::vector<std::string>& warnings);
+                                                         size_t cache_bytes,
+                                                         std::vector<std::string>& warnings);
 
 struct ServeOptions {
   std::string host = "127.0.0.1";
@@ -82,24 +83,26 @@ class Server {
  private:
   struct Answer;
   void answer(const httplib::Request& req, httplib::Response& res) const;
-  void uwapi(const std::vector<std::string>& seg, const httplib::Request& req, httplib::Response& res) const;
-  void api(const std::vector<std::string>& seg, const httplib::Request& req, httplib::Response& res) const;
+  void uwapi(const std::vector<std::string>& seg, const httplib::Request& req,
+             httplib::Response& res) const;
+  void api(const std::vector<std::string>& seg, const httplib::Request& req,
+           httplib::Response& res) const;
   void batch(const ServedDatabase& d, const httplib::Request& req, httplib::Response& res) const;
   void page(const std::string& path, httplib::Response& res) const;
   /// The game route /api/<game>/<route> names, or nullptr.
   const ApiRoute* game_route(const std::vector<std::string>& seg) const;
   bool takes_post(const std::vector<std::string>& seg) const;
-  void game_answer(const ApiRoute& route, const std::vector<std::string>& seg, const httplib::Request& req,
-                   httplib::Response& res) const;
+  void game_answer(const ApiRoute& route, const std::vector<std::string>& seg,
+                   const httplib::Request& req, httplib::Response& res) const;
   std::string listing_html() const;
 
   std::vector<std::unique_ptr<ServedDatabase>> dbs_;
   std::unordered_map<std::string, const ServedDatabase*> by_id_;
   std::unordered_map<std::string, ApiRoute> routes_;  // "<game>/<route>"
   ServeOptions options_;
-  std::string games_json_;                                    // /uwapi/
-  std::unordered_map<std::string, std::string> game_json_;    // /uwapi/<game>/
-  std::string api_json_;                                      // /api/
+  std::string games_json_;                                  // /uwapi/
+  std::unordered_map<std::string, std::string> game_json_;  // /uwapi/<game>/
+  std::string api_json_;                                    // /api/
   HttpServer http_;
   int port_ = -1;
 };

@@ -4,6 +4,8 @@
 // job's ranks (tools/mpi.hpp, the engine's distribute.hpp): rank 0 opens and writes the
 // database and prints, every rank solves its share. `--plan K` prints the plan for K ranks
 // and solves nothing.
+#include "tools/solve.hpp"
+
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -15,7 +17,6 @@
 #include "tools/cli.hpp"
 #include "tools/mpi.hpp"
 #include "tools/registry.hpp"
-#include "tools/solve.hpp"
 
 namespace toadbase::tools {
 
@@ -32,8 +33,8 @@ struct SolveOptions {
   int zstd_level = 3;
   bool repair = false;
   std::string record;
-  int plan = 0;              // --plan K
-  double plan_rate = 60e6;   // --plan-rate: positions a second one thread solves
+  int plan = 0;             // --plan K
+  double plan_rate = 60e6;  // --plan-rate: positions a second one thread solves
   std::map<std::string, std::string> strings;
   std::map<std::string, int> ints;
 };
@@ -42,7 +43,8 @@ struct SolveOptions {
 /// damaged commit records and a damaged manifest were dropped or rebuilt by the open.
 void repair(db::Database& d, const std::vector<TierInfo>& tiers, bool quiet) {
   std::vector<std::string> lines;
-  for (TierId t : d.repaired_tiers()) lines.push_back("tier " + tiers[t].name + ": its commit record was damaged");
+  for (TierId t : d.repaired_tiers())
+    lines.push_back("tier " + tiers[t].name + ": its commit record was damaged");
   for (const auto& [t, why] : d.damaged_tiers()) {
     d.forget_tier(t);
     lines.push_back("tier " + tiers[t].name + ": " + why);
@@ -57,7 +59,8 @@ void repair(db::Database& d, const std::vector<TierInfo>& tiers, bool quiet) {
   }
   if (quiet) return;
   if (lines.empty()) std::cerr << "repair: nothing damaged in " << d.path() << "\n";
-  for (const auto& l : lines) std::cerr << "repair: " << l << (l.ends_with("again") ? "" : " (solved again)") << "\n";
+  for (const auto& l : lines)
+    std::cerr << "repair: " << l << (l.ends_with("again") ? "" : " (solved again)") << "\n";
 }
 
 /// The positions of a space: its tiers' records, but a table of values the solve meets (a
@@ -70,9 +73,10 @@ uint64_t positions_of(const std::vector<TierInfo>& tiers) {
 }
 
 /// What `solve --json` prints (rank 0 of a distributed one adds `ranks` and `perRank`).
-nlohmann::ordered_json solve_report(const Game& game, const json& params, const std::string& db_path, db::Database& d,
-                                    const std::vector<TierInfo>& tiers, bool was_complete, const SolveStats& stats,
-                                    double secs, const json& per_rank) {
+nlohmann::ordered_json solve_report(const Game& game, const json& params,
+                                    const std::string& db_path, db::Database& d,
+                                    const std::vector<TierInfo>& tiers, bool was_complete,
+                                    const SolveStats& stats, double secs, const json& per_rank) {
   const uint64_t positions = positions_of(tiers);
   const json& m = d.summary();
   const uint64_t stored = m.value("stored_bytes", uint64_t{0});
@@ -89,7 +93,8 @@ nlohmann::ordered_json solve_report(const Game& game, const json& params, const 
       {"seconds", secs},
       {"positionsPerSecond", secs > 0 ? static_cast<double>(stats.positions_solved) / secs : 0},
       {"storedBytes", stored},
-      {"bitsPerPosition", positions ? 8.0 * static_cast<double>(stored) / static_cast<double>(positions) : 0},
+      {"bitsPerPosition",
+       positions ? 8.0 * static_cast<double>(stored) / static_cast<double>(positions) : 0},
       {"diskBytes", d.disk_bytes()},
       {"peakTierBytesInFlight", stats.peak_bytes_in_flight},
       {"digest", m.value("digest", "")}};
@@ -107,30 +112,36 @@ void print_report(const nlohmann::ordered_json& out, const Common& c, bool was_c
     return;
   }
   if (was_complete) std::cout << c.db << " is already complete; nothing to do\n";
-  std::cout << out["game"].get<std::string>() << " " << dump(out["parameters"]) << ": " << out["positions"]
-            << " positions in " << out["tiers"] << " tiers -> " << c.db << "\n";
+  std::cout << out["game"].get<std::string>() << " " << dump(out["parameters"]) << ": "
+            << out["positions"] << " positions in " << out["tiers"] << " tiers -> " << c.db << "\n";
   const double secs = out["seconds"].get<double>();
   const uint64_t solved = out["positionsSolved"].get<uint64_t>();
   if (!was_complete) {
     std::cout << "solved " << solved << " positions";
-    if (out["tiersSkipped"].get<uint64_t>()) std::cout << " (resumed after " << out["tiersSkipped"] << " committed tiers)";
+    if (out["tiersSkipped"].get<uint64_t>())
+      std::cout << " (resumed after " << out["tiersSkipped"] << " committed tiers)";
     if (out.contains("ranks")) std::cout << " on " << out["ranks"] << " ranks";
-    std::printf(" in %.3f s (%.1f M positions/s)\n", secs, secs > 0 ? static_cast<double>(solved) / secs / 1e6 : 0.0);
+    std::printf(" in %.3f s (%.1f M positions/s)\n", secs,
+                secs > 0 ? static_cast<double>(solved) / secs / 1e6 : 0.0);
   }
   std::printf("stored %s (%.3f bits/position), digest %s\n",
               human_bytes(static_cast<double>(out["storedBytes"].get<uint64_t>())).c_str(),
               out["bitsPerPosition"].get<double>(), out["digest"].get<std::string>().c_str());
   if (out.contains("perRank") && !was_complete)
     for (const auto& r : out["perRank"])
-      std::printf("  rank %d: %.3f G positions, sent %s, received %s, waited %.2f s\n", r["rank"].get<int>(),
-                  r["positionsComputed"].get<double>() / 1e9, human_bytes(r["bytesSent"].get<double>()).c_str(),
-                  human_bytes(r["bytesReceived"].get<double>()).c_str(), r["secondsWaiting"].get<double>());
+      std::printf("  rank %d: %.3f G positions, sent %s, received %s, waited %.2f s\n",
+                  r["rank"].get<int>(), r["positionsComputed"].get<double>() / 1e9,
+                  human_bytes(r["bytesSent"].get<double>()).c_str(),
+                  human_bytes(r["bytesReceived"].get<double>()).c_str(),
+                  r["secondsWaiting"].get<double>());
 }
 
 /// One process: the solve `toadbase solve` and Python's solve() run.
-Solved solve_here(const Game& game, const Instance& inst, const json& params, const SolveRequest& request) {
+Solved solve_here(const Game& game, const Instance& inst, const json& params,
+                  const SolveRequest& request) {
   const auto tiers = inst.tiers();
-  auto d = db::Database::open_for_solve(request.db, inst.identity(), tiers, request.zstd_level, request.repair);
+  auto d = db::Database::open_for_solve(request.db, inst.identity(), tiers, request.zstd_level,
+                                        request.repair);
   if (request.repair) repair(*d, tiers, request.quiet);
   const uint64_t positions = positions_of(tiers);
   auto progress = make_progress("solve " + game.name(), positions, tiers.size(), request.quiet);
@@ -149,11 +160,13 @@ Solved solve_here(const Game& game, const Instance& inst, const json& params, co
     d->finish(tiers);
   }
   const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-  return {solve_report(game, params, request.db, *d, tiers, was_complete, stats, secs, json()), was_complete};
+  return {solve_report(game, params, request.db, *d, tiers, was_complete, stats, secs, json()),
+          was_complete};
 }
 
 /// One rank of a distributed solve (every rank runs this).
-int solve_on_ranks(const Game& game, const Instance& inst, const json& params, const SolveOptions& o) {
+int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
+                   const SolveOptions& o) {
   const Common& c = o.c;
   std::unique_ptr<Transport> tr = start_mpi();
   const int me = tr->rank(), ranks = tr->ranks();
@@ -166,8 +179,9 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params, c
   for (int r = 1; r < ranks; ++r)
     if (all[static_cast<size_t>(r)] != all[0]) {
       if (me != 0) return 1;
-      throw UserError("solve: rank " + std::to_string(r) + " was started with another space or record than rank 0 (" +
-                      space + "): every rank must run the same command");
+      throw UserError("solve: rank " + std::to_string(r) +
+                      " was started with another space or record than rank 0 (" + space +
+                      "): every rank must run the same command");
     }
   // rank 0 opens the database (it alone writes it) and tells the others whether to go on
   const auto tiers = inst.tiers();
@@ -195,34 +209,38 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params, c
   std::unique_ptr<Progress> progress;
   if (me == 0) {
     const uint64_t positions = positions_of(tiers);
-    progress = make_progress("solve " + game.name() + " on " + std::to_string(ranks) + " ranks", positions, tiers.size(),
-                             c.quiet);
+    progress = make_progress("solve " + game.name() + " on " + std::to_string(ranks) + " ranks",
+                             positions, tiers.size(), c.quiet);
   }
   if (!was_complete) {
     try {
       // the tiers this rank reports go to rank 0 compressed as the database keeps them
       const auto packer = db::Database::packer(id.record_bytes, status[1]);
-      stats = with_threads(c.threads, [&] { return inst.solve(d.get(), *packer, progress.get(), *tr, CostModel{}); });
+      stats = with_threads(c.threads, [&] {
+        return inst.solve(d.get(), *packer, progress.get(), *tr, CostModel{});
+      });
     } catch (const std::exception& e) {
       // the other ranks may wait on this one: end them all (a rerun resumes)
-      std::cerr << "toadbase: error on rank " << me << " of " << ranks << ": " << e.what() << "\n" << std::flush;
+      std::cerr << "toadbase: error on rank " << me << " of " << ranks << ": " << e.what() << "\n"
+                << std::flush;
       abort_job(1);
     }
   }
   const Transport::Counters k = tr->counters();
-  const uint64_t share[] = {stats.positions_computed,
-                            stats.pieces_computed,
-                            k.bytes_sent,
-                            k.bytes_received,
-                            k.raw_sent,
-                            k.raw_received,
-                            k.messages_sent,
-                            k.messages_received,
-                            stats.peak_bytes_in_flight,
-                            static_cast<uint64_t>(k.seconds_waiting * 1e6),
-                            static_cast<uint64_t>(stats.seconds_solving * 1e6),
-                            static_cast<uint64_t>(stats.seconds_reporting * 1e6),
-                            static_cast<uint64_t>(std::chrono::duration<double>(Clock::now() - t0).count() * 1e6)};
+  const uint64_t share[] = {
+      stats.positions_computed,
+      stats.pieces_computed,
+      k.bytes_sent,
+      k.bytes_received,
+      k.raw_sent,
+      k.raw_received,
+      k.messages_sent,
+      k.messages_received,
+      stats.peak_bytes_in_flight,
+      static_cast<uint64_t>(k.seconds_waiting * 1e6),
+      static_cast<uint64_t>(stats.seconds_solving * 1e6),
+      static_cast<uint64_t>(stats.seconds_reporting * 1e6),
+      static_cast<uint64_t>(std::chrono::duration<double>(Clock::now() - t0).count() * 1e6)};
   constexpr size_t kShare = std::size(share);
   const std::vector<uint64_t> shares = tr->all_gather(std::span<const uint64_t>(share, kShare));
   if (me != 0) return 0;
@@ -249,7 +267,8 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params, c
                         {"seconds_done", static_cast<double>(s[12]) / 1e6}});
   }
   const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-  print_report(solve_report(game, params, c.db, *d, tiers, was_complete, stats, secs, per_rank), c, was_complete);
+  print_report(solve_report(game, params, c.db, *d, tiers, was_complete, stats, secs, per_rank), c,
+               was_complete);
   return 0;
 }
 
@@ -263,9 +282,12 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
   const double scale = 60e6 / o.plan_rate;
   model.scan_ps = static_cast<uint64_t>(static_cast<double>(model.scan_ps) * scale);
   model.tail_ps = static_cast<uint64_t>(static_cast<double>(model.tail_ps) * scale);
-  model.wire_ps_per_byte = static_cast<uint64_t>(static_cast<double>(model.wire_ps_per_byte) * scale);
-  model.commit_ps_per_byte = static_cast<uint64_t>(static_cast<double>(model.commit_ps_per_byte) * scale);
-  model.write_ps_per_byte = static_cast<uint64_t>(static_cast<double>(model.write_ps_per_byte) * scale);
+  model.wire_ps_per_byte =
+      static_cast<uint64_t>(static_cast<double>(model.wire_ps_per_byte) * scale);
+  model.commit_ps_per_byte =
+      static_cast<uint64_t>(static_cast<double>(model.commit_ps_per_byte) * scale);
+  model.write_ps_per_byte =
+      static_cast<uint64_t>(static_cast<double>(model.write_ps_per_byte) * scale);
   const Distribution d = inst.plan(ranks, model);
   const auto tiers = inst.tiers();
   const unsigned width = inst.identity().record_bytes;
@@ -304,7 +326,10 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
               {"pieces", d.pieces.size()},
               {"split_tiers", split},
               {"piece_positions", d.piece_positions == UINT64_MAX ? 0 : d.piece_positions},
-              {"largest_tier", {{"name", tiers.empty() ? "" : tiers[big].name}, {"positions", largest}, {"bytes", largest * width}}},
+              {"largest_tier",
+               {{"name", tiers.empty() ? "" : tiers[big].name},
+                {"positions", largest},
+                {"bytes", largest * width}}},
               {"most_positions_on_a_rank", most},
               {"mean_positions_per_rank", static_cast<double>(positions) / ranks},
               {"bytes_moved", moved},
@@ -315,16 +340,21 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
     std::cout << dump(camel_keys(out)) << "\n";
     return 0;
   }
-  std::cout << "plan of " << game.name() << " " << dump(params) << " (" << inst.identity().record << ") on " << ranks
-            << " ranks of " << threads << " thread" << (threads == 1 ? "" : "s") << "\n"
-            << "  " << positions << " positions in " << tiers.size() << " tiers, " << d.levels << " levels; "
-            << d.pieces.size() << " pieces (" << split << " tiers split)\n";
-  std::printf("  largest tier %s: %llu positions (%s)\n", out["largest_tier"]["name"].get<std::string>().c_str(),
-              static_cast<unsigned long long>(largest), human_bytes(static_cast<double>(largest * width)).c_str());
-  std::printf("  positions per rank: %.3g on average, %.3g at most\n", static_cast<double>(positions) / ranks,
-              static_cast<double>(most));
-  std::printf("  records moved between ranks: %s (before compression)\n", human_bytes(static_cast<double>(moved)).c_str());
-  std::printf("  records in memory per rank: %s at most\n", human_bytes(static_cast<double>(peak)).c_str());
+  std::cout << "plan of " << game.name() << " " << dump(params) << " (" << inst.identity().record
+            << ") on " << ranks << " ranks of " << threads << " thread" << (threads == 1 ? "" : "s")
+            << "\n"
+            << "  " << positions << " positions in " << tiers.size() << " tiers, " << d.levels
+            << " levels; " << d.pieces.size() << " pieces (" << split << " tiers split)\n";
+  std::printf("  largest tier %s: %llu positions (%s)\n",
+              out["largest_tier"]["name"].get<std::string>().c_str(),
+              static_cast<unsigned long long>(largest),
+              human_bytes(static_cast<double>(largest * width)).c_str());
+  std::printf("  positions per rank: %.3g on average, %.3g at most\n",
+              static_cast<double>(positions) / ranks, static_cast<double>(most));
+  std::printf("  records moved between ranks: %s (before compression)\n",
+              human_bytes(static_cast<double>(moved)).c_str());
+  std::printf("  records in memory per rank: %s at most\n",
+              human_bytes(static_cast<double>(peak)).c_str());
   std::printf("  estimated time: %.0f s at %.0f M positions/s a thread\n", secs, o.plan_rate / 1e6);
   return 0;
 }
@@ -351,16 +381,21 @@ int run_solve(const Game& game, const json& given, const SolveOptions& o) {
   const Common& c = o.c;
   const StopOnInterrupt ctrl_c;  // Ctrl-C: stop at the next level of tiers, keep what is committed
   try {
-    const Solved solved = solve_here(game, *inst, params, {c.db, c.threads, o.zstd_level, c.quiet, o.repair, o.record});
+    const Solved solved = solve_here(game, *inst, params,
+                                     {c.db, c.threads, o.zstd_level, c.quiet, o.repair, o.record});
     print_report(solved.report, c, solved.was_complete);
   } catch (const SolveInterrupted& e) {
-    const std::string kept = std::to_string(e.committed) + " of " + std::to_string(e.tiers) + " tiers committed";
+    const std::string kept =
+        std::to_string(e.committed) + " of " + std::to_string(e.tiers) + " tiers committed";
     if (c.json_out) {
-      std::cout << dump(nlohmann::ordered_json{
-                       {"error", "interrupted: " + kept}, {"db", c.db}, {"committedTiers", e.committed}, {"tiers", e.tiers}})
+      std::cout << dump(nlohmann::ordered_json{{"error", "interrupted: " + kept},
+                                               {"db", c.db},
+                                               {"committedTiers", e.committed},
+                                               {"tiers", e.tiers}})
                 << "\n";
     } else {
-      std::cerr << "toadbase: interrupted: " << kept << " to " << c.db << "; run the same command again to resume\n";
+      std::cerr << "toadbase: interrupted: " << kept << " to " << c.db
+                << "; run the same command again to resume\n";
     }
     return kExitInterrupted;
   }
@@ -384,7 +419,8 @@ Solved solve_database(const Game& game, const json& given, const SolveRequest& r
 }
 
 std::vector<Command> add_solve(CLI::App& root) {
-  auto* solve = root.add_subcommand("solve", "solve every position of a game's space into a database");
+  auto* solve =
+      root.add_subcommand("solve", "solve every position of a game's space into a database");
   solve->require_subcommand(1);
   std::vector<Command> out;
   std::vector<std::string> lines;
@@ -396,30 +432,34 @@ std::vector<Command> add_solve(CLI::App& root) {
     add_threads_option(s, o->c);
     add_json_flag(s, o->c);
     add_quiet_flag(s, o->c);
-    s->add_option("--zstd-level", o->zstd_level, "zstd level of the stored blocks (1..19)")->check(CLI::Range(1, 19));
-    s->add_flag("--repair", o->repair,
-                "solve again the tiers of this database that no longer read back whole (damaged blocks or "
-                "commit records, a damaged manifest); ends with the original digest");
+    s->add_option("--zstd-level", o->zstd_level, "zstd level of the stored blocks (1..19)")
+        ->check(CLI::Range(1, 19));
+    s->add_flag(
+        "--repair", o->repair,
+        "solve again the tiers of this database that no longer read back whole (damaged blocks or "
+        "commit records, a damaged manifest); ends with the original digest");
     if (g->records().size() > 1) {
       std::string names;
       for (const auto& r : g->records()) names += (names.empty() ? "" : ", ") + r;
-      s->add_option("--record", o->record,
-                    "the record type (" + names + ")")
+      s->add_option("--record", o->record, "the record type (" + names + ")")
           ->default_str("the narrowest that holds every remoteness of the space");
     }
     s->add_option("--plan", o->plan,
-                  "print the plan of a distributed solve on this many ranks (work, traffic and memory per rank, "
+                  "print the plan of a distributed solve on this many ranks (work, traffic and "
+                  "memory per rank, "
                   "estimated time; --threads per rank) and solve nothing")
         ->check(CLI::Range(1, 1 << 20))
         ->default_str("none: solve");
-    s->add_option("--plan-rate", o->plan_rate, "positions a second one thread solves, for --plan's estimate")
+    s->add_option("--plan-rate", o->plan_rate,
+                  "positions a second one thread solves, for --plan's estimate")
         ->check(CLI::PositiveNumber)
         ->default_str("60e6");
     const std::vector<ParamSpec> params = g->parameters();
     std::string example = "toadbase solve " + g->name();
     for (const auto& p : params) {
-      CLI::Option* opt = p.kind == ParamSpec::Kind::Int ? s->add_option("--" + p.name, o->ints[p.name], p.help)
-                                                        : s->add_option("--" + p.name, o->strings[p.name], p.help);
+      CLI::Option* opt = p.kind == ParamSpec::Kind::Int
+                             ? s->add_option("--" + p.name, o->ints[p.name], p.help)
+                             : s->add_option("--" + p.name, o->strings[p.name], p.help);
       opt->default_str(p.default_value.empty() ? "none" : p.default_value);
       // the first parameter with a number for its default makes the example
       if (example.find(" --") == std::string::npos && !p.default_value.empty() &&

@@ -41,9 +41,9 @@
 #pragma once
 
 #include <concepts>
-#include <type_traits>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "solver/core/store.hpp"
@@ -96,8 +96,7 @@ struct CollectChildren {
 
 /// True when `V` is a lambda (index, children, count) rather than a scan visitor.
 template <class V>
-inline constexpr bool kIsChildLambda =
-    std::is_invocable_v<V&, uint64_t, const Child*, unsigned>;
+inline constexpr bool kIsChildLambda = std::is_invocable_v<V&, uint64_t, const Child*, unsigned>;
 
 /// Runs `f(v)` on a local copy `v` of a scan visitor and copies it back (when it can be
 /// copied back). A hot loop's accumulator that lives in the caller's memory must be stored

@@ -145,16 +145,18 @@ class Instance {
   /// Solves as one rank of a distributed solve: every rank calls it, rank 0 with the store,
   /// the others with none but a packer of the store's kind (the tiers they report to rank 0
   /// go packed). Call inside with_threads().
-  virtual SolveStats solve(TierStore* store, const TierPacker& packer, Progress* progress, Transport& transport,
-                           const CostModel& model) const {
+  virtual SolveStats solve(TierStore* store, const TierPacker& packer, Progress* progress,
+                           Transport& transport, const CostModel& model) const {
     (void)packer, (void)model;
     if (transport.ranks() == 1 && store) return solve(*store, progress);
-    throw std::invalid_argument(identity().game + " solves in one process only: run it without mpirun or srun");
+    throw std::invalid_argument(identity().game +
+                                " solves in one process only: run it without mpirun or srun");
   }
   /// The plan of a distributed solve of the whole space on `ranks` ranks (distribute.hpp).
   virtual Distribution plan(int ranks, const CostModel& model) const {
     (void)ranks, (void)model;
-    throw std::invalid_argument(identity().game + " solves in one process only: it has no distributed plan");
+    throw std::invalid_argument(identity().game +
+                                " solves in one process only: it has no distributed plan");
   }
   /// Recomputes every record independently of the solve and compares it with the store.
   virtual VerifyReport verify(const TierSource& source, Progress* progress) const = 0;
@@ -165,14 +167,18 @@ class Instance {
   /// that tools/ writes from the probe. Other games answer query() with their own JSON.
   virtual bool win_lose() const { return false; }
   /// A position's value and every move's; throws BadPosition.
-  virtual PositionProbe probe(const TierSource&, const std::string& text, const std::string& turn) const {
+  virtual PositionProbe probe(const TierSource&, const std::string& text,
+                              const std::string& turn) const {
     (void)turn;
-    throw BadPosition("position '" + printable(text) + "': " + identity().game + " values are not win/lose; use query");
+    throw BadPosition("position '" + printable(text) + "': " + identity().game +
+                      " values are not win/lose; use query");
   }
   /// The position's JSON (games with their own values); throws BadPosition.
-  virtual nlohmann::ordered_json query(const TierSource&, const std::string& text, const std::string& turn) const {
+  virtual nlohmann::ordered_json query(const TierSource&, const std::string& text,
+                                       const std::string& turn) const {
     (void)turn;
-    throw BadPosition("position '" + printable(text) + "': " + identity().game + " answers through probe()");
+    throw BadPosition("position '" + printable(text) + "': " + identity().game +
+                      " answers through probe()");
   }
   /// The canonical string and value of a position, without its moves (win/lose games).
   virtual std::pair<std::string, Outcome> value(const TierSource& source, const std::string& text,
@@ -182,7 +188,8 @@ class Instance {
   }
   /// The value of a position alone (win/lose games): what batch lookups call, many threads
   /// at once, so a game answers it without building strings; throws BadPosition.
-  virtual Outcome lookup(const TierSource& source, const std::string& text, const std::string& turn) const {
+  virtual Outcome lookup(const TierSource& source, const std::string& text,
+                         const std::string& turn) const {
     return value(source, text, turn).second;
   }
 
@@ -196,8 +203,9 @@ class Instance {
   }
   /// Every tier's whole records in id order, `record_bytes` bytes a record (record-major;
   /// derived tiers and tails rebuilt), handed to `each` one tier at a time.
-  virtual void each_tier(const TierSource& source,
-                         const std::function<void(TierId, const std::vector<uint8_t>&)>& each) const {
+  virtual void each_tier(
+      const TierSource& source,
+      const std::function<void(TierId, const std::vector<uint8_t>&)>& each) const {
     for (TierId t = 0; t < tiers().size(); ++t) {
       std::vector<uint8_t> raw(source.tier_kept(t) * source.record_bytes());
       if (!raw.empty()) source.load_tier(t, raw.data());
@@ -274,8 +282,8 @@ class ApiRequest {
     const std::string v = param(name);
     const std::optional<long long> x = whole_number(v, lo, hi);
     if (!x)
-      throw std::invalid_argument(name + " must be a whole number from " + std::to_string(lo) + " to " +
-                                  std::to_string(hi) + ", not '" + printable(v) + "'");
+      throw std::invalid_argument(name + " must be a whole number from " + std::to_string(lo) +
+                                  " to " + std::to_string(hi) + ", not '" + printable(v) + "'");
     return *x;
   }
 };
@@ -284,7 +292,9 @@ class ApiRequest {
 struct ApiAnswer {
   int status = 200;
   nlohmann::ordered_json body;
-  static ApiAnswer error(int status, const std::string& message) { return {status, {{"error", message}}}; }
+  static ApiAnswer error(int status, const std::string& message) {
+    return {status, {{"error", message}}};
+  }
 };
 
 /// One of a game's own routes: /api/<game>/<name>.
@@ -309,8 +319,8 @@ concept WithParameters = requires(const nlohmann::json& j) {
 };
 
 template <class M>
-concept TierGameRules = WithParameters<M> && requires(const nlohmann::json& j, const std::string& s,
-                                                      const typename M::Position& p) {
+concept TierGameRules = WithParameters<M> &&
+    requires(const nlohmann::json& j, const std::string& s, const typename M::Position& p) {
   typename M::Space;
   typename M::Position;
   typename M::RecordType;
@@ -346,6 +356,6 @@ concept WithWideRecord = TierGameRules<M> && requires(const nlohmann::json& norm
 
 /// A game module (see the top of this file).
 template <class M>
-concept Module = NamedGame<M> && (TierGameRules<M> || OwnEngine<M> || WithCommands<M>);
+concept Module = NamedGame<M> &&(TierGameRules<M> || OwnEngine<M> || WithCommands<M>);
 
 }  // namespace toadbase

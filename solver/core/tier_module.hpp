@@ -15,14 +15,15 @@
 namespace toadbase {
 
 template <class M, class Rec = typename M::RecordType>
-  requires TierGameRules<M>
+requires TierGameRules<M>
 class TierInstance : public Instance {
  public:
   using Space = typename M::Space;
   using Position = typename M::Position;
   using R = typename Rec::Storage;
 
-  explicit TierInstance(nlohmann::json params) : params_(std::move(params)), space_(M::make_space(params_)) {}
+  explicit TierInstance(nlohmann::json params)
+      : params_(std::move(params)), space_(M::make_space(params_)) {}
 
   const Space& space() const { return space_; }
 
@@ -31,15 +32,16 @@ class TierInstance : public Instance {
   std::vector<TierInfo> tiers() const override {
     std::vector<TierInfo> out;
     out.reserve(space_.tier_count());
-    for (TierId t = 0; t < space_.tier_count(); ++t) out.push_back({space_.tier_name(t), space_.tier_size(t)});
+    for (TierId t = 0; t < space_.tier_count(); ++t)
+      out.push_back({space_.tier_name(t), space_.tier_size(t)});
     return out;
   }
 
   SolveStats solve(TierStore& store, Progress* progress) const override {
     return solve_tiers<Space, Rec>(space_, store, progress);
   }
-  SolveStats solve(TierStore* store, const TierPacker& packer, Progress* progress, Transport& transport,
-                   const CostModel& model) const override {
+  SolveStats solve(TierStore* store, const TierPacker& packer, Progress* progress,
+                   Transport& transport, const CostModel& model) const override {
     return solve_tiers<Space, Rec>(space_, store, &packer, progress, &transport, model);
   }
   Distribution plan(int ranks, const CostModel& model) const override {
@@ -60,7 +62,8 @@ class TierInstance : public Instance {
     if (!embedded(space_, p)) {
       std::string why;
       if constexpr (requires { space_.why_not_contained(p); }) why = space_.why_not_contained(p);
-      throw BadPosition("position '" + printable(text) + "': " + (why.empty() ? std::string("it lies outside the space") : why));
+      throw BadPosition("position '" + printable(text) +
+                        "': " + (why.empty() ? std::string("it lies outside the space") : why));
     }
     return p;
   }
@@ -83,7 +86,8 @@ class TierInstance : public Instance {
 
   bool win_lose() const override { return true; }
 
-  PositionProbe probe(const TierSource& source, const std::string& text, const std::string& turn) const override {
+  PositionProbe probe(const TierSource& source, const std::string& text,
+                      const std::string& turn) const override {
     const Position p = parse(text, turn);
     PositionProbe out;
     out.players = Rec::kPlayers;
@@ -91,7 +95,8 @@ class TierInstance : public Instance {
     out.autogui_position = autogui(p);
     out.outcome = outcome(source, p);
     for (auto& m : M::moves(p))
-      out.moves.push_back({m.name, m.autogui, M::format(m.child), autogui(m.child), outcome(source, m.child)});
+      out.moves.push_back(
+          {m.name, m.autogui, M::format(m.child), autogui(m.child), outcome(source, m.child)});
     return out;
   }
 
@@ -101,7 +106,8 @@ class TierInstance : public Instance {
     return {M::format(p), outcome(source, p)};
   }
 
-  Outcome lookup(const TierSource& source, const std::string& text, const std::string& turn) const override {
+  Outcome lookup(const TierSource& source, const std::string& text,
+                 const std::string& turn) const override {
     return outcome(source, parse(text, turn));
   }
 
@@ -113,7 +119,9 @@ class TierInstance : public Instance {
     }
   }
 
-  std::string position_at(TierId t, uint64_t index) const override { return M::format(space_.unrank(t, index)); }
+  std::string position_at(TierId t, uint64_t index) const override {
+    return M::format(space_.unrank(t, index));
+  }
 
   VerifyReport verify(const TierSource& source, Progress* progress) const override {
     // the probe sample goes the way a query goes: the position's string, parsed back
@@ -123,8 +131,9 @@ class TierInstance : public Instance {
         [](const Position& p) { return M::format(p); });
   }
 
-  void each_tier(const TierSource& source,
-                 const std::function<void(TierId, const std::vector<uint8_t>&)>& each) const override {
+  void each_tier(
+      const TierSource& source,
+      const std::function<void(TierId, const std::vector<uint8_t>&)>& each) const override {
     TierReader<Space, Rec> reader(space_, source);
     for (TierId t = 0; t < space_.tier_count(); ++t) {
       if constexpr (sizeof(R) == 1) {
@@ -208,15 +217,17 @@ class TierInstance : public Instance {
     if (!lose_total.empty()) top = std::max(top, lose_total.rbegin()->first);
     uint64_t wins = 0, losses = 0;
     for (unsigned r = 0; r <= top; ++r) {
-      const uint64_t w = win_total.count(r) ? win_total[r] : 0, l = lose_total.count(r) ? lose_total[r] : 0;
+      const uint64_t w = win_total.count(r) ? win_total[r] : 0,
+                     l = lose_total.count(r) ? lose_total[r] : 0;
       wins += w;
       losses += l;
       if (w || l) by_r.push_back({{"remoteness", r}, {"win", w}, {"lose", l}});
     }
-    nlohmann::json out = {{"game", M::kName},   {"parameters", params_}, {"positions", wins + losses},
-                          {"wins", wins},       {"losses", losses},      {"byRemoteness", by_r},
+    nlohmann::json out = {{"game", M::kName}, {"parameters", params_}, {"positions", wins + losses},
+                          {"wins", wins},     {"losses", losses},      {"byRemoteness", by_r},
                           {"tiers", per_tier}};
-    if (longest_win >= 0) out["longestWin"] = {{"remoteness", longest_win}, {"position", win_example}};
+    if (longest_win >= 0)
+      out["longestWin"] = {{"remoteness", longest_win}, {"position", win_example}};
     if (longest_loss >= 0 && Rec::kPlayers == 2)
       out["longestLoss"] = {{"remoteness", longest_loss}, {"position", loss_example}};
     if constexpr (requires { M::census(space_, [](TierId) { return std::vector<Outcome>{}; }); }) {
@@ -245,29 +256,30 @@ namespace toadbase {
 /// WideRecordType when the space's remoteness bound passes what RecordType holds. Throws
 /// std::invalid_argument for a record the game does not write.
 template <class M>
-  requires TierGameRules<M>
-std::unique_ptr<Instance> make_tier_instance(const nlohmann::json& normalized, const std::string& record = "") {
+requires TierGameRules<M> std::unique_ptr<Instance> make_tier_instance(
+    const nlohmann::json& normalized, const std::string& record = "") {
   using Narrow = typename M::RecordType;
   if (record == Narrow::kName) return std::make_unique<TierInstance<M, Narrow>>(normalized);
   if constexpr (WithWideRecord<M>) {
     using Wide = typename M::WideRecordType;
     if (record == Wide::kName) return std::make_unique<TierInstance<M, Wide>>(normalized);
     if (record.empty()) {
-      if (M::remoteness_bound(normalized) > kMaxStored<Narrow>) return std::make_unique<TierInstance<M, Wide>>(normalized);
+      if (M::remoteness_bound(normalized) > kMaxStored<Narrow>)
+        return std::make_unique<TierInstance<M, Wide>>(normalized);
       return std::make_unique<TierInstance<M, Narrow>>(normalized);
     }
-    throw std::invalid_argument(std::string(M::kName) + " has no record '" + record + "': it writes " + Narrow::kName +
-                                " or " + Wide::kName);
+    throw std::invalid_argument(std::string(M::kName) + " has no record '" + record +
+                                "': it writes " + Narrow::kName + " or " + Wide::kName);
   } else {
     if (record.empty()) return std::make_unique<TierInstance<M, Narrow>>(normalized);
-    throw std::invalid_argument(std::string(M::kName) + " has no record '" + record + "': it writes " + Narrow::kName);
+    throw std::invalid_argument(std::string(M::kName) + " has no record '" + record +
+                                "': it writes " + Narrow::kName);
   }
 }
 
 /// The names of the records a tier game writes (its RecordType first).
 template <class M>
-  requires TierGameRules<M>
-std::vector<std::string> tier_records() {
+requires TierGameRules<M> std::vector<std::string> tier_records() {
   std::vector<std::string> out{M::RecordType::kName};
   if constexpr (WithWideRecord<M>) out.push_back(M::WideRecordType::kName);
   return out;

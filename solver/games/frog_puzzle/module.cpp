@@ -55,10 +55,12 @@ std::string Module::autogui_position(const Position& p) {
   return "1_" + board;
 }
 
-Position Module::start(const Space& space) { return start_of(space.counts()); }
+Position Module::start(const Space& space) {
+  return start_of(space.counts());
+}
 
 nlohmann::json Module::census(const Space& space,
-                            const std::function<std::vector<Outcome>(TierId)>& read_tier) {
+                              const std::function<std::vector<Outcome>(TierId)>& read_tier) {
   const Position start = start_of(space.counts());
   Explorer ex(start, kDefaultExploreLimit, false);
   // group the reachable positions by tier, read each tier once
@@ -87,35 +89,37 @@ nlohmann::json Module::census(const Space& space,
   for (auto [r, c] : by_r) rows.push_back({{"remoteness", r}, {"positions", c}});
   nlohmann::json out;
   out["fromStart"] = {{"start", format(start)},
-                       {"goal", format(goal_of(space.counts()))},
-                       {"startValue", value_name(s.value)},
-                       {"startRemoteness", s.remoteness},
-                       {"reachable", ex.reachable()},
-                       {"canReachGoal", wins},
-                       {"deadEnds", loses},
-                       {"stuck", ex.stuck()},
-                       {"reachableByRemoteness", rows}};
+                      {"goal", format(goal_of(space.counts()))},
+                      {"startValue", value_name(s.value)},
+                      {"startRemoteness", s.remoteness},
+                      {"reachable", ex.reachable()},
+                      {"canReachGoal", wins},
+                      {"deadEnds", loses},
+                      {"stuck", ex.stuck()},
+                      {"reachableByRemoteness", rows}};
   out["report"] = nlohmann::json::array(
       {"from the start " + format(start) + " (" + std::string(value_name(s.value)) +
-           (s.value == Value::Win ? " in " + std::to_string(s.remoteness) : std::string()) + "): " +
-           std::to_string(ex.reachable()) + " positions reachable, " + std::to_string(wins) +
-           " can still reach the goal, " + std::to_string(loses) + " dead ends (" +
-           std::to_string(ex.stuck()) + " with no move at all)"});
+       (s.value == Value::Win ? " in " + std::to_string(s.remoteness) : std::string()) +
+       "): " + std::to_string(ex.reachable()) + " positions reachable, " + std::to_string(wins) +
+       " can still reach the goal, " + std::to_string(loses) + " dead ends (" +
+       std::to_string(ex.stuck()) + " with no move at all)"});
   return out;
 }
 
-
 std::vector<ApiRoute> Module::api_routes() {
-  ApiRoute solve{"solve", false, [](const ApiRequest& req) {
-    if (!req.has("p")) return ApiAnswer::error(400, "give the position: /api/frog-puzzle/solve?p=LLL_RRR");
-    const uint64_t max_positions = req.limit("positions", uint64_t{1} << 22);
-    try {
-      return ApiAnswer{200, solve_json(req.param("p"), max_positions)};
-    } catch (const std::length_error&) {
-      return ApiAnswer::error(413, "more than " + std::to_string(max_positions) + " positions are reachable from " +
-                                       printable(req.param("p")) + "; use toadbase frog-puzzle solve");
-    }
-  }};
+  ApiRoute solve{
+      "solve", false, [](const ApiRequest& req) {
+        if (!req.has("p"))
+          return ApiAnswer::error(400, "give the position: /api/frog-puzzle/solve?p=LLL_RRR");
+        const uint64_t max_positions = req.limit("positions", uint64_t{1} << 22);
+        try {
+          return ApiAnswer{200, solve_json(req.param("p"), max_positions)};
+        } catch (const std::length_error&) {
+          return ApiAnswer::error(
+              413, "more than " + std::to_string(max_positions) + " positions are reachable from " +
+                       printable(req.param("p")) + "; use toadbase frog-puzzle solve");
+        }
+      }};
   return {solve};
 }
 

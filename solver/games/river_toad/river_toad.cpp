@@ -29,9 +29,12 @@ int fly_column(int roll) {
 
 const char* death_name(Death d) {
   switch (d) {
-    case Death::Caught: return "caught by a snake";
-    case Death::Starved: return "starved (HP 0)";
-    default: return "alive";
+    case Death::Caught:
+      return "caught by a snake";
+    case Death::Starved:
+      return "starved (HP 0)";
+    default:
+      return "alive";
   }
 }
 
@@ -79,15 +82,18 @@ std::vector<uint8_t> read_rolls(std::istream& in, const std::string& name) {
       count_line = lineno;
       continue;
     }
-    if (v < 0 || v > kMaxRoll) fail(lineno, "roll " + s + " is outside 0.." + std::to_string(kMaxRoll));
+    if (v < 0 || v > kMaxRoll)
+      fail(lineno, "roll " + s + " is outside 0.." + std::to_string(kMaxRoll));
     if (static_cast<long long>(rolls.size()) == count)
-      fail(lineno, "more rolls than the count " + std::to_string(count) + " on line " + std::to_string(count_line));
+      fail(lineno, "more rolls than the count " + std::to_string(count) + " on line " +
+                       std::to_string(count_line));
     rolls.push_back(static_cast<uint8_t>(v));
   }
   if (count < 0) fail(lineno ? lineno : 1, "no count of rolls (the first line gives N)");
   if (static_cast<long long>(rolls.size()) != count)
-    fail(lineno, "the count on line " + std::to_string(count_line) + " says " + std::to_string(count) +
-                     " rolls, the file has " + std::to_string(rolls.size()));
+    fail(lineno, "the count on line " + std::to_string(count_line) + " says " +
+                     std::to_string(count) + " rolls, the file has " +
+                     std::to_string(rolls.size()));
   return rolls;
 }
 
@@ -140,8 +146,10 @@ void Board::turn(int action, int roll) {
   if (fly_column(roll) >= 0) cell_[0][fly_column(roll)] = 'F';
   // 5. evaluation
   ++turns_;
-  if (caught) death_ = Death::Caught;
-  else if (hp_ == 0) death_ = Death::Starved;
+  if (caught)
+    death_ = Death::Caught;
+  else if (hp_ == 0)
+    death_ = Death::Starved;
 }
 
 std::vector<std::string> Board::render() const {

@@ -98,7 +98,8 @@ inline TurnResult turn(int column, int hp, int action, int arriving, const Rules
   bool caught = false;
   if (arriving >= 0) {
     caught = (snake_columns(arriving) >> r.column) & 1;
-    if ((arriving == kLeftFlyRoll && r.column == kFirstRiver) || (arriving == kRightFlyRoll && r.column == kLastRiver)) {
+    if ((arriving == kLeftFlyRoll && r.column == kFirstRiver) ||
+        (arriving == kRightFlyRoll && r.column == kLastRiver)) {
       r.hp += rules.fly_hp;
       r.ate = true;
     }
@@ -108,7 +109,8 @@ inline TurnResult turn(int column, int hp, int action, int arriving, const Rules
 }
 
 /// One turn of a roll file (the action must be legal; turn < rolls.size()).
-inline Step step(const std::vector<uint8_t>& rolls, const State& s, int action, const Rules& rules) {
+inline Step step(const std::vector<uint8_t>& rolls, const State& s, int action,
+                 const Rules& rules) {
   const int t = s.turn + 1;
   const TurnResult x = turn(s.column, s.hp, action, t > kDelay ? rolls[t - 1 - kDelay] : -1, rules);
   Step r;
@@ -143,10 +145,10 @@ class Board {
 
 /// What a plan does: played by the Board until the plan ends or the toad dies.
 struct Playout {
-  int turns_played = 0;     // turns played (the death turn included)
+  int turns_played = 0;  // turns played (the death turn included)
   int final_hp = 0;
   Death death = Death::None;
-  int illegal_turn = 0;     // 1-based turn of the first illegal action, 0 = none
+  int illegal_turn = 0;  // 1-based turn of the first illegal action, 0 = none
   std::string illegal_why;
   std::vector<std::string> board;  // after the last turn played
   bool survived(size_t rolls) const {

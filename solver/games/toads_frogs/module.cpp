@@ -10,9 +10,12 @@ namespace toadbase::toads_frogs {
 std::vector<ParamSpec> Module::parameters() {
   return {
       {"length", ParamSpec::Kind::Int,
-       "cells on the strip (1.." + std::to_string(kMaxLength) + "); every board of this length", "10"},
-      {"toads", ParamSpec::Kind::Int, "only boards with this many toads (with --frogs)", "every count"},
-      {"frogs", ParamSpec::Kind::Int, "only boards with this many frogs (with --toads)", "every count"},
+       "cells on the strip (1.." + std::to_string(kMaxLength) + "); every board of this length",
+       "10"},
+      {"toads", ParamSpec::Kind::Int, "only boards with this many toads (with --frogs)",
+       "every count"},
+      {"frogs", ParamSpec::Kind::Int, "only boards with this many frogs (with --toads)",
+       "every count"},
       {"start", ParamSpec::Kind::String,
        "the space that holds this board: its length and piece counts (e.g. TTT---FFF)", "none"},
   };
@@ -22,7 +25,8 @@ nlohmann::json Module::normalize(const nlohmann::json& given) {
   nlohmann::json out;
   if (given.contains("start")) {
     if (given.contains("length") || given.contains("toads") || given.contains("frogs"))
-      throw std::invalid_argument("--start gives the length and piece counts; drop --length, --toads, --frogs");
+      throw std::invalid_argument(
+          "--start gives the length and piece counts; drop --length, --toads, --frogs");
     Position p = toads_frogs::parse(given["start"].get<std::string>(), Player::Toads);
     out["length"] = p.length;
     out["toads"] = std::popcount(p.toads);
@@ -85,15 +89,18 @@ uint64_t Module::remoteness_bound(const nlohmann::json& j) {
   uint64_t worst = 0;
   for (int t = 0; t <= n; ++t)
     for (int f = 0; t + f <= n; ++f) {
-      if (j.contains("toads") && (t != j.at("toads").get<int>() || f != j.at("frogs").get<int>())) continue;
+      if (j.contains("toads") && (t != j.at("toads").get<int>() || f != j.at("frogs").get<int>()))
+        continue;
       const uint64_t e = static_cast<uint64_t>(n - t - f);
-      worst = std::max<uint64_t>(worst, e * static_cast<uint64_t>(t + f) + 2 * static_cast<uint64_t>(t) * static_cast<uint64_t>(f));
+      worst =
+          std::max<uint64_t>(worst, e * static_cast<uint64_t>(t + f) +
+                                        2 * static_cast<uint64_t>(t) * static_cast<uint64_t>(f));
     }
   return worst;
 }
 
 nlohmann::json Module::census(const Space& space,
-                            const std::function<std::vector<Outcome>(TierId)>& read_tier) {
+                              const std::function<std::vector<Outcome>(TierId)>& read_tier) {
   // key: (toads, frogs) -> counts of L, R, N, P
   std::map<std::pair<int, int>, std::array<uint64_t, 4>> by_counts;
   for (TierId t = 0; t < space.tier_count(); ++t) {
@@ -102,7 +109,8 @@ nlohmann::json Module::census(const Space& space,
     const std::vector<Outcome> toads = read_tier(t), frogs = read_tier(u);
     auto& c = by_counts[{space.tier_toads(t), space.tier_frogs(t)}];
     for (size_t i = 0; i < toads.size(); ++i) {
-      const bool toads_win_first = toads[i].value == Value::Win, frogs_win_first = frogs[i].value == Value::Win;
+      const bool toads_win_first = toads[i].value == Value::Win,
+                 frogs_win_first = frogs[i].value == Value::Win;
       const int cls = toads_win_first ? (frogs_win_first ? 2 : 0) : (frogs_win_first ? 1 : 3);
       ++c[cls];
     }
@@ -110,13 +118,17 @@ nlohmann::json Module::census(const Space& space,
   nlohmann::json rows = nlohmann::json::array();
   std::array<uint64_t, 4> total{};
   for (const auto& [k, c] : by_counts) {
-    rows.push_back({{"toads", k.first}, {"frogs", k.second}, {"L", c[0]}, {"R", c[1]},
-                    {"N", c[2]}, {"P", c[3]}});
+    rows.push_back({{"toads", k.first},
+                    {"frogs", k.second},
+                    {"L", c[0]},
+                    {"R", c[1]},
+                    {"N", c[2]},
+                    {"P", c[3]}});
     for (int i = 0; i < 4; ++i) total[i] += c[i];
   }
-  return {{"outcomeClasses", rows},
-          {"outcomeClassTotals",
-           {{"L", total[0]}, {"R", total[1]}, {"N", total[2]}, {"P", total[3]}}}};
+  return {
+      {"outcomeClasses", rows},
+      {"outcomeClassTotals", {{"L", total[0]}, {"R", total[1]}, {"N", total[2]}, {"P", total[3]}}}};
 }
 
 }  // namespace toadbase::toads_frogs
