@@ -1,4 +1,5 @@
-// River Toad: the spec's examples, the closed form against the phase-by-phase board, every
+// River Toad: the spec's examples, the closed form and the board against the five phases run
+// literally (an oracle written here), every
 // algorithm against the enumeration of all plans (N <= 7), prefix counts against the same
 // enumeration, roll-file errors, and `river-toad check` through the real binary.
 #include <catch2/catch.hpp>
@@ -19,6 +20,75 @@ using json = nlohmann::json;
 namespace {
 
 const std::vector<uint8_t> kSample = {21, 21, 10, 14, 27};
+
+/// The oracle of the turn: the five phases of the spec run literally on a 5 x 7 grid, written
+/// here from the rules and not from the code under test (which decides a turn in closed form).
+struct LiteralBoard {
+  Rules rules;
+  std::array<std::array<char, kColumns>, kRows> cell{};
+  int column, hp;
+  bool ate = false;
+  Death death = Death::None;
+
+  explicit LiteralBoard(const Rules& r) : rules(r), column(r.start_column), hp(r.start_hp) {
+    for (auto& row : cell) row.fill(' ');
+  }
+  void turn(int action, int roll) {
+    ate = false;
+    // 1. the toad moves, paying its cost (HP never below 0)
+    column += kShift[action];
+    hp = std::max(0, hp - kCost[action]);
+    // 2. snakes move down, the lowest first; one entering the toad's cell catches him
+    bool caught = false;
+    for (int r = kRows - 2; r >= 0; --r)
+      for (int c = kFirstRiver; c <= kLastRiver; ++c)
+        if (cell[r][c] == 'S') {
+          cell[r][c] = ' ';
+          if (r + 1 < kRows - 1)
+            cell[r + 1][c] = 'S';
+          else if (c == column)
+            caught = true;
+        }
+    // 3. flies move down; one entering the bottom row beside the toad is eaten
+    for (int r = kRows - 2; r >= 0; --r)
+      for (int c : {0, kColumns - 1})
+        if (cell[r][c] == 'F') {
+          cell[r][c] = ' ';
+          if (r + 1 < kRows - 1)
+            cell[r + 1][c] = 'F';
+          else if ((c == 0 && column == kFirstRiver) ||
+                   (c == kColumns - 1 && column == kLastRiver)) {
+            hp += rules.fly_hp;
+            ate = true;
+          }
+        }
+    // 4. the roll spawns in the top row: bit (5 - c) of it a snake in river column c, 32 and
+    // 33 a fly on the left and the right bank
+    if (roll == 32)
+      cell[0][0] = 'F';
+    else if (roll == 33)
+      cell[0][kColumns - 1] = 'F';
+    else
+      for (int c = kFirstRiver; c <= kLastRiver; ++c)
+        if ((roll >> (5 - c)) & 1) cell[0][c] = 'S';
+    // 5. caught, or no HP left: dead
+    if (caught)
+      death = Death::Caught;
+    else if (hp == 0)
+      death = Death::Starved;
+  }
+  std::vector<std::string> render() const {
+    std::vector<std::string> out;
+    for (int r = 0; r < kRows; ++r) {
+      std::string line(cell[r].begin(), cell[r].end());
+      line[0] = line[0] == 'F' ? 'F' : '#';
+      line[kColumns - 1] = line[kColumns - 1] == 'F' ? 'F' : '#';
+      if (r == kRows - 1) line[column] = death == Death::None ? 'T' : 'X';
+      out.push_back(line);
+    }
+    return out;
+  }
+};
 
 std::vector<uint8_t> parse(const std::string& text) {
   std::istringstream in(text);
@@ -109,31 +179,54 @@ TEST_CASE("river toad: the spec's examples", "[river-toad]") {
   REQUIRE(p.final_hp == 0);
 }
 
-TEST_CASE("river toad: the closed form agrees with the five phases on random files",
+TEST_CASE("river toad: the closed form and the board agree with the five phases on random files",
           "[river-toad]") {
   std::mt19937 rng(11);
   Rules rules;
+  int deaths = 0, meals = 0;
   for (int t = 0; t < 300; ++t) {
     rules.start_hp = 1 + static_cast<int>(rng() % 12);
     rules.start_column = 1 + static_cast<int>(rng() % 5);
     const auto rolls = random_rolls(rng, 1 + static_cast<int>(rng() % 30), t % 3);
+    LiteralBoard literal(rules);
     Board b(rules);
     State s{0, rules.start_column, rules.start_hp};
     for (size_t k = 0; k < rolls.size(); ++k) {
       std::vector<int> ok;
       for (int a = 0; a < kActions; ++a)
         if (legal(s.column, a)) ok.push_back(a);
-      const int a = ok[rng() % ok.size()];
+      int a = ok[rng() % ok.size()];
+      // half the time, the move beside a fly that lands this turn (the roll of 4 turns ago)
+      const int landing = k >= 4 ? rolls[k - 4] : -1;
+      for (int x : ok)
+        if (((landing == 32 && s.column + kShift[x] == kFirstRiver) ||
+             (landing == 33 && s.column + kShift[x] == kLastRiver)) &&
+            rng() % 2)
+          a = x;
       const Step st = step(rolls, s, a, rules);
+      literal.turn(a, rolls[k]);
       b.turn(a, rolls[k]);
-      REQUIRE(b.column() == st.next.column);
-      REQUIRE(b.hp() == st.next.hp);
-      REQUIRE(b.death() == st.death);
-      REQUIRE(b.ate_last_turn() == st.ate);
-      if (st.death != Death::None) break;
+      INFO("case " << t << " turn " << k + 1);
+      REQUIRE(literal.column == st.next.column);
+      REQUIRE(literal.hp == st.next.hp);
+      REQUIRE(literal.death == st.death);
+      REQUIRE(literal.ate == st.ate);
+      REQUIRE(b.column() == literal.column);
+      REQUIRE(b.hp() == literal.hp);
+      REQUIRE(b.death() == literal.death);
+      REQUIRE(b.ate_last_turn() == literal.ate);
+      REQUIRE(b.render() == literal.render());
+      meals += st.ate;
+      if (st.death != Death::None) {
+        ++deaths;
+        break;
+      }
       s = st.next;
     }
   }
+  // the files exercised every way a turn ends
+  CHECK(deaths > 50);
+  CHECK(meals > 10);
 }
 
 TEST_CASE("river toad: every algorithm against the enumeration of all plans",

@@ -108,48 +108,28 @@ Board::Board(const Rules& rules) : rules_(rules), column_(rules.start_column), h
 }
 
 void Board::turn(int action, int roll) {
-  ate_ = false;
-  // 1. the toad moves
-  column_ += kShift[action];
-  hp_ -= kCost[action];
-  if (hp_ < 0) hp_ = 0;
-  bool caught = false;
-  // 2. snakes move down (bottom first); one entering the bottom row vanishes or catches
+  // the toad's fate is THE TURN's: decided by the roll spawned kDelay turns ago, the one
+  // that reaches the bottom row now
+  const int arriving =
+      turns_ >= kDelay ? spawned_[static_cast<size_t>(turns_ - kDelay) % kDelay] : -1;
+  const TurnResult x = river_toad::turn(column_, hp_, action, arriving, rules_);
+  column_ = x.column;
+  hp_ = x.hp;
+  ate_ = x.ate;
+  death_ = x.death;
+  // the picture: snakes and flies move down a row (those in the bottom row are gone), the
+  // roll spawns in the top row
   for (int r = kRows - 2; r >= 0; --r)
-    for (int c = kFirstRiver; c <= kLastRiver; ++c) {
-      if (cell_[r][c] != 'S') continue;
+    for (int c = 0; c < kColumns; ++c) {
+      cell_[r + 1][c] = r + 1 == kRows - 1 ? ' ' : cell_[r][c];
       cell_[r][c] = ' ';
-      if (r + 1 == kRows - 1) {
-        if (c == column_) caught = true;
-      } else {
-        cell_[r + 1][c] = 'S';
-      }
     }
-  // 3. flies move down; one entering the bottom row beside the toad is eaten
-  for (int r = kRows - 2; r >= 0; --r)
-    for (int c : {0, kColumns - 1}) {
-      if (cell_[r][c] != 'F') continue;
-      cell_[r][c] = ' ';
-      if (r + 1 == kRows - 1) {
-        if ((c == 0 && column_ == kFirstRiver) || (c == kColumns - 1 && column_ == kLastRiver)) {
-          hp_ += rules_.fly_hp;
-          ate_ = true;
-        }
-      } else {
-        cell_[r + 1][c] = 'F';
-      }
-    }
-  // 4. the roll spawns in the top row
   const uint8_t snakes = snake_columns(roll);
   for (int c = kFirstRiver; c <= kLastRiver; ++c)
     if ((snakes >> c) & 1) cell_[0][c] = 'S';
   if (fly_column(roll) >= 0) cell_[0][fly_column(roll)] = 'F';
-  // 5. evaluation
+  spawned_[static_cast<size_t>(turns_) % kDelay] = static_cast<uint8_t>(roll);
   ++turns_;
-  if (caught)
-    death_ = Death::Caught;
-  else if (hp_ == 0)
-    death_ = Death::Starved;
 }
 
 std::vector<std::string> Board::render() const {

@@ -16,9 +16,10 @@
 // row beside the toad (left bank and column 1, right bank and column 5) is eaten: +5 HP;
 // (4) roll k spawns in row 0; (5) HP 0 or caught: dead.
 //
-// CLOSED FORM (what the solvers use; Board below runs the phases literally and the tests
-// check they agree): roll k-4 reaches the bottom row on turn k, so turn k is decided by the
-// toad's column after the move and roll k-4 alone. The last four rolls never matter.
+// CLOSED FORM (turn() below: every solver, the database and the Board use it; the tests run
+// the five phases literally and check they agree): roll k-4 reaches the bottom row on turn
+// k, so turn k is decided by the toad's column after the move and roll k-4 alone. The last
+// four rolls never matter.
 #pragma once
 
 #include <array>
@@ -120,7 +121,8 @@ inline Step step(const std::vector<uint8_t>& rolls, const State& s, int action,
   return r;
 }
 
-/// The board, run phase by phase as the rules say (for rendering, play and the tests).
+/// The board as the rules draw it (for rendering, play and checking plans): the toad's fate
+/// each turn comes from turn() above, the snakes and flies on their way down are drawn.
 class Board {
  public:
   explicit Board(const Rules& rules);
@@ -139,6 +141,7 @@ class Board {
   Rules rules_;
   std::array<std::array<char, kColumns>, kRows> cell_{};
   int column_, hp_, turns_ = 0;
+  std::array<uint8_t, kDelay> spawned_{};  // the last kDelay rolls, by turn modulo kDelay
   bool ate_ = false;
   Death death_ = Death::None;
 };
