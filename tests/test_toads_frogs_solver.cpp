@@ -344,7 +344,8 @@ TEST_CASE("a resumed solve skips committed tiers and finishes the same", "[solve
       bool d = kept[t] && (!toadbase::has_tail(space, t) || done(space.tail_source(t)));
       if (!space.tier_stored(t))
         for (TierId c : space.child_tiers(t)) d = d && done(c);
-      return memo[t] = d;
+      memo[t] = d;
+      return d;
     };
     uint64_t done_tiers = 0, rest_positions = 0;
     for (TierId t = 0; t < space.tier_count(); ++t) {
