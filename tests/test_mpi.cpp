@@ -180,6 +180,40 @@ TEST_CASE("mpi: 1, 2 and 3 ranks give the digest of one process, and the databas
   }
 }
 
+TEST_CASE(
+    "mpi: tiers cut in pieces across 2 and 3 ranks (--piece-positions): records cross, one digest",
+    "[mpi]") {
+  if (skip_without_mpi()) return;
+  TempDir dir("mpi-pieces");
+  // one piece count: one chain of tiers, which the plan's rule keeps on one rank
+  const std::vector<std::string> args = {"solve",   "toads-frogs", "--length", "12",
+                                         "--toads", "4",           "--frogs",  "5",
+                                         "--quiet", "--json",      "--db"};
+  auto a = args;
+  a.push_back(dir / "one");
+  const json one = json::parse(ok(a).out);
+  for (int ranks : {2, 3}) {
+    INFO(ranks << " ranks");
+    a = args;
+    a.push_back(dir / ("r" + std::to_string(ranks)));
+    a.insert(a.end(), {"--piece-positions", "200", "--threads", "1"});
+    const json j = solved(ranks, a);
+    CHECK(j.at("digest") == one.at("digest"));
+    uint64_t computed = 0, between = 0;
+    for (const auto& r : j.at("perRank")) {
+      computed += r.at("positionsComputed").get<uint64_t>();
+      CHECK(r.at("positionsComputed").get<uint64_t>() > 0);  // every rank solved pieces
+      CHECK(r.at("pieces").get<uint64_t>() > 0);
+      if (r.at("rank") != 0) between += r.at("rawBytesReceived").get<uint64_t>();
+    }
+    CHECK(computed == one.at("positions").get<uint64_t>());
+    CHECK(between > 0);  // records went from rank to rank, not only reports to rank 0
+    const json v = json::parse(
+        ok({"verify", "--db", dir / ("r" + std::to_string(ranks)), "--quiet", "--json"}).out);
+    CHECK(v.at("ok") == true);
+  }
+}
+
 TEST_CASE("mpi: wide records across ranks", "[mpi][wide]") {
   if (skip_without_mpi()) return;
   TempDir dir("mpi-wide");
@@ -206,6 +240,18 @@ TEST_CASE("mpi: a launch that cannot work is refused, never two writers on one d
     CHECK(r.rc == 1);
     CHECK_THAT(r.err,
                Contains("srun started 4 tasks without MPI support") && Contains("--mpi=pmix"));
+    CHECK_FALSE(std::filesystem::exists(dir / "db"));
+  }
+  SECTION("another MPI library's launcher: processes MPI does not join") {
+    // MPICH's mpiexec (or srun --mpi=pmi2) declares 2 processes in PMI_SIZE; this Open MPI
+    // build starts each as a job of one rank
+    std::vector<std::string> env = kMpiEnv;
+    env.insert(env.end(), {"PMI_RANK=1", "PMI_SIZE=2"});
+    const RunResult r =
+        run_toadbase({"solve", "toads-frogs", "--length", "6", "--db", dir / "db"}, "", env);
+    INFO(r.err);
+    CHECK(r.rc == 1);
+    CHECK_THAT(r.err, Contains("mpiexec started 2 processes but MPI joined them into 1 rank"));
     CHECK_FALSE(std::filesystem::exists(dir / "db"));
   }
   SECTION("a second solve on a database another is writing") {

@@ -31,15 +31,25 @@ std::string env(const char* name) {
 
 Launch detect_launch() {
   Launch l;
+  // the count a launcher declares: Open MPI's, PMI's (MPICH's mpiexec, srun --mpi=pmi2), Slurm's
+  auto declared = [](const char* name) {
+    const std::string v = env(name);
+    const long n = v.empty() ? 0 : std::atol(v.c_str());
+    return n > 0 && n < (1L << 30) ? static_cast<int>(n) : 0;
+  };
   if (!env("OMPI_COMM_WORLD_SIZE").empty()) {
     l.mpi = true;
     l.launcher = "mpirun";
+    l.declared = declared("OMPI_COMM_WORLD_SIZE");
   } else if (!env("PMIX_RANK").empty()) {
     l.mpi = true;
     l.launcher = env("SLURM_PROCID").empty() ? "a PMIx launcher" : "srun --mpi=pmix";
+    l.declared = declared("SLURM_STEP_NUM_TASKS");
   } else if (!env("PMI_RANK").empty() || !env("PMI_FD").empty()) {
     l.mpi = true;
     l.launcher = env("SLURM_PROCID").empty() ? "mpiexec" : "srun --mpi=pmi2";
+    l.declared = declared("PMI_SIZE");
+    if (!l.declared) l.declared = declared("SLURM_STEP_NUM_TASKS");
   } else if (!env("SLURM_PROCID").empty()) {
     // srun without an MPI plugin: every task would be a one-rank solve of its own
     const std::string tasks = env("SLURM_STEP_NUM_TASKS");

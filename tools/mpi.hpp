@@ -20,6 +20,10 @@ namespace toadbase::tools {
 struct Launch {
   bool mpi = false;      // by an MPI launcher: the solve is distributed over its ranks
   std::string launcher;  // "mpirun", "srun", ... (for messages)
+  /// The processes the launcher says it started (0: it does not say). MPI must join them
+  /// into as many ranks: a launcher of another MPI library than the one toadbase was built
+  /// with starts them as one-rank jobs of their own, each writing the same database.
+  int declared = 0;
   /// A launch that cannot work, said for the user (empty: none): srun without MPI support
   /// starts every task as a one-rank solve of its own, all writing one database.
   std::string problem;

@@ -35,6 +35,8 @@ struct SolveOptions {
   std::string record;
   int plan = 0;             // --plan K
   double plan_rate = 60e6;  // --plan-rate: positions a second one thread solves
+  uint64_t piece_positions =
+      0;  // --piece-positions N: spread every tier over the ranks (0: the plan's rule)
   std::map<std::string, std::string> strings;
   std::map<std::string, int> ints;
 };
@@ -164,12 +166,32 @@ Solved solve_here(const Game& game, const Instance& inst, const json& params,
           was_complete};
 }
 
+/// The plan's model of the work: the project's costs, and with --piece-positions every
+/// component of the tier DAG spread over all ranks, its tiers cut in pieces of that size.
+CostModel cost_model(const SolveOptions& o) {
+  CostModel model;
+  if (o.piece_positions) {
+    model.piece_positions = o.piece_positions;
+    model.whole_components = false;
+  }
+  return model;
+}
+
 /// One rank of a distributed solve (every rank runs this).
 int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
-                   const SolveOptions& o) {
+                   const SolveOptions& o, const Launch& launch) {
   const Common& c = o.c;
   std::unique_ptr<Transport> tr = start_mpi();
   const int me = tr->rank(), ranks = tr->ranks();
+  // every process refuses before any opens the database: none would know of the others
+  if (launch.declared && launch.declared != ranks)
+    throw UserError(
+        "solve: " + launch.launcher + " started " + std::to_string(launch.declared) +
+        " processes but MPI joined them into " + std::to_string(ranks) +
+        (ranks == 1 ? " rank" : " ranks") +
+        ", so each would solve alone into the same database: the launcher is not of the MPI "
+        "library "
+        "this toadbase was built with (run the mpirun of Open MPI, or srun --mpi=pmix)");
   const auto t0 = Clock::now();
   // every rank must run the same command: the same space and record
   const Identity id = inst.identity();
@@ -217,7 +239,7 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
       // the tiers this rank reports go to rank 0 compressed as the database keeps them
       const auto packer = db::Database::packer(id.record_bytes, status[1]);
       stats = with_threads(c.threads, [&] {
-        return inst.solve(d.get(), *packer, progress.get(), *tr, CostModel{});
+        return inst.solve(d.get(), *packer, progress.get(), *tr, cost_model(o));
       });
     } catch (const std::exception& e) {
       // the other ranks may wait on this one: end them all (a rerun resumes)
@@ -276,7 +298,7 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
 int print_plan(const Game& game, const Instance& inst, const json& params, const SolveOptions& o) {
   const int ranks = o.plan;
   const int threads = o.c.threads > 0 ? o.c.threads : 1;
-  CostModel model;
+  CostModel model = cost_model(o);
   model.threads.assign(static_cast<size_t>(ranks), threads);
   // the model's costs scale with the rate given (the defaults are for 60 M positions/s)
   const double scale = 60e6 / o.plan_rate;
@@ -377,7 +399,7 @@ int run_solve(const Game& game, const json& given, const SolveOptions& o) {
   }
   const Launch launch = detect_launch();
   if (!launch.problem.empty()) throw UserError("solve: " + launch.problem);
-  if (launch.mpi) return solve_on_ranks(game, *inst, params, o);
+  if (launch.mpi) return solve_on_ranks(game, *inst, params, o, launch);
   const Common& c = o.c;
   const StopOnInterrupt ctrl_c;  // Ctrl-C: stop at the next level of tiers, keep what is committed
   try {
@@ -454,6 +476,15 @@ std::vector<Command> add_solve(CLI::App& root) {
                   "positions a second one thread solves, for --plan's estimate")
         ->check(CLI::PositiveNumber)
         ->default_str("60e6");
+    s->add_option(
+         "--piece-positions", o->piece_positions,
+         "a distributed solve (and --plan): spread every part of the space over all ranks, cutting "
+         "tiers larger than this many positions into pieces solved on several ranks (their records "
+         "cross between the ranks); the database and its digest are the same")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40))
+        ->default_str(
+            "the plan's rule: a part of the space whole on one rank when it fits one rank's share, "
+            "pieces of at least 1,048,576 positions");
     const std::vector<ParamSpec> params = g->parameters();
     std::string example = "toadbase solve " + g->name();
     for (const auto& p : params) {
