@@ -258,6 +258,17 @@ struct ToyModule {
 };
 static_assert(toadbase::Module<ToyModule>);
 
+// A module with `solve` parameters whose tier requirements are off (format takes the wrong
+// type) is no module, even with subcommands of its own: it would register with no database.
+struct BrokenToyModule : ToyModule {
+  static std::string format(int) { return ""; }
+  static std::vector<toadbase::GameCommand> add_commands(CLI::App&, const toadbase::Host&) {
+    return {};
+  }
+};
+static_assert(toadbase::WithCommands<BrokenToyModule> && !toadbase::TierGameRules<BrokenToyModule>);
+static_assert(!toadbase::Module<BrokenToyModule>);
+
 }  // namespace
 
 TEST_CASE("toy game: a module of its rules is solved, verified and probed through the Instance",

@@ -38,27 +38,6 @@ int run_analyze(const AnalyzeOptions& o) {
     std::printf("%10u %14llu %14llu\n", r["remoteness"].get<unsigned>(),
                 static_cast<unsigned long long>(r["win"].get<uint64_t>()),
                 static_cast<unsigned long long>(r["lose"].get<uint64_t>()));
-  if (a.contains("outcomeClasses")) {
-    std::printf(
-        "\noutcome classes of the boards (each board counted once, both players' values "
-        "together):\n"
-        "L: Left (Toads) wins whoever starts, R: Right (Frogs) wins whoever starts,\n"
-        "N: the player to move wins, P: the player to move loses\n"
-        "%6s %6s %12s %12s %12s %12s\n",
-        "toads", "frogs", "L", "R", "N", "P");
-    for (const auto& r : a["outcomeClasses"])
-      std::printf("%6d %6d %12llu %12llu %12llu %12llu\n", r["toads"].get<int>(),
-                  r["frogs"].get<int>(), static_cast<unsigned long long>(r["L"].get<uint64_t>()),
-                  static_cast<unsigned long long>(r["R"].get<uint64_t>()),
-                  static_cast<unsigned long long>(r["N"].get<uint64_t>()),
-                  static_cast<unsigned long long>(r["P"].get<uint64_t>()));
-    const auto& t = a["outcomeClassTotals"];
-    std::printf("%13s %12llu %12llu %12llu %12llu\n", "all",
-                static_cast<unsigned long long>(t["L"].get<uint64_t>()),
-                static_cast<unsigned long long>(t["R"].get<uint64_t>()),
-                static_cast<unsigned long long>(t["N"].get<uint64_t>()),
-                static_cast<unsigned long long>(t["P"].get<uint64_t>()));
-  }
   if (a.contains("report")) {  // the game's own findings, as lines
     std::cout << "\n";
     for (const auto& line : a["report"]) std::cout << line.get<std::string>() << "\n";

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ class Game {
   virtual std::vector<GameCommand> add_commands(CLI::App& root, const Host& host) const = 0;
   /// The game's own HTTP routes (none for most games).
   virtual std::vector<ApiRoute> api_routes() const = 0;
+  /// How GamesmanUni shows the game, or nothing for a game it does not play.
+  virtual std::optional<UwapiGame> uwapi() const = 0;
 };
 
 /// The face of a module M (the contract: solver/core/module.hpp).
@@ -91,6 +94,13 @@ class Registered : public Game {
       return M::api_routes();
     } else {
       return {};
+    }
+  }
+  std::optional<UwapiGame> uwapi() const override {
+    if constexpr (WithUwapi<M>) {
+      return M::uwapi();
+    } else {
+      return std::nullopt;
     }
   }
 };

@@ -38,59 +38,6 @@ void send_error(httplib::Response& res, int status, const std::string& message) 
 
 // ---- GamesmanUni's games ---------------------------------------------------------------
 
-/// A game GamesmanUni can play from our databases.
-struct UwapiGame {
-  const char* id;  // our game's name, and the id on /uwapi/
-  const char* name;
-  const char* type;   // "twoPlayer" | "onePlayer"
-  char mover, other;  // the two pieces' letters on the board
-  const char* instructions;
-};
-
-constexpr UwapiGame kUwapiGames[] = {
-    {"toads-frogs", "Toads and Frogs", "twoPlayer", 'T', 'F',
-     "# Toads and Frogs\n\n"
-     "A strip of cells holds toads (T) and frogs (F). Player 1 moves the toads, which go right; "
-     "player 2 moves the frogs, which go left.\n\n"
-     "- On your turn, slide one of your pieces one cell forward into an empty cell, or jump it "
-     "over exactly one opposing piece into the empty cell just beyond.\n"
-     "- You cannot jump your own piece, an empty cell, or two pieces.\n"
-     "- The player who cannot move loses.\n\n"
-     "Every position's value comes from an exhaustive solve: a win hurries, a loss stalls.\n"},
-    {"frog-puzzle", "Frog Swap Puzzle", "onePlayer", 'L', 'R',
-     "# Frog Swap Puzzle\n\n"
-     "Frogs facing right (L) start on the left, frogs facing left (R) on the right, with an "
-     "empty cell between them. Swap the two groups.\n\n"
-     "- A frog moves only the way it faces: into the adjacent empty cell, or over exactly one "
-     "frog of the other kind into the empty cell beyond.\n"
-     "- The puzzle is solved when every R is left of every L.\n\n"
-     "Some moves lead to dead ends from which the goal cannot be reached.\n"},
-};
-
-const UwapiGame* uwapi_game(std::string_view id) {
-  for (const auto& g : kUwapiGames)
-    if (id == g.id) return &g;
-  return nullptr;
-}
-
-/// "16 cells", "16 cells, 5 toads, 5 frogs", "3 + 3 frogs, 1 empty cell".
-std::string describe(const std::string& game, const nlohmann::json& p) {
-  auto num = [&](const char* k) {
-    return p.contains(k) ? std::to_string(p[k].get<long long>()) : std::string("?");
-  };
-  if (game == "toads-frogs") {
-    std::string s = num("length") + " cells";
-    if (p.contains("toads")) s += ", " + num("toads") + " toads, " + num("frogs") + " frogs";
-    return s;
-  }
-  if (game == "frog-puzzle") {
-    const std::string e = num("empty");
-    return num("left") + " + " + num("right") + " frogs, " + e +
-           (e == "1" ? " empty cell" : " empty cells");
-  }
-  return text(p);
-}
-
 /// The board widget's data for a 1 x n strip, naming only images GamesmanUni ships.
 ojson image_data(const UwapiGame& g, int cells) {
   ojson centers = ojson::array();
@@ -295,6 +242,7 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
   // what never changes while serving is written once
   ojson api = ojson::array();
   std::map<std::string, ojson> variants;
+  std::map<std::string, UwapiGame> uwapi_games;  // GamesmanUni's games with a database served
   for (auto& d : dbs_) {
     by_id_[d->id] = d.get();
     const nlohmann::json& m = d->opened.db->summary();
@@ -309,7 +257,8 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
     entry["manifest"] = "/api/" + url_escape(d->id) + "/";
     entry["query"] = "/api/" + url_escape(d->id) + "/query?p=";
     entry["start"] = d->opened.instance->start_position();  // "" when the game has none
-    const UwapiGame* g = uwapi_game(d->game);
+    const Game* game = find_game(d->game);
+    const std::optional<UwapiGame> g = game ? game->uwapi() : std::nullopt;
     if (g && d->opened.instance->win_lose()) {
       const std::string start = d->opened.instance->start_position();
       if (!start.empty()) {
@@ -317,8 +266,9 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
         const PositionProbe p = d->opened.instance->probe(*d->opened.db, start, "");
         const std::string& autogui = p.autogui_position;
         d->cells = static_cast<int>(autogui.size() > 2 ? autogui.size() - 2 : 0);
+        const nlohmann::json params = m.value("parameters", nlohmann::json::object());
         const std::string name =
-            d->id + " (" + describe(d->game, m.value("parameters", nlohmann::json::object())) + ")";
+            d->id + " (" + (g->describe ? g->describe(params) : text(params)) + ")";
         ojson v;
         v["id"] = d->id;
         v["name"] = name;
@@ -327,28 +277,32 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
         v["imageAutoGUIData"] = image_data(*g, d->cells);
         v["gui"] = "v2";
         d->uwapi_variant = text(v);
-        variants[g->id].push_back({{"id", d->id}, {"name", name}, {"gui", "v2"}});
-        entry["uwapi"] = "/uwapi/" + std::string(g->id) + "/" + url_escape(d->id) + "/";
+        variants[d->game].push_back({{"id", d->id}, {"name", name}, {"gui", "v2"}});
+        uwapi_games.emplace(d->game, *g);
+        entry["uwapi"] = "/uwapi/" + d->game + "/" + url_escape(d->id) + "/";
       }
     }
     api.push_back(std::move(entry));
   }
   api_json_ = text(ojson{{"databases", std::move(api)}});
-  std::vector<const UwapiGame*> listed;
-  for (const auto& g : kUwapiGames)
-    if (variants.count(g.id)) listed.push_back(&g);
+  std::vector<std::pair<std::string, const UwapiGame*>> listed;
+  for (const auto& [id, g] : uwapi_games) listed.emplace_back(id, &g);
   std::sort(listed.begin(), listed.end(),
-            [](auto* a, auto* b) { return std::string_view(a->name) < b->name; });
+            [](const auto& a, const auto& b) { return a.second->name < b.second->name; });
   ojson games = ojson::array();
-  for (const UwapiGame* g : listed) {
-    games.push_back({{"id", g->id}, {"name", g->name}, {"type", g->type}, {"gui", "v2"}});
+  for (const auto& [id, g] : listed) {
+    games.push_back({{"id", id},
+                     {"name", g->name},
+                     {"type", g->one_player ? "onePlayer" : "twoPlayer"},
+                     {"gui", "v2"}});
     ojson j;
-    j["id"] = g->id;
+    j["id"] = id;
     j["name"] = g->name;
-    j["variants"] = std::move(variants[g->id]);
+    j["variants"] = std::move(variants[id]);
     j["allowCustomVariantCreation"] = false;
     j["supportsWinBy"] = false;
-    game_json_[g->id] = text(j);
+    game_json_[id] = text(j);
+    instructions_json_[id] = text(nlohmann::json{{"instructions", g->instructions}});
   }
   games_json_ = text(games);
 
@@ -455,8 +409,7 @@ void Server::uwapi(const std::vector<std::string>& seg, const httplib::Request& 
     }
   }
   if (seg.size() == 4 && seg[3] == "instructions")
-    return send_json(res, 200,
-                     text(nlohmann::json{{"instructions", uwapi_game(seg[1])->instructions}}));
+    return send_json(res, 200, instructions_json_.at(seg[1]));
   return send_error(res, 404, "no such route: " + req.path);
 }
 

@@ -102,7 +102,9 @@ class Server {
   ServeOptions options_;
   std::string games_json_;                                  // /uwapi/
   std::unordered_map<std::string, std::string> game_json_;  // /uwapi/<game>/
-  std::string api_json_;                                    // /api/
+  std::unordered_map<std::string, std::string>
+      instructions_json_;  // /uwapi/<game>/<variant>/instructions
+  std::string api_json_;   // /api/
   HttpServer http_;
   int port_ = -1;
 };

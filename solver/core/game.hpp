@@ -38,6 +38,22 @@
 // The solver scans the prefix and copies the tail; the database stores the prefix only (and
 // nothing of a derived tier); a lookup ranks canonical(p). Toads and Frogs: a toad on the
 // last cell never moves again, so X + "T" plays as "F" + X (see toads_frogs.hpp).
+//
+// Optionally a game says which positions a lookup may be given (the module's parse() reads
+// any well-formed string; these decide whether the space answers it), at most one of:
+//     std::optional<Position> embed(const Position&) const
+//                                             the position itself when the space holds it,
+//                                             an equivalent one it holds (Toads and Frogs:
+//                                             a shorter board padded with pieces that never
+//                                             move), or nothing: the space cannot answer it
+//     bool contains(const Position&) const    true when the space holds the position
+// A game with neither must hold every position its parse() accepts: rank() is called on it.
+// With either, it may also give the reason a position is refused, for the user:
+//     std::string why_not_contained(const Position&) const
+//                                             e.g. "the space holds boards of 16 cells"
+//                                             (empty: the engine says "it lies outside the
+//                                             space")
+// See embedded() in engine.hpp, and TierInstance::parse in tier_module.hpp.
 #pragma once
 
 #include <concepts>

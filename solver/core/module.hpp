@@ -56,6 +56,12 @@
 //
 // A GAME WITHOUT A DATABASE brings its subcommands only (kName, kTitle, add_commands).
 //
+// A WIN/LOSE TIER GAME may be played on GamesmanUni from `toadbase serve`:
+//   OPTIONAL  static UwapiGame uwapi()
+//                      its name, players, the two pieces' letters, its instructions and how
+//                      a database's variant is named; without it its databases are served
+//                      on /api/ and the page, not on /uwapi/
+//
 // ANY GAME may also answer over HTTP (`toadbase serve`) beyond its databases' queries:
 //   OPTIONAL  static std::vector<ApiRoute> api_routes()
 //                      the game's own work at /api/<kName>/<route> (a forest played, a roll
@@ -304,6 +310,22 @@ struct ApiRoute {
   std::function<ApiAnswer(const ApiRequest&)> answer;
 };
 
+/// How GamesmanUni lists and shows a win/lose tier game's databases (`toadbase serve`'s
+/// /uwapi/ routes): a 1 x n strip of two kinds of piece.
+struct UwapiGame {
+  std::string name;           // the game's name in GamesmanUni's list ("Toads and Frogs")
+  bool one_player = false;    // a puzzle ("onePlayer") or a game of two ("twoPlayer")
+  char mover = 0, other = 0;  // the two kinds of piece, as the autogui position writes them
+  std::string instructions;   // GamesmanUni's instructions page, in Markdown
+  /// A database's variant as GamesmanUni names it, from its parameters ("16 cells").
+  std::function<std::string(const nlohmann::json& parameters)> describe;
+};
+
+template <class M>
+concept WithUwapi = requires {
+  { M::uwapi() } -> std::convertible_to<UwapiGame>;
+};
+
 // ---- the concept ----------------------------------------------------------------------
 
 template <class M>
@@ -354,8 +376,15 @@ concept WithWideRecord = TierGameRules<M> && requires(const nlohmann::json& norm
   { M::remoteness_bound(normalized) } -> std::convertible_to<uint64_t>;
 };
 
-/// A game module (see the top of this file).
+/// Declares a database (its `solve` parameters) but gives neither engine: a tier game with a
+/// requirement missing or of the wrong type, which would otherwise register with no database.
 template <class M>
-concept Module = NamedGame<M> &&(TierGameRules<M> || OwnEngine<M> || WithCommands<M>);
+concept ParametersWithoutEngine = WithParameters<M> && !TierGameRules<M> && !OwnEngine<M>;
+
+/// A game module (see the top of this file): a game with parameters has a database and one of
+/// the two engines; a game without brings its own subcommands.
+template <class M>
+concept Module = NamedGame<M> && !ParametersWithoutEngine<M> &&
+                 (TierGameRules<M> || OwnEngine<M> || WithCommands<M>);
 
 }  // namespace toadbase

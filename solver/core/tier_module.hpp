@@ -280,9 +280,13 @@ requires TierGameRules<M> std::unique_ptr<Instance> make_tier_instance(
 /// The names of the records a tier game writes (its RecordType first).
 template <class M>
 requires TierGameRules<M> std::vector<std::string> tier_records() {
-  std::vector<std::string> out{M::RecordType::kName};
-  if constexpr (WithWideRecord<M>) out.push_back(M::WideRecordType::kName);
-  return out;
+  // one initializer list: GCC 12 reads a push_back of a long name into a vector made just
+  // before as writing past the string (-Warray-bounds, a false positive)
+  if constexpr (WithWideRecord<M>) {
+    return {M::RecordType::kName, M::WideRecordType::kName};
+  } else {
+    return {M::RecordType::kName};
+  }
 }
 
 }  // namespace toadbase

@@ -123,4 +123,26 @@ std::vector<ApiRoute> Module::api_routes() {
   return {solve};
 }
 
+UwapiGame Module::uwapi() {
+  UwapiGame g;
+  g.name = "Frog Swap Puzzle";
+  g.one_player = true;
+  g.mover = 'L';
+  g.other = 'R';
+  g.instructions =
+      "# Frog Swap Puzzle\n\n"
+      "Frogs facing right (L) start on the left, frogs facing left (R) on the right, with an "
+      "empty cell between them. Swap the two groups.\n\n"
+      "- A frog moves only the way it faces: into the adjacent empty cell, or over exactly one "
+      "frog of the other kind into the empty cell beyond.\n"
+      "- The puzzle is solved when every R is left of every L.\n\n"
+      "Some moves lead to dead ends from which the goal cannot be reached.\n";
+  g.describe = [](const nlohmann::json& p) {
+    const int empty = p.value("empty", 1);
+    return std::to_string(p.value("left", 0)) + " + " + std::to_string(p.value("right", 0)) +
+           " frogs, " + std::to_string(empty) + (empty == 1 ? " empty cell" : " empty cells");
+  };
+  return g;
+}
+
 }  // namespace toadbase::frog_puzzle

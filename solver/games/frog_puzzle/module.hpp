@@ -41,6 +41,9 @@ struct Module {
   static std::string autogui_position(const Position& p);
   /// The space's start L..L _.._ R..R.
   static Position start(const Space& space);
+  /// GamesmanUni's view: one player, frogs L and R, the rules; a variant is named
+  /// "3 + 3 frogs, 1 empty cell".
+  static UwapiGame uwapi();
 
   /// From the start L^n _^k R^m: positions reachable, how many can still reach the goal,
   /// dead ends, stuck positions, remoteness of the reachable ones (values from the records).

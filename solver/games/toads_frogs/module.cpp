@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdio>
 #include <map>
 
 namespace toadbase::toads_frogs {
@@ -117,6 +118,21 @@ nlohmann::json Module::census(const Space& space,
   }
   nlohmann::json rows = nlohmann::json::array();
   std::array<uint64_t, 4> total{};
+  // the same as lines for `analyze` without --json: a row a piece count, then the totals
+  nlohmann::json report = {
+      "outcome classes of the boards (each board counted once, both players' values together):",
+      "L: Left (Toads) wins whoever starts, R: Right (Frogs) wins whoever starts,",
+      "N: the player to move wins, P: the player to move loses"};
+  char line[128];
+  auto counts = [&](const char* head, const std::array<uint64_t, 4>& c) {
+    std::snprintf(line, sizeof line, "%s %12llu %12llu %12llu %12llu", head,
+                  static_cast<unsigned long long>(c[0]), static_cast<unsigned long long>(c[1]),
+                  static_cast<unsigned long long>(c[2]), static_cast<unsigned long long>(c[3]));
+    report.push_back(line);
+  };
+  std::snprintf(line, sizeof line, "%6s %6s %12s %12s %12s %12s", "toads", "frogs", "L", "R", "N",
+                "P");
+  report.push_back(line);
   for (const auto& [k, c] : by_counts) {
     rows.push_back({{"toads", k.first},
                     {"frogs", k.second},
@@ -125,10 +141,39 @@ nlohmann::json Module::census(const Space& space,
                     {"N", c[2]},
                     {"P", c[3]}});
     for (int i = 0; i < 4; ++i) total[i] += c[i];
+    char head[32];
+    std::snprintf(head, sizeof head, "%6d %6d", k.first, k.second);
+    counts(head, c);
   }
+  counts("          all", total);
   return {
       {"outcomeClasses", rows},
-      {"outcomeClassTotals", {{"L", total[0]}, {"R", total[1]}, {"N", total[2]}, {"P", total[3]}}}};
+      {"outcomeClassTotals", {{"L", total[0]}, {"R", total[1]}, {"N", total[2]}, {"P", total[3]}}},
+      {"report", report}};
+}
+
+UwapiGame Module::uwapi() {
+  UwapiGame g;
+  g.name = "Toads and Frogs";
+  g.mover = 'T';
+  g.other = 'F';
+  g.instructions =
+      "# Toads and Frogs\n\n"
+      "A strip of cells holds toads (T) and frogs (F). Player 1 moves the toads, which go right; "
+      "player 2 moves the frogs, which go left.\n\n"
+      "- On your turn, slide one of your pieces one cell forward into an empty cell, or jump it "
+      "over exactly one opposing piece into the empty cell just beyond.\n"
+      "- You cannot jump your own piece, an empty cell, or two pieces.\n"
+      "- The player who cannot move loses.\n\n"
+      "Every position's value comes from an exhaustive solve: a win hurries, a loss stalls.\n";
+  g.describe = [](const nlohmann::json& p) {
+    std::string s = std::to_string(p.value("length", 0)) + " cells";
+    if (p.contains("toads"))
+      s += ", " + std::to_string(p.value("toads", 0)) + " toads, " +
+           std::to_string(p.value("frogs", 0)) + " frogs";
+    return s;
+  };
+  return g;
 }
 
 }  // namespace toadbase::toads_frogs

@@ -35,6 +35,9 @@ struct Module {
   /// The space's start: its piece counts packed at the ends (T..T-..-F..F), or for every
   /// count the conventional start of the length (round(n/3) toads and frogs), Toads to move.
   static Position start(const Space& space);
+  /// GamesmanUni's view: two players, toads T and frogs F, the rules; a variant is named
+  /// "16 cells" or "16 cells, 5 toads, 5 frogs".
+  static UwapiGame uwapi();
 
   /// The P-potential bound on the number of moves of any game of the space, e(t + f) + 2tf
   /// (e empty cells, t toads, f frogs), at its worst piece counts: every move lowers the sum
