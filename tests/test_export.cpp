@@ -2,6 +2,8 @@
 // game's records map through their own record type (GamesCrafters' 16-bit records: value in
 // the top four bits, lose 1 / win 4, remoteness below).
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -97,4 +99,60 @@ TEST_CASE("export gamescrafters16: Toads and Frogs records decode to the values 
   ok({"solve", "toads-frogs", "--length", "6", "--db", db, "--quiet"});
   ok({"export", "--db", db, "--format", "gamescrafters16", dir / "gc.bin"});
   check_every_record(db, read_file(dir / "gc.bin"));
+}
+
+TEST_CASE(
+    "export: a CGT database's records go out raw (a form id a board, then the form table), no "
+    "win/lose form",
+    "[export][cgt]") {
+  TempDir dir("export-cgt");
+  const std::string db = dir / "cgt7";
+  ok({"solve", "toads-frogs-cgt", "--length", "7", "--db", db, "--quiet"});
+  CHECK_THAT(
+      run_expecting({"export", "--db", db, "--format", "gamescrafters16", dir / "gc.bin"}, 1).err,
+      Contains("toads-frogs-cgt values (cgt-form-id-u32) are not win/lose: no GamesCrafters 16-bit "
+               "form"));
+  CHECK_THAT(run_expecting({"export", "--db", db, "--format", "tsv", dir / "out.tsv"}, 1).err,
+             Contains("no tsv"));
+  CHECK_FALSE(std::filesystem::exists(dir / "gc.bin"));
+  ok({"export", "--db", db, "--format", "raw", dir / "raw.bin"});
+  const std::string raw = read_file(dir / "raw.bin");
+  // decoded: the boards' tiers (a class of boards, "m7_t2f3") hold a form id each; two boards
+  // with one id have one value, two ids two values (canonical forms are unique)
+  const toadbase::tools::Opened d = toadbase::tools::open_database(db);
+  const std::vector<toadbase::TierInfo> tiers = d.instance->tiers();
+  size_t at = 0;
+  std::vector<std::string> boards;
+  std::vector<uint32_t> ids;
+  for (TierId t = 0; t < d.db->tier_count(); ++t) {
+    const uint64_t n = d.db->tier_meta(t).positions;
+    if (tiers[t].name.find('.') == std::string::npos)
+      for (uint64_t i = 0; i < n; ++i) {
+        uint32_t id = 0;
+        for (int b = 0; b < 4; ++b)
+          id |= uint32_t{static_cast<uint8_t>(raw.at(at + 4 * i + b))} << (8 * b);
+        boards.push_back(d.instance->position_at(t, i));
+        ids.push_back(id);
+      }
+    at += 4 * n;
+  }
+  REQUIRE(raw.size() == at);
+  std::string input;
+  for (const auto& b : boards) input += b + "\n";
+  std::istringstream lines(ok({"query", "--db", db, "-"}, input).out);
+  std::map<uint32_t, std::string> value_of_id;
+  std::map<std::string, uint32_t> id_of_value;
+  std::string line;
+  for (size_t k = 0; k < boards.size(); ++k) {
+    REQUIRE(std::getline(lines, line));
+    const json q = json::parse(line);
+    const std::string value = q.at("value");
+    INFO(boards[k] << " id " << ids[k] << " value " << value);
+    CHECK(value_of_id.emplace(ids[k], value).first->second == value);
+    CHECK(id_of_value.emplace(value, ids[k]).first->second == ids[k]);
+  }
+  // many boards, fewer values: the ids are shared, as the form table is
+  CHECK(boards.size() > 500);
+  CHECK(value_of_id.size() > 50);
+  CHECK(value_of_id.size() < boards.size() / 2);
 }
