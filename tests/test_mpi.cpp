@@ -270,28 +270,13 @@ TEST_CASE("mpi: a launch that cannot work is refused, never two writers on one d
     wait_job(job);
   }
   SECTION("ranks started with different spaces") {
-    const RunResult r = run_program(mpirun(), {"-np",
-                                               "1",
-                                               "--oversubscribe",
-                                               TOADBASE_BIN,
-                                               "solve",
-                                               "toads-frogs",
-                                               "--length",
-                                               "6",
-                                               "--db",
-                                               dir / "db",
-                                               ":",
-                                               "-np",
-                                               "1",
-                                               "--oversubscribe",
-                                               TOADBASE_BIN,
-                                               "solve",
-                                               "toads-frogs",
-                                               "--length",
-                                               "7",
-                                               "--db",
-                                               dir / "db"},
-                                    kMpiEnv);
+    // one MPI job of two programs (mpirun's ':'), each rank another length
+    const std::vector<std::string> program = {"-np", "1", "--oversubscribe", TOADBASE_BIN, "solve", "toads-frogs"};
+    std::vector<std::string> args = program;
+    args.insert(args.end(), {"--length", "6", "--db", dir / "db", ":"});
+    args.insert(args.end(), program.begin(), program.end());
+    args.insert(args.end(), {"--length", "7", "--db", dir / "db"});
+    const RunResult r = run_program(mpirun(), args, kMpiEnv);
     CHECK(r.rc != 0);
     CHECK_THAT(r.err, Contains("rank 1 was started with another space"));
     CHECK_FALSE(std::filesystem::exists(dir / "db/CURRENT"));

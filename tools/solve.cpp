@@ -197,13 +197,21 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
   const Identity id = inst.identity();
   const std::string space = id.game + " " + id.parameters.dump() + " " + id.record;
   const uint64_t mine = xxh64(space.data(), space.size());
+  // a refusal every rank knows of: rank 0 says why, and no rank leaves before it has (a rank
+  // that ended first with exit 1 had the launcher kill rank 0 before it printed)
+  auto refuse = [&](const std::string& message) {
+    if (me == 0) report_error(message, kExitNo, c.json_out);
+    std::cout << std::flush;
+    std::cerr << std::flush;
+    std::vector<uint8_t> said(1, 1);
+    tr->broadcast(said);
+    return kExitNo;
+  };
   const std::vector<uint64_t> all = tr->all_gather(std::span<const uint64_t>(&mine, 1));
   for (int r = 1; r < ranks; ++r)
     if (all[static_cast<size_t>(r)] != all[0]) {
-      if (me != 0) return 1;
-      throw UserError("solve: rank " + std::to_string(r) +
-                      " was started with another space or record than rank 0 (" + space +
-                      "): every rank must run the same command");
+      return refuse("solve: rank " + std::to_string(r) + " was started with another space or record than rank 0 (" +
+                    space + "): every rank must run the same command");
     }
   // rank 0 opens the database (it alone writes it) and tells the others whether to go on
   const auto tiers = inst.tiers();
@@ -222,10 +230,7 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
     }
   }
   tr->broadcast(status);
-  if (status[0] == 0) {
-    if (me != 0) return 1;
-    throw UserError(error);
-  }
+  if (status[0] == 0) return refuse(error);
   const bool was_complete = status[0] == 2;
   SolveStats stats;
   std::unique_ptr<Progress> progress;
