@@ -52,6 +52,24 @@ def command_queries(db, positions, turn=None):
     return [json.loads(line) for line in lines]
 
 
+def answers_as_command(db, call, positions, missing=None):
+    """Each position through `call` (a Database method) against `toadbase query` of it: the
+    same JSON text, or ValueError with the command's message (and None from `missing`, the
+    get_ form, when given). Returns (position, the command's answer) of those answered."""
+    answered = []
+    for p, t in zip(positions, command_queries(db, positions)):
+        if "error" in t:
+            with pytest.raises(ValueError) as e:
+                call(p)
+            assert str(e.value) == t["error"]
+            if missing is not None:
+                assert missing(p) is None
+            continue
+        assert json.dumps(call(p)) == json.dumps(t)
+        answered.append((p, t))
+    return answered
+
+
 def command_error(args):
     """The message of a failing command, without its `toadbase: error: ` prefix."""
     r = run(args, check=False)
