@@ -183,6 +183,7 @@ uint32_t Database::committed_tiers() const {
 
 void Database::load_tier_meta(std::vector<TierId>* damaged) {
   width_ = manifest_.value("record_bytes", 1u);
+  block_bytes_ = block_bytes_of(manifest_);
   tier_meta_.assign(manifest_.at("tier_count").get<uint32_t>(), std::nullopt);
   sized_by_solve_ = sized_by_solve(manifest_, path_);
   const uint32_t version = manifest_.at("format_version").get<uint32_t>();
@@ -200,7 +201,7 @@ void Database::load_tier_meta(std::vector<TierId>* damaged) {
                     ": not this database's tier (are the parameters the ones it was solved with?)");
     try {
       const std::string where = path_ + ": tier " + std::to_string(t);
-      const TierMeta m = decode_commit(std::string_view(it->value().data(), it->value().size()), width_, version, where);
+      const TierMeta m = decode_commit(std::string_view(it->value().data(), it->value().size()), width_, version, block_bytes_, where);
       // a damaged commit record must not claim more records than the whole database holds
       // (reading it would allocate them)
       if (!sized_by_solve_[t] && m.positions > total)
@@ -250,7 +251,7 @@ void check_fits(const nlohmann::json& m, const std::string& path, const Identity
   if (have.record != id.record || have.record_bytes != id.record_bytes)
     throw DbError(path + " stores records " + have.record + ", this solve writes " + id.record + ": give --record " +
                   have.record + " to resume it, or another --db");
-  if (m.value("format_version", 0u) != kFormatVersion)
+  if (m.value("format_version", 0u) < kOldestResumableVersion)
     throw DbError(path + " was written in format version " + m["format_version"].dump() +
                   " (an older toadbase); it can be read but not resumed: remove it and solve again");
   if (m.value("tiers_digest", "") != tiers_digest(tiers, id.record_bytes))
@@ -421,16 +422,22 @@ struct PackedTier {
 
 namespace {
 
-PackedTier pack_tier(unsigned width, int level, const uint8_t* rm, uint64_t count, uint64_t kept) {
-  if (kept > count) throw DbError("a tier keeps more records than it has");
-  const PlaneLayout layout{width, kept};
+/// A tier of `count` records keeping `kept`, its blocks still to pack.
+PackedTier empty_tier(const PlaneLayout& layout, uint64_t block_bytes, uint64_t count) {
   PackedTier p;
   p.meta.positions = count;
-  p.meta.kept = kept;
-  p.meta.blocks = blocks_of(layout.stream_bytes());
+  p.meta.kept = layout.kept;
+  p.meta.blocks = blocks_of(layout.stream_bytes(), block_bytes);
   p.blocks.resize(p.meta.blocks);
+  return p;
+}
+
+PackedTier pack_tier(unsigned width, int level, uint64_t block_bytes, const uint8_t* rm, uint64_t count, uint64_t kept) {
+  if (kept > count) throw DbError("a tier keeps more records than it has");
+  const PlaneLayout layout{width, kept};
+  PackedTier p = empty_tier(layout, block_bytes, count);
   tbb::parallel_for(uint64_t{0}, p.meta.blocks, [&](uint64_t b) {
-    const uint64_t from = b * kBlockBytes, len = std::min(kBlockBytes, layout.stream_bytes() - from);
+    const uint64_t from = b * block_bytes, len = std::min(block_bytes, layout.stream_bytes() - from);
     if (width == 1) {
       p.blocks[b] = encode_block(rm + from, len, level);
     } else {
@@ -441,6 +448,46 @@ PackedTier pack_tier(unsigned width, int level, const uint8_t* rm, uint64_t coun
   });
   for (const auto& v : p.blocks) p.meta.stored_bytes += v.size();
   p.meta.digest = plane_digest(rm, count, width);
+  return p;
+}
+
+/// As pack_tier, keeping every record, which `source` makes a block's run at a time: the
+/// blocks are made a batch at a time in parallel, and the digest (the XXH64 of the plane
+/// stream, which is what the blocks hold in order) follows them batch by batch.
+PackedTier pack_tier_from(unsigned width, int level, uint64_t block_bytes, uint64_t count,
+                          const TierStore::RecordSource& source) {
+  const PlaneLayout layout{width, count};
+  PackedTier p = empty_tier(layout, block_bytes, count);
+  constexpr uint64_t kBatch = 32;
+  std::vector<std::vector<uint8_t>> raw(kBatch);
+  Xxh64Stream digest;
+  for (uint64_t first = 0; first < p.meta.blocks; first += kBatch) {
+    const uint64_t n = std::min(kBatch, p.meta.blocks - first);
+    tbb::parallel_for(uint64_t{0}, n, [&](uint64_t j) {
+      const uint64_t b = first + j, from = b * block_bytes, len = std::min(block_bytes, layout.stream_bytes() - from);
+      std::vector<uint8_t>& out = raw[j];
+      out.resize(len);
+      if (width == 1) {
+        source(from, len, out.data());
+      } else {
+        std::vector<uint8_t> records;
+        uint64_t plane = from / count, i = from % count;
+        for (uint64_t s = 0; s < len;) {
+          const uint64_t run = std::min(len - s, count - i);
+          records.resize(run * width);
+          source(i, run, records.data());
+          for (uint64_t r = 0; r < run; ++r) out[s + r] = records[r * width + plane];
+          s += run;
+          i = 0;
+          ++plane;
+        }
+      }
+      p.blocks[b] = encode_block(out.data(), len, level);
+    });
+    for (uint64_t j = 0; j < n; ++j) digest.update(raw[j].data(), raw[j].size());
+  }
+  for (const auto& v : p.blocks) p.meta.stored_bytes += v.size();
+  p.meta.digest = digest.digest();
   return p;
 }
 
@@ -455,10 +502,11 @@ uint64_t get64(const uint8_t* p) {
 
 class BlockPacker : public toadbase::TierPacker {
  public:
-  BlockPacker(unsigned width, int level) : width_(width), level_(level) {}
+  BlockPacker(unsigned width, int level, uint64_t block_bytes) : width_(width), level_(level), block_bytes_(block_bytes) {}
   // u64 positions, kept, blocks, digest; u64 size of each block; the blocks
   std::vector<uint8_t> pack(const void* records, uint64_t count, uint64_t keep) const override {
-    const PackedTier p = pack_tier(width_, level_, static_cast<const uint8_t*>(records), count, std::min(keep, count));
+    const PackedTier p =
+        pack_tier(width_, level_, block_bytes_, static_cast<const uint8_t*>(records), count, std::min(keep, count));
     std::vector<uint8_t> out;
     out.reserve(32 + 8 * p.blocks.size() + p.meta.stored_bytes);
     put64(out, p.meta.positions);
@@ -473,17 +521,25 @@ class BlockPacker : public toadbase::TierPacker {
  private:
   unsigned width_;
   int level_;
+  uint64_t block_bytes_;
 };
 
 }  // namespace
 
-std::unique_ptr<TierPacker> Database::packer(unsigned record_bytes, int zstd_level) {
-  return std::make_unique<BlockPacker>(record_bytes, zstd_level);
+std::unique_ptr<TierPacker> Database::packer(unsigned record_bytes, int zstd_level, uint64_t block_bytes) {
+  if (!valid_block_bytes(block_bytes)) throw std::invalid_argument("blocks of " + std::to_string(block_bytes) + " bytes");
+  return std::make_unique<BlockPacker>(record_bytes, zstd_level, block_bytes);
 }
 
 void Database::commit_tier(TierId t, const void* records, uint64_t count, uint64_t keep) {
   if (read_only_) throw DbError(path_ + " is opened read-only");
-  write_tier(t, pack_tier(width_, zstd_level_, static_cast<const uint8_t*>(records), count, std::min(keep, count)));
+  write_tier(t, pack_tier(width_, zstd_level_, block_bytes_, static_cast<const uint8_t*>(records), count,
+                          std::min(keep, count)));
+}
+
+void Database::commit_tier_from(TierId t, uint64_t count, const RecordSource& source) {
+  if (read_only_) throw DbError(path_ + " is opened read-only");
+  write_tier(t, pack_tier_from(width_, zstd_level_, block_bytes_, count, source));
 }
 
 void Database::commit_packed(TierId t, std::span<const uint8_t> packed) {
@@ -496,7 +552,7 @@ void Database::commit_packed(TierId t, std::span<const uint8_t> packed) {
   tier.meta.blocks = get64(p + 16);
   tier.meta.digest = get64(p + 24);
   const uint64_t nblocks = tier.meta.blocks;
-  if (tier.meta.kept > tier.meta.positions || nblocks != blocks_of(tier.meta.kept * width_) ||
+  if (tier.meta.kept > tier.meta.positions || nblocks != blocks_of(tier.meta.kept * width_, block_bytes_) ||
       packed.size() < 32 + 8 * nblocks)
     throw DbError(where + " does not add up (another record width or zstd level on that rank?)");
   uint64_t at = 32 + 8 * nblocks;
@@ -555,7 +611,7 @@ std::string Database::block(TierId t, uint64_t b) const {
 }
 
 std::vector<uint8_t> Database::decoded(TierId t, uint64_t b) const {
-  return decode_block(block(t, b), kBlockBytes, path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b));
+  return decode_block(block(t, b), block_bytes_, path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b));
 }
 
 void Database::load_tier(TierId t, void* out) const {
@@ -565,7 +621,7 @@ void Database::load_tier(TierId t, void* out) const {
   uint64_t filled = 0;
   for (uint64_t b = 0; b < m.blocks; ++b) {
     const std::vector<uint8_t> raw = decoded(t, b);
-    if (filled + raw.size() > layout.stream_bytes() || (b + 1 < m.blocks && raw.size() != kBlockBytes))
+    if (filled + raw.size() > layout.stream_bytes() || (b + 1 < m.blocks && raw.size() != block_bytes_))
       throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) +
                     " does not fit the tier's size (damaged)");
     layout.scatter(raw.data(), filled, raw.size(), rm);
@@ -591,8 +647,8 @@ void Database::read_record(TierId t, uint64_t index, void* out) const {
   uint64_t global[64], offset[64], block[64];  // record_bytes is at most 64 (the manifest says)
   for (unsigned p = 0; p < width_; ++p) {
     const uint64_t s = layout.offset(index, p);
-    block[p] = s / kBlockBytes;
-    offset[p] = s % kBlockBytes;
+    block[p] = s / block_bytes_;
+    offset[p] = s % block_bytes_;
     global[p] = cache_ ? first_block_[t] + block[p] : 0;
   }
   if (!cache_) {  // opened for solving: no cache
@@ -617,7 +673,7 @@ void Database::read_records(TierId t, uint64_t first, uint64_t count, void* out)
   for (unsigned p = 0; p < width_; ++p) {
     uint64_t s = layout.offset(first, p), done = 0;
     while (done < count) {
-      const uint64_t b = s / kBlockBytes, offset = s % kBlockBytes, len = std::min(count - done, kBlockBytes - offset);
+      const uint64_t b = s / block_bytes_, offset = s % block_bytes_, len = std::min(count - done, block_bytes_ - offset);
       const auto blk = cache_ ? cache_->block(first_block_[t] + b, [&] { return decoded(t, b); })
                               : std::make_shared<const std::vector<uint8_t>>(decoded(t, b));
       if (offset + len > blk->size())
@@ -654,14 +710,14 @@ class Database::Reader : public TierSource {
     const PlaneLayout layout{d_.width_, m.kept};
     auto* bytes = static_cast<uint8_t*>(out);
     for (unsigned p = 0; p < d_.width_; ++p) {
-      const uint64_t s = layout.offset(index, p), b = s / kBlockBytes, g = d_.first_block_[t] + b;
+      const uint64_t s = layout.offset(index, p), b = s / d_.block_bytes_, g = d_.first_block_[t] + b;
       Slot& slot = slots_[g % slots_.size()];
       if (slot.block_id != g) {
         slot.block = d_.cache_->block(g, [&] { return d_.decoded(t, b); });
         slot.block_id = g;
       }
       try {
-        bytes[p] = BlockCache::at(*slot.block, s % kBlockBytes);
+        bytes[p] = BlockCache::at(*slot.block, s % d_.block_bytes_);
       } catch (const std::out_of_range&) {
         throw DbError(d_.path_ + ": tier " + std::to_string(t) + " is damaged (a block is shorter than its tier says)");
       }

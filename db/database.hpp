@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "db/errors.hpp"
+#include "db/layout.hpp"
 #include "db/manifest.hpp"
 #include "solver/core/store.hpp"
 
@@ -99,14 +100,19 @@ class Database : public TierStore {
   void commit_tier(TierId t, const void* records, uint64_t count, uint64_t keep) override;
   /// As commit_tier, from the bytes packer() made of a tier on another rank.
   void commit_packed(TierId t, std::span<const uint8_t> packed) override;
+  /// As commit_tier, its records asked for a block's run at a time: no more than a few
+  /// blocks' records (per thread) are made at once.
+  void commit_tier_from(TierId t, uint64_t count, const RecordSource& source) override;
   /// Packs tiers into what commit_packed takes, on a rank that holds no database: the blocks
   /// compressed as a database with these records and zstd level stores them.
-  static std::unique_ptr<TierPacker> packer(unsigned record_bytes, int zstd_level);
+  static std::unique_ptr<TierPacker> packer(unsigned record_bytes, int zstd_level, uint64_t block_bytes);
+  /// Bytes of the plane stream a block holds (layout.hpp).
+  uint64_t block_bytes() const { return block_bytes_; }
   /// The zstd level of the stored blocks.
   int zstd_level() const { return zstd_level_; }
 
   /// A reader of this database for one thread: reads through a table of its own of the
-  /// last blocks it used (`slots` of them, 64 KiB each, direct-mapped), so threads reading at
+  /// last blocks it used (`slots` of them, a block each, direct-mapped), so threads reading at
   /// once take no lock on a block they hold. Not thread-safe itself; outlived by the database.
   std::unique_ptr<TierSource> reader(size_t slots = 256) const;
 
@@ -144,6 +150,7 @@ class Database : public TierStore {
   bool read_only_ = true;
   int zstd_level_ = 3;
   unsigned width_ = 1;
+  uint64_t block_bytes_ = kDefaultBlockBytes;  // of the plane stream, a block (the manifest's)
   nlohmann::json manifest_;               // without the per-tier list
   mutable std::optional<nlohmann::json> full_;  // with it, once asked for
   std::atomic<bool> write_failed_{false};  // a write failed: closing syncs nothing more

@@ -9,7 +9,8 @@
 //     kept k = 3 records of w = 2 bytes:     r0b0 r1b0 r2b0 | r0b1 r1b1 r2b1
 //     stream offset of byte p of record i:   p * k + i
 //
-// The stream is cut into blocks of kBlockBytes; each block is one RocksDB value. The tier's
+// The stream is cut into blocks of the database's block bytes (kDefaultBlockBytes unless the
+// game asks for another: Identity::block_bytes); each block is one RocksDB value. The tier's
 // digest is the XXH64 of the planes of *every* record of the tier (not only the kept ones),
 // so a tier that keeps a prefix is still checked whole once its tail is rebuilt.
 #pragma once
@@ -22,10 +23,18 @@
 
 namespace toadbase::db {
 
-/// Bytes of the plane stream a block holds (the last block of a tier may hold fewer).
-inline constexpr uint64_t kBlockBytes = 1 << 16;
+/// Bytes of the plane stream a block holds (the last block of a tier may hold fewer), unless
+/// the database says otherwise: a power of two from kMinBlockBytes to kMaxBlockBytes. A
+/// smaller block is decompressed faster when one record is read, and compresses less.
+inline constexpr uint64_t kDefaultBlockBytes = 1 << 16;
+inline constexpr uint64_t kMinBlockBytes = 1 << 12, kMaxBlockBytes = 1 << 20;
 
-inline uint64_t blocks_of(uint64_t stream_bytes) { return (stream_bytes + kBlockBytes - 1) / kBlockBytes; }
+inline bool valid_block_bytes(uint64_t b) {
+  return b >= kMinBlockBytes && b <= kMaxBlockBytes && (b & (b - 1)) == 0;
+}
+inline uint64_t blocks_of(uint64_t stream_bytes, uint64_t block_bytes) {
+  return (stream_bytes + block_bytes - 1) / block_bytes;
+}
 
 /// The plane stream of the first `kept` records of a record-major array.
 struct PlaneLayout {

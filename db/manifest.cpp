@@ -54,12 +54,16 @@ nlohmann::json new_manifest(const Identity& id, const std::vector<TierInfo>& tie
       runs.push_back({t, t + 1});
     }
   }
+  const uint64_t block = id.block_bytes ? id.block_bytes : kDefaultBlockBytes;
+  if (!valid_block_bytes(block))
+    throw std::invalid_argument("blocks of " + std::to_string(block) + " bytes: not a power of two from " +
+                                std::to_string(kMinBlockBytes) + " to " + std::to_string(kMaxBlockBytes));
   nlohmann::json m = {{"format", kFormatName},
-                      {"format_version", kFormatVersion},
+                      {"format_version", block == kDefaultBlockBytes ? 2u : 3u},
                       {"game", id.game},
                       {"parameters", id.parameters},
                       {"record", id.record},
-                      {"block_records", kBlockBytes},
+                      {"block_records", block},
                       {"compression", "zstd"},
                       {"zstd_level", zstd_level},
                       {"tier_count", tiers.size()},
@@ -113,14 +117,22 @@ nlohmann::json parse_manifest(const std::string& text, const std::string& path) 
                      (!m.contains("digest") || m["digest"].is_string()) &&
                      (!m.contains("tiers_digest") || m["tiers_digest"].is_string()) &&
                      (!m.contains("stored_bytes") || m["stored_bytes"].is_number_unsigned()) &&
-                     (!m.contains("table_records") || m["table_records"].is_number_unsigned());
+                     (!m.contains("table_records") || m["table_records"].is_number_unsigned()) &&
+                     (!m.contains("block_records") || (m["block_records"].is_number_unsigned() &&
+                                                       valid_block_bytes(m["block_records"].get<uint64_t>())));
   if (!typed) throw DbError(path + ": the manifest is damaged (a field is missing or mistyped)");
+  // format 2 and older always cut blocks of 64 KiB
+  if (v.get<uint64_t>() < 3 && block_bytes_of(m) != kDefaultBlockBytes)
+    throw DbError(path + ": the manifest is damaged (blocks of " + m["block_records"].dump() + " bytes in format " +
+                  v.dump() + ")");
   return m;
 }
 
+uint64_t block_bytes_of(const nlohmann::json& m) { return m.value("block_records", kDefaultBlockBytes); }
+
 Identity identity_of(const nlohmann::json& m) {
   return {m.at("game").get<std::string>(), m.at("parameters"), m.at("record").get<std::string>(),
-          m.value("record_bytes", 1u)};
+          m.value("record_bytes", 1u), static_cast<uint32_t>(block_bytes_of(m))};
 }
 
 std::string tier_key(TierId t) {
@@ -154,12 +166,13 @@ std::string encode_commit(const TierMeta& m, unsigned width) {
   return v;
 }
 
-TierMeta decode_commit(std::string_view v, unsigned width, uint32_t format_version, const std::string& where) {
+TierMeta decode_commit(std::string_view v, unsigned width, uint32_t format_version, uint64_t block_bytes,
+                       const std::string& where) {
   const size_t want = format_version >= 2 ? 40 : 32;
   if (v.size() != want) throw DbError(where + " is damaged (its commit record has " + std::to_string(v.size()) + " bytes)");
   const uint64_t bytes = get_le64(v.data()), blocks = get_le64(v.data() + 8);
   const uint64_t kept_bytes = want == 40 ? get_le64(v.data() + 32) : (blocks ? bytes : 0);
-  if (bytes % width || kept_bytes % width || kept_bytes > bytes || blocks_of(kept_bytes) != blocks)
+  if (bytes % width || kept_bytes % width || kept_bytes > bytes || blocks_of(kept_bytes, block_bytes) != blocks)
     throw DbError(where + " is damaged (its commit record does not add up)");
   TierMeta m;
   m.positions = bytes / width;

@@ -2,7 +2,8 @@
 //
 //   key "manifest"    JSON: format "toadbase", format_version, game, parameters, record (the
 //                     record type's name), record_bytes (when not 1), block_records (bytes of
-//                     the plane stream a block holds), compression, zstd_level, tier_count,
+//                     the plane stream a block holds: 65536, or in format 3 another power of
+//                     two the game asked for), compression, zstd_level, tier_count,
 //                     tiers_digest (of the tier names and sizes), positions, complete; once
 //                     complete also stored_bytes, digest and the per-tier list `tiers`.
 //                     With tiers sized by the solve (store.hpp's kSizedBySolve) also
@@ -26,9 +27,13 @@
 
 namespace toadbase::db {
 
-inline constexpr uint32_t kFormatVersion = 2;
-/// The oldest format this toadbase reads (format 1: a tier kept all its records or none).
-inline constexpr uint32_t kOldestReadableVersion = 1;
+/// The newest format this toadbase writes: 3 for a database of blocks other than 64 KiB
+/// (a toadbase of format 2 would misread them), 2 otherwise, so that older toadbases read
+/// what they can.
+inline constexpr uint32_t kFormatVersion = 3;
+/// The oldest format this toadbase reads (format 1: a tier kept all its records or none),
+/// and the oldest it resumes.
+inline constexpr uint32_t kOldestReadableVersion = 1, kOldestResumableVersion = 2;
 
 using toadbase::Identity;
 using toadbase::TierInfo;
@@ -39,6 +44,9 @@ struct TierMeta {
   uint64_t kept = 0;       // the first `kept` records are stored
   uint64_t blocks = 0, stored_bytes = 0, digest = 0;
 };
+
+/// A manifest's block bytes (65536 when it does not say).
+uint64_t block_bytes_of(const nlohmann::json& manifest);
 
 /// The manifest of a new database.
 nlohmann::json new_manifest(const Identity& id, const std::vector<TierInfo>& tiers, int zstd_level);
@@ -56,7 +64,8 @@ std::string block_key(TierId t, uint64_t block);
 bool parse_tier_key(std::string_view key, TierId* t);
 std::string encode_commit(const TierMeta& m, unsigned width);
 /// A commit record read back; throws DbError naming the tier when it does not add up.
-TierMeta decode_commit(std::string_view value, unsigned width, uint32_t format_version, const std::string& where);
+TierMeta decode_commit(std::string_view value, unsigned width, uint32_t format_version, uint64_t block_bytes,
+                       const std::string& where);
 
 /// The per-tier list of a finished manifest, as JSON text (built on every core: 12,546 tiers
 /// at length 16).

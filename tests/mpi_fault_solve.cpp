@@ -73,7 +73,8 @@ int main(int argc, char** argv) {
       db = toadbase::db::Database::open_for_solve(argv[3], inst->identity(), inst->tiers(), 3);
       slow = std::make_unique<tbtest::DelayedStore>(*db, std::atoi(argv[4]));
     }
-    const auto packer = toadbase::db::Database::packer(inst->identity().record_bytes, 3);
+    const auto packer =
+        toadbase::db::Database::packer(inst->identity().record_bytes, 3, toadbase::db::kDefaultBlockBytes);
     toadbase::CostModel model;
     model.whole_components = false;  // records cross between the ranks
     toadbase::with_threads(1, [&] { return inst->solve(slow.get(), *packer, nullptr, wire, model); });

@@ -3,8 +3,10 @@
 #include <rocksdb/db.h>
 
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <filesystem>
 #include <functional>
+#include <mutex>
 #include <random>
 
 #include "db/database.hpp"
@@ -179,10 +181,11 @@ TEST_CASE("a database of format 1 (every tier kept whole or not at all) is read,
   {
     RawDb raw(path);
     auto m = nlohmann::json::parse(raw.get("manifest"));
-    m["format_version"] = 3;  // a newer toadbase
+    m["format_version"] = toadbase::db::kFormatVersion + 1;  // a newer toadbase
     raw.put("manifest", m.dump());
   }
-  CHECK_THAT(db_error([&] { Database::open_read_only(path); }), Contains("format version 3"));
+  CHECK_THAT(db_error([&] { Database::open_read_only(path); }),
+             Contains("format version " + std::to_string(toadbase::db::kFormatVersion + 1)));
 }
 
 TEST_CASE("commit tiers, read them back, digest, reopen read-only", "[db]") {
@@ -747,5 +750,145 @@ TEST_CASE("tiers sized by the solve: any count committed, kept whole, checked on
       raw.put(tier_key(1), v);
     }
     CHECK_THAT(db_error([&] { Database::open_read_only(p); }), Contains("tier 1 is damaged") && Contains("claims"));
+  }
+}
+
+TEST_CASE("a tier committed from a record source is stored as the same records committed at once", "[db]") {
+  // 4-byte records: a block's run of a plane starts mid-plane and crosses into the next
+  // plane; 1-byte records: the stream is the records themselves
+  for (const uint32_t width : {4u, 1u}) {
+    DYNAMIC_SECTION("records of " << width << " bytes") {
+      TempDir dir("db-source");
+      const Identity id{"toads-frogs-cgt", {{"length", 5}}, width == 4 ? "cgt-form-id-u32" : "remoteness-u8-parity", width};
+      const std::vector<TierInfo> tiers{{"empty", toadbase::kSizedBySolve},
+                                        {"one", toadbase::kSizedBySolve},
+                                        {"many", toadbase::kSizedBySolve}};
+      const std::vector<uint64_t> counts{0, 1, 70001};
+      std::mt19937_64 rng(width);
+      std::vector<std::vector<uint8_t>> recs;
+      for (uint64_t n : counts) {
+        std::vector<uint8_t> r(n * width);
+        for (auto& b : r) b = static_cast<uint8_t>(rng() % 5 == 0 ? rng() : rng() % 3);
+        recs.push_back(std::move(r));
+      }
+      const std::string at_once = dir / "at-once", from_source = dir / "from-source";
+      {
+        auto d = Database::open_for_solve(at_once, id, tiers, 3);
+        for (TierId t = 0; t < 3; ++t) d->commit_tier(t, recs[t].data(), counts[t], toadbase::kAllRecords);
+        d->finish(tiers);
+      }
+      uint64_t longest_run = 0, asked = 0;
+      std::mutex mu;
+      {
+        auto d = Database::open_for_solve(from_source, id, tiers, 3);
+        for (TierId t = 0; t < 3; ++t)
+          d->commit_tier_from(t, counts[t], [&, t](uint64_t first, uint64_t count, void* out) {
+            REQUIRE(first + count <= counts[t]);
+            std::memcpy(out, recs[t].data() + first * width, count * width);
+            std::lock_guard lock(mu);
+            longest_run = std::max(longest_run, count);
+            asked += count;
+          });
+        d->finish(tiers);
+      }
+      // asked a block's run at a time (65536 bytes of a plane), each plane once
+      CHECK(longest_run <= 65536);
+      CHECK(asked == (counts[1] + counts[2]) * width);
+      {
+        auto a = Database::open_read_only(at_once), b = Database::open_read_only(from_source);
+        CHECK(a->digest() == b->digest());
+        for (TierId t = 0; t < 3; ++t) {
+          CHECK(a->tier_meta(t).digest == b->tier_meta(t).digest);
+          CHECK(a->tier_meta(t).blocks == b->tier_meta(t).blocks);
+          std::vector<uint8_t> back(counts[t] * width);
+          if (counts[t]) b->load_tier(t, back.data());
+          CHECK(back == recs[t]);
+        }
+        CHECK(b->damaged_tiers().empty());
+      }
+      // block for block the same bytes
+      RawDb ra(at_once), rb(from_source);
+      for (uint32_t blk = 0; blk * 65536 < counts[2] * width; ++blk) CHECK(ra.get(block_key(2, blk)) == rb.get(block_key(2, blk)));
+      CHECK(ra.get(tier_key(2)) == rb.get(tier_key(2)));
+    }
+  }
+}
+
+TEST_CASE("a database of smaller blocks: format 3, every read path, resumed as it was made, refused when it lies",
+          "[db]") {
+  TempDir dir("db-blocks");
+  const std::string path = dir / "db";
+  // 2-byte records of 4 KiB blocks: a plane of the big tier spans 25 blocks, and its second
+  // plane starts mid-block
+  const Identity small{"wide", nlohmann::json::object(), "u16", 2, 4096};
+  const std::vector<TierInfo> tiers{{"w", 50001}, {"one", 1}, {"table", toadbase::kSizedBySolve}};
+  std::vector<uint16_t> w(50001), one{7}, table(3000);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<uint16_t>(i * 2654435761u >> 9);
+  for (size_t i = 0; i < table.size(); ++i) table[i] = static_cast<uint16_t>(i % 300);
+  {
+    auto d = Database::open_for_solve(path, small, tiers, 3);
+    CHECK(d->block_bytes() == 4096);
+    d->commit(0, w);
+    d->commit_tier_from(2, table.size(), [&](uint64_t first, uint64_t count, void* out) {
+      std::memcpy(out, table.data() + first, count * 2);
+    });
+  }
+  {
+    // resumed by a solve that asks for the default: the database keeps its blocks
+    Identity plain = small;
+    plain.block_bytes = 0;
+    auto d = Database::open_for_solve(path, plain, tiers, 3);
+    CHECK(d->block_bytes() == 4096);
+    CHECK(d->load<uint16_t>(0) == w);
+    d->commit(1, one);
+    d->finish(tiers);
+  }
+  auto d = Database::open_read_only(path);
+  CHECK(d->summary()["format_version"] == 3);
+  CHECK(d->summary()["block_records"] == 4096);
+  CHECK(d->identity().block_bytes == 4096);
+  CHECK(d->tier_meta(0).blocks == (50001 * 2 + 4095) / 4096);
+  CHECK(d->load<uint16_t>(0) == w);
+  CHECK(d->load<uint16_t>(2) == table);
+  CHECK(d->damaged_tiers().empty());
+  // record by record through the cache, through a reader of one slot, and runs across blocks
+  auto r = d->reader(1);
+  uint64_t bad = 0;
+  for (uint64_t i = 0; i < w.size(); i += 5) bad += d->record<uint16_t>(0, i) != w[i] || r->record<uint16_t>(0, i) != w[i];
+  CHECK(bad == 0);
+  std::vector<uint16_t> run(5000);
+  d->read_records(0, 2040, run.size(), run.data());
+  CHECK(run == std::vector<uint16_t>(w.begin() + 2040, w.begin() + 7040));
+  // the same records in blocks of 64 KiB: the same digest, in format 2
+  {
+    Identity plain = small;
+    plain.block_bytes = 0;
+    auto p = Database::open_for_solve(dir / "plain", plain, tiers, 3);
+    p->commit(0, w);
+    p->commit(1, one);
+    p->commit(2, table);
+    p->finish(tiers);
+    CHECK(p->summary()["format_version"] == 2);
+    CHECK(p->summary()["block_records"] == 65536);
+    CHECK(p->digest() == d->digest());
+  }
+  // block sizes that are not a power of two from 4 KiB to 1 MiB are refused before anything is written
+  for (uint32_t bad_size : {100u, 5000u, 2048u, 1u << 21}) {
+    Identity odd = small;
+    odd.block_bytes = bad_size;
+    CHECK_THROWS_AS(Database::open_for_solve(dir / ("odd" + std::to_string(bad_size)), odd, tiers, 3),
+                    std::invalid_argument);
+  }
+  // a manifest that says other blocks than its tiers were cut into, or blocks other than
+  // 64 KiB in format 2 (which always cut 64 KiB): damage, named
+  d.reset();
+  r.reset();
+  const std::string manifest = RawDb(path).get("manifest");
+  for (const auto& [field, value] : std::vector<std::pair<std::string, nlohmann::json>>{
+           {"block_records", 8192}, {"block_records", 3000}, {"format_version", 2}}) {
+    nlohmann::json m = nlohmann::json::parse(manifest);
+    m[field] = value;
+    RawDb(path).put("manifest", m.dump());
+    CHECK_THAT(db_error([&] { Database::open_read_only(path)->load<uint16_t>(0); }), Contains("damaged"));
   }
 }

@@ -6,6 +6,7 @@
 // and solves nothing.
 #include "tools/solve.hpp"
 
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -217,14 +218,16 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
   const auto tiers = inst.tiers();
   std::unique_ptr<db::Database> d;
   std::string error;
-  // status[0]: 0 stop, 1 solve, 2 already complete; status[1]: the database's zstd level
-  std::vector<uint8_t> status(2, 0);
+  // status[0]: 0 stop, 1 solve, 2 already complete; status[1]: the database's zstd level;
+  // status[2]: log2 of its block bytes
+  std::vector<uint8_t> status(3, 0);
   if (me == 0) {
     try {
       d = db::Database::open_for_solve(c.db, id, tiers, o.zstd_level, o.repair);
       if (o.repair) repair(*d, tiers, c.quiet);
       status[0] = d->complete() ? 2 : 1;
       status[1] = static_cast<uint8_t>(d->zstd_level());
+      status[2] = static_cast<uint8_t>(std::countr_zero(d->block_bytes()));
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -242,7 +245,7 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
   if (!was_complete) {
     try {
       // the tiers this rank reports go to rank 0 compressed as the database keeps them
-      const auto packer = db::Database::packer(id.record_bytes, status[1]);
+      const auto packer = db::Database::packer(id.record_bytes, status[1], uint64_t{1} << status[2]);
       stats = with_threads(c.threads, [&] {
         return inst.solve(d.get(), *packer, progress.get(), *tr, cost_model(o));
       });

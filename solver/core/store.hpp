@@ -25,6 +25,7 @@
 #include <concepts>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <stdexcept>
@@ -43,6 +44,12 @@ struct Identity {
   nlohmann::json parameters;
   std::string record;
   uint32_t record_bytes = 1;
+  /// How the store should cut a new database's records into compressed blocks, in bytes (a
+  /// power of two, 4 KiB to 1 MiB); 0 for the store's default (64 KiB). A game whose query
+  /// reads many scattered records (a CGT board's form, options, text and every child's) asks
+  /// for smaller blocks: each read decompresses less. Not part of what identifies the
+  /// instance: a database keeps the block size it was created with.
+  uint32_t block_bytes = 0;
 };
 
 /// TierInfo::positions of a tier whose size the solve learns (see the top of this file).
@@ -126,6 +133,19 @@ class TierStore : public TierSource {
   virtual void commit_packed(TierId tier, std::span<const uint8_t> packed) {
     (void)packed;
     throw std::logic_error("this store cannot commit tier " + std::to_string(tier) + " packed elsewhere");
+  }
+
+  /// Writes records [first, first + count) of a tier, record-major, at `out`.
+  using RecordSource = std::function<void(uint64_t first, uint64_t count, void* out)>;
+  /// Commits a tier of `count` records, keeping them all, that the store asks `source` for a
+  /// run at a time as it packs them: a tier too large to hold record-major (a CGT chunk's
+  /// text, a character a 4-byte record, is kept a byte a character until it is committed).
+  /// Atomic and thread-safe as commit_tier; `source` may be called from several threads at
+  /// once and for a run more than once. This default makes the whole tier and commits it.
+  virtual void commit_tier_from(TierId tier, uint64_t count, const RecordSource& source) {
+    std::vector<uint8_t> records(count * record_bytes());
+    if (count) source(0, count, records.data());
+    commit_tier(tier, records.data(), count, kAllRecords);
   }
 
   template <class R>

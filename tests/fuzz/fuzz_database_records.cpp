@@ -14,15 +14,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)db::identity_of(m);
   });
   for (unsigned width : {1u, 8u, 17u})
-    for (uint32_t version : {1u, 2u})
-      fuzz::expect_clean([&] {
-        const db::TierMeta t = db::decode_commit(s, width, version, "fuzz tier");
-        fuzz::require(t.kept <= t.positions, "a tier keeps at most its records");
-        fuzz::require(t.blocks == db::blocks_of(t.kept * width), "blocks cover the kept records");
-      });
-  fuzz::expect_clean([&] {
-    const std::vector<uint8_t> raw = db::decode_block(s, db::kBlockBytes, "fuzz block");
-    fuzz::require(raw.size() <= db::kBlockBytes, "a block holds at most its bytes");
-  });
+    for (uint32_t version : {1u, 2u, 3u})
+      for (uint64_t block : {db::kMinBlockBytes, db::kDefaultBlockBytes})
+        fuzz::expect_clean([&] {
+          const db::TierMeta t = db::decode_commit(s, width, version, block, "fuzz tier");
+          fuzz::require(t.kept <= t.positions, "a tier keeps at most its records");
+          fuzz::require(t.blocks == db::blocks_of(t.kept * width, block), "blocks cover the kept records");
+        });
+  for (uint64_t block : {db::kMinBlockBytes, db::kDefaultBlockBytes})
+    fuzz::expect_clean([&] {
+      const std::vector<uint8_t> raw = db::decode_block(s, block, "fuzz block");
+      fuzz::require(raw.size() <= block, "a block holds at most its bytes");
+    });
   return 0;
 }
