@@ -2,7 +2,10 @@
 
 #include <zstd.h>
 
+#include <algorithm>
+#include <cstring>
 #include <memory>
+#include <vector>
 
 #include "db/errors.hpp"
 #include "solver/core/hash.hpp"
@@ -18,14 +21,19 @@ uint64_t get_le64(const char* p) {
 }  // namespace
 
 std::string encode_block(const uint8_t* raw, uint64_t len, int level) {
+  // compressed into a buffer of the thread's own, then copied into a value of its size: a
+  // value cut down from the worst case kept that capacity, as much memory as the raw block,
+  // for as long as the tier's blocks wait to be written (a tier of 4 GB held 4 GB)
+  thread_local std::vector<char> buffer;
   const size_t bound = ZSTD_compressBound(len);
-  std::string v(8 + bound, '\0');
+  buffer.resize(std::max(buffer.size(), bound));
+  thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  const size_t z = ZSTD_compressCCtx(cctx.get(), buffer.data(), bound, raw, len, level);
+  if (ZSTD_isError(z)) throw DbError(std::string("zstd: ") + ZSTD_getErrorName(z));
+  std::string v(8 + z, '\0');
   const uint64_t h = xxh64(raw, len);
   for (int i = 0; i < 8; ++i) v[i] = static_cast<char>((h >> (8 * i)) & 0xff);
-  thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
-  const size_t z = ZSTD_compressCCtx(cctx.get(), v.data() + 8, bound, raw, len, level);
-  if (ZSTD_isError(z)) throw DbError(std::string("zstd: ") + ZSTD_getErrorName(z));
-  v.resize(8 + z);
+  std::memcpy(v.data() + 8, buffer.data(), z);
   return v;
 }
 
