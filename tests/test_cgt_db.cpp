@@ -257,6 +257,15 @@ TEST_CASE("cgt database: one digest for 1 and 2 threads and for solves interrupt
   const int n = 9;
   const std::string one = solve(dir / "one", n, 1), two = solve(dir / "two", n, 2);
   CHECK(one == two);
+  {
+    // straight into the database, which packs each chunk's text from its bytes a block's run
+    // at a time (the Tap above takes each tier whole): the same tiers
+    const auto inst = cgt_game().instance(cgt_game().normalize(json{{"length", n}}));
+    auto d = toadbase::db::Database::open_for_solve(dir / "direct", inst->identity(), inst->tiers(), 3);
+    toadbase::with_threads(2, [&] { return inst->solve(*d, nullptr); });
+    d->finish(inst->tiers());
+    CHECK(toadbase::db::hex64(d->digest()) == one);
+  }
   const uint32_t classes = toadbase::toads_frogs_cgt::Boards(n).class_count();
   for (const uint64_t stop : {uint64_t{0}, uint64_t{1}, uint64_t{2}, uint64_t{7}, uint64_t{3 * classes / 2},
                               uint64_t{3 * classes - 2}}) {
@@ -505,6 +514,10 @@ TEST_CASE("cgt database through the toadbase command: solve, query, cgt sum, ana
   CHECK_THAT(text, Contains("distinct values by length") && Contains("hottest boards") && Contains("holds over"));
   CHECK_THAT(ok({"verify", "--db", db, "--quiet"}).out, Contains("OK"));
   CHECK_THAT(ok({"info", "--db", db}).out, Contains("toads-frogs-cgt"));
+  // cut into 16 KiB blocks (its queries read many scattered records), so format 3
+  const json info = json::parse(ok({"info", "--db", db, "--json"}).out);
+  CHECK(info["blockRecords"] == 16384);
+  CHECK(info["formatVersion"] == 3);
   // solving it again does nothing; another length is another database
   CHECK_THAT(ok({"solve", "toads-frogs-cgt", "--length", "11", "--db", db, "--quiet"}).out, Contains("already complete"));
   CHECK_THAT(run_expecting({"solve", "toads-frogs-cgt", "--length", "10", "--db", db, "--quiet"}, 1).err,

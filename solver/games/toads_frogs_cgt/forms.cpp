@@ -83,6 +83,24 @@ FormChunk ChunkWriter::finish() {
   return c;
 }
 
+void ChunkWriter::commit(TierStore& store, TierId columns, TierId options, TierId text) {
+  store.commit(columns, chunk_.columns);
+  store.commit(options, chunk_.options);
+  chunk_ = {};
+  store.commit_tier_from(text, text_size_, [this](uint64_t first, uint64_t count, void* out) {
+    auto* w = static_cast<uint32_t*>(out);
+    for (uint64_t i = 0; i < count;) {
+      const uint64_t at = first + i;
+      const std::string& block = text_[at / kTextBlock];
+      const uint64_t offset = at % kTextBlock, run = std::min(count - i, block.size() - offset);
+      for (uint64_t j = 0; j < run; ++j) w[i + j] = static_cast<uint8_t>(block[offset + j]);
+      i += run;
+    }
+  });
+  text_.clear();
+  text_size_ = 0;
+}
+
 FormChunk encode_forms(std::span<const StoredForm> forms) {
   ChunkWriter w;
   w.append(forms);

@@ -125,12 +125,16 @@ FormChunk encode_forms(std::span<const StoredForm> forms);
 
 /// A chunk encoded a batch of forms at a time (in id order), so that a solve holds one
 /// batch of StoredForms, not the chunk's: the same tiers as encode_forms of all of them.
-/// The text is kept a byte a character until finish() widens it.
+/// The text is kept a byte a character until commit() (or finish()) widens it.
 class ChunkWriter {
  public:
   void append(std::span<const StoredForm> forms);
   /// The three tiers; the text's blocks are let go one by one as it is widened.
   FormChunk finish();
+  /// Commits the chunk as tiers `columns`, `options` and `text` of `store`, the text widened
+  /// a run at a time as the store packs it (a chunk of 20 cells holds up to 1.1 billion
+  /// characters: 4.5 GB widened at once), and lets it all go.
+  void commit(TierStore& store, TierId columns, TierId options, TierId text);
 
  private:
   /// Text block bytes: past the C library's largest threshold for mapping an allocation of

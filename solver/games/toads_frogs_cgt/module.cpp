@@ -40,7 +40,7 @@ std::unique_ptr<Instance> Module::make_instance(const nlohmann::json& normalized
 CgtInstance::CgtInstance(nlohmann::json params)
     : params_(std::move(params)), boards_(params_.at("length").get<int>()) {}
 
-Identity CgtInstance::identity() const { return {Module::kName, params_, Module::kRecord, 4}; }
+Identity CgtInstance::identity() const { return {Module::kName, params_, Module::kRecord, 4, Module::kBlockBytes}; }
 
 std::vector<TierInfo> CgtInstance::tiers() const {
   std::vector<TierInfo> out;

@@ -261,15 +261,10 @@ class Solver {
     }
     std::vector<StoredForm>().swap(forms);
 #if defined(__GLIBC__)
-    malloc_trim(0);  // the printing's memory back before the text is widened (4 bytes a character)
+    malloc_trim(0);  // the printing's memory back before the chunk is packed
 #endif
     // the chunk first, the boards last: a class is done when its board tier is in
-    {
-      FormChunk chunk = writer.finish();
-      store_.commit(layout_.forms(k), chunk.columns);
-      store_.commit(layout_.options(k), chunk.options);
-      store_.commit(layout_.text(k), chunk.text);
-    }
+    writer.commit(store_, layout_.forms(k), layout_.options(k), layout_.text(k));
     store_.commit(layout_.board(k), out);
     if (progress_) {
       progress_->tier_done(c.name(), c.size, false);

@@ -18,8 +18,10 @@
 // Memory: the values of the classes of one cell fewer that a class left to solve reads (a
 // move that kills a piece strips one cell; a class's values are let go once the two classes
 // that read them are solved: 4 bytes a board, at most the boards of n - 1 cells), the
-// classes in flight, and the FormTable (its records, options, index and the hot forms'
-// thermographs).
+// classes in flight, the FormTable (its records, options, index and the hot forms'
+// thermographs), and the chunk being committed: its text a byte a character (up to 1.1
+// billion of them at 20 cells), which the store widens into its 4-byte records a block's
+// run at a time as it packs them (TierStore::commit_tier_from).
 //
 // Resume: the classes whose four tiers (boards, columns, options, text) were all committed,
 // in order, are read back (their forms made again from their options, in id order), and the
