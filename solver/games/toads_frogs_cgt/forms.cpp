@@ -70,19 +70,6 @@ void ChunkWriter::put_text(const std::string& s) {
   text_size_ += s.size();
 }
 
-FormChunk ChunkWriter::finish() {
-  FormChunk c = std::move(chunk_);
-  chunk_ = {};
-  c.text.reserve(text_size_);
-  for (std::string& block : text_) {
-    for (char ch : block) c.text.push_back(static_cast<uint8_t>(ch));
-    std::string().swap(block);
-  }
-  text_.clear();
-  text_size_ = 0;
-  return c;
-}
-
 void ChunkWriter::commit(TierStore& store, TierId columns, TierId options, TierId text) {
   store.commit(columns, chunk_.columns);
   store.commit(options, chunk_.options);
@@ -99,12 +86,6 @@ void ChunkWriter::commit(TierStore& store, TierId columns, TierId options, TierI
   });
   text_.clear();
   text_size_ = 0;
-}
-
-FormChunk encode_forms(std::span<const StoredForm> forms) {
-  ChunkWriter w;
-  w.append(forms);
-  return w.finish();
 }
 
 std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::span<const uint32_t> options,

@@ -117,20 +117,17 @@ struct StoredForm {
 uint32_t pack_dyadic(cgt::Dyadic d);
 cgt::Dyadic unpack_dyadic(uint32_t w);
 
-/// A chunk's three tiers.
+/// A chunk's columns and options tiers (ChunkWriter keeps its text apart).
 struct FormChunk {
-  std::vector<uint32_t> columns, options, text;
+  std::vector<uint32_t> columns, options;
 };
-FormChunk encode_forms(std::span<const StoredForm> forms);
 
 /// A chunk encoded a batch of forms at a time (in id order), so that a solve holds one
-/// batch of StoredForms, not the chunk's: the same tiers as encode_forms of all of them.
-/// The text is kept a byte a character until commit() (or finish()) widens it.
+/// batch of StoredForms, not the chunk's. The text is kept a byte a character until
+/// commit() widens it.
 class ChunkWriter {
  public:
   void append(std::span<const StoredForm> forms);
-  /// The three tiers; the text's blocks are let go one by one as it is widened.
-  FormChunk finish();
   /// Commits the chunk as tiers `columns`, `options` and `text` of `store`, the text widened
   /// a run at a time as the store packs it (a chunk of 20 cells holds up to 1.1 billion
   /// characters: 4.5 GB widened at once), and lets it all go.
@@ -142,7 +139,7 @@ class ChunkWriter {
   static constexpr size_t kTextBlock = size_t{1} << 26;
   void put_text(const std::string& s);
 
-  FormChunk chunk_;                // columns and options; the text in text_
+  FormChunk chunk_;
   std::vector<std::string> text_;  // blocks of kTextBlock bytes (reserved, filled as they come)
   uint64_t text_size_ = 0;
 };
