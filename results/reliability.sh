@@ -4,7 +4,8 @@
 # every game, damaged bytes in every file of a database, a full disk, a read-only mount, a
 # damaged block under a query batch, readers during verify, locks, Ctrl-C) from a Release
 # build in build-test, their figures printed by the tests themselves ("figure ..." lines);
-# results/make_reliability.py writes results/RELIABILITY.md from both.
+# results/make_reliability.py writes results/RELIABILITY.md from both; results/attacks.py then
+# adds the HTTP attacks, run against a real server on loopback beside good clients.
 #
 #   results/reliability.sh [SECONDS]     default 60 s a fuzz target
 #
@@ -26,4 +27,8 @@ ctest --test-dir build-test -R 'faults|reliability|interrupt|SIGKILL|Ctrl-C|kill
 tail -n 3 "$work/ctest.txt"
 python3 results/make_reliability.py --seconds "$seconds" --fuzz-dir build-fuzz --fuzz-summary "$work/fuzz.txt" \
   --junit "$work/faults.xml" >results/RELIABILITY.md
-echo "results/RELIABILITY.md written (fuzz exit $fuzz_rc, fault tests exit $test_rc)"
+# the HTTP attacks against a real server on loopback: their section of RELIABILITY.md
+attack_rc=0
+python3 results/attacks.py --bin build-test/toadbase >"$work/attacks.txt" 2>&1 || attack_rc=$?
+tail -n 1 "$work/attacks.txt"
+echo "results/RELIABILITY.md written (fuzz exit $fuzz_rc, fault tests exit $test_rc, attacks exit $attack_rc)"

@@ -13,8 +13,13 @@ shift || true
 build=build-fuzz
 # -O1, as libFuzzer's documentation builds its targets: the instrumented build compiles
 # faster than at -O3
+launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="$PWD"
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
-  -DTOADBASE_FUZZ=ON -DTOADBASE_ARCH= -DTOADBASE_TESTS=OFF >/dev/null
+  -DTOADBASE_FUZZ=ON -DTOADBASE_ARCH= -DTOADBASE_TESTS=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)" --target fuzz_all
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then

@@ -7,11 +7,14 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string_view>
@@ -30,6 +33,7 @@ int64_t now_ns() {
 int64_t ns(std::chrono::milliseconds ms) { return std::chrono::duration_cast<std::chrono::nanoseconds>(ms).count(); }
 
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+constexpr std::string_view kIgnoredRange = "X-Rng";  // as long as "Range"
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -93,15 +97,22 @@ void address_of(int fd, bool peer, std::string& ip, int& port) {
 
 struct HttpServer::Connection {
   int fd = -1;
-  std::string in;        // bytes received and not answered yet
-  size_t scanned = 0;    // bytes of `in` already searched for the end of the headers
-  std::string out;       // the answer being written
+  std::string in;        // bytes received: requests answered up to `consumed`, then pending ones
+  size_t consumed = 0;   // bytes of `in` already answered (erased at the end of a turn)
+  size_t scanned = 0;    // bytes of the pending request already searched for the end of the headers
+  std::string out;       // answers not yet taken by the client, from `sent`
+  size_t sent = 0;
+  size_t heavy_length = 0;     // the request handed to the heavy pool
   bool continue_sent = false;
+  bool eof = false;            // the client half-closed: answer what is buffered, then close
+  bool close_after = false;    // close once `out` is sent
+  bool evicted = false;        // dropped for a newcomer (under mu_)
   std::string peer_ip, local_ip;
   int peer_port = 0, local_port = 0;
-  std::atomic<bool> busy{false};              // a worker holds it
+  std::atomic<bool> busy{false};              // a worker holds it (or a queue does)
   std::atomic<int64_t> last_activity{0};      // steady-clock ns
   std::atomic<int64_t> request_started{0};    // first byte of the pending request; 0: none
+  std::atomic<int64_t> write_started{0};      // an answer is waiting for the client; 0: none
 };
 
 namespace {
@@ -144,6 +155,7 @@ class BufferedStream final : public httplib::Stream {
 
 HttpServer::HttpServer(HttpLimits limits) : limits_(limits) {
   if (limits_.threads <= 0) limits_.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (limits_.heavy_threads <= 0) limits_.heavy_threads = 1;
   new_task_queue = [] { return new InlineQueue; };
   // SO_REUSEADDR only: httplib's default SO_REUSEPORT would let a second server bind the
   // same port and take half of its connections
@@ -158,8 +170,43 @@ HttpServer::HttpServer(HttpLimits limits) : limits_(limits) {
 
 HttpServer::~HttpServer() { shutdown(); }
 
+void HttpServer::fit_fd_limit() {
+  // every connection is a descriptor: past the limit accept() fails and the newcomer waits
+  // unanswered in the backlog, so the connection limit must fit what is left of it
+  size_t in_use = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+    ++in_use;
+  const size_t spare = 16;  // files the process may still open
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return;
+  most_evicting_ = std::clamp<size_t>(limits_.max_connections / 8, 1, 64);
+  const rlim_t want = static_cast<rlim_t>(in_use + spare + limits_.max_connections + most_evicting_);
+  if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+    rlimit raised = rl;
+    raised.rlim_cur = rl.rlim_max == RLIM_INFINITY ? want : std::min(want, rl.rlim_max);
+    if (setrlimit(RLIMIT_NOFILE, &raised) == 0) rl = raised;
+  }
+  if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want) return;
+  // the descriptors left, shared by the connections and those dropped for newer ones and not
+  // closed yet (an eighth as many)
+  const size_t left = rl.rlim_cur > in_use + spare ? static_cast<size_t>(rl.rlim_cur) - in_use - spare : 0;
+  most_evicting_ = std::max<size_t>(1, left / 9);
+  const size_t room = left > most_evicting_ ? left - most_evicting_ : 0;
+  if (room == 0)
+    throw std::runtime_error("the file-descriptor limit (ulimit -n " + std::to_string(rl.rlim_cur) + ", " +
+                             std::to_string(in_use) + " in use) leaves no room for a connection; raise it");
+  notices_.push_back("at most " + std::to_string(room) + " connections at once, not " +
+                     std::to_string(limits_.max_connections) + ": the file-descriptor limit is " +
+                     std::to_string(rl.rlim_cur) + " (ulimit -n) and " + std::to_string(in_use) +
+                     " are in use; raise it to serve more");
+  limits_.max_connections = room;
+}
+
 int HttpServer::start(const std::string& host, int port) {
   if (started_) throw std::logic_error("the server is already started");
+  fit_fd_limit();
   int bound = port;
   if (port == 0) {
     bound = bind_to_any_port(host);
@@ -173,13 +220,19 @@ int HttpServer::start(const std::string& host, int port) {
   ::listen(svr_sock_, SOMAXCONN);
   epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
   wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (epoll_fd_ < 0 || wake_fd_ < 0) throw std::runtime_error(std::string("epoll: ") + std::strerror(errno));
+  ready_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK | EFD_SEMAPHORE);
+  if (epoll_fd_ < 0 || wake_fd_ < 0 || ready_fd_ < 0)
+    throw std::runtime_error(std::string("epoll: ") + std::strerror(errno));
   epoll_event ev{};
   ev.events = EPOLLIN;
   ev.data.ptr = nullptr;  // the wake-up: every worker sees it and leaves
   epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, wake_fd_, &ev);
+  ev.data.ptr = &ready_;  // a connection waits in the ready queue
+  epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, ready_fd_, &ev);
   started_ = true;
   for (int i = 0; i < limits_.threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+  if (heavy_)
+    for (int i = 0; i < limits_.heavy_threads; ++i) heavy_workers_.emplace_back([this] { heavy_loop(); });
   sweeper_ = std::thread([this] { sweeper_loop(); });
   listener_ = std::thread([this] { listen_after_bind(); });
   while (!is_running()) std::this_thread::sleep_for(std::chrono::microseconds(200));
@@ -195,9 +248,14 @@ void HttpServer::shutdown() {
   }
   {
     std::lock_guard lk(mu_);
-    for (auto& [fd, c] : conns_) ::shutdown(fd, SHUT_RDWR);  // a worker in a write gives up
+    for (auto& [fd, c] : conns_) ::shutdown(fd, SHUT_RDWR);
   }
+  {
+    std::lock_guard lk(heavy_mu_);
+  }
+  heavy_cv_.notify_all();
   for (auto& t : workers_) t.join();
+  for (auto& t : heavy_workers_) t.join();
   {
     std::lock_guard lk(stop_mu_);
   }
@@ -206,8 +264,10 @@ void HttpServer::shutdown() {
   std::lock_guard lk(mu_);
   for (auto& [fd, c] : conns_) ::close(fd);
   conns_.clear();
+  per_address_.clear();
   ::close(epoll_fd_);
   ::close(wake_fd_);
+  ::close(ready_fd_);
 }
 
 void HttpServer::set_router(HandlerWithResponse router) {
@@ -217,9 +277,38 @@ void HttpServer::set_router(HandlerWithResponse router) {
   });
 }
 
+void HttpServer::set_heavy(std::function<bool(std::string_view, std::string_view)> heavy) {
+  if (started_) throw std::logic_error("set_heavy after start");
+  heavy_ = std::move(heavy);
+}
+
 size_t HttpServer::open_connections() const {
   std::lock_guard lk(mu_);
   return conns_.size();
+}
+
+HttpServer::Connection* HttpServer::pick_victim() {
+  // the oldest unfinished request first (a client trickling its headers), else an idle
+  // connection of the address holding the most (the one idle longest among them); never one
+  // a worker holds or one still taking an answer
+  if (evicting_ >= most_evicting_) return nullptr;
+  Connection* unfinished = nullptr;
+  Connection* idle = nullptr;
+  size_t idle_holds = 0;
+  for (auto& [fd, c] : conns_) {
+    if (c->evicted || c->busy || c->write_started) continue;
+    const int64_t started = c->request_started;
+    if (started) {
+      if (!unfinished || started < unfinished->request_started) unfinished = c.get();
+      continue;
+    }
+    const size_t holds = per_address_[c->peer_ip];
+    if (!idle || holds > idle_holds || (holds == idle_holds && c->last_activity < idle->last_activity)) {
+      idle = c.get();
+      idle_holds = holds;
+    }
+  }
+  return unfinished ? unfinished : idle;
 }
 
 bool HttpServer::process_and_close_socket(socket_t sock) {
@@ -233,27 +322,41 @@ bool HttpServer::process_and_close_socket(socket_t sock) {
   address_of(sock, true, c->peer_ip, c->peer_port);
   address_of(sock, false, c->local_ip, c->local_port);
   Connection* raw = c.get();
-  bool full = false;
+  std::string refused;
   {
     std::lock_guard lk(mu_);
-    if (stopping_ || conns_.size() >= limits_.max_connections) {
-      full = true;
-    } else {
+    size_t& mine = per_address_[raw->peer_ip];
+    if (stopping_) {
+      refused = "the server is stopping";
+    } else if (mine >= limits_.max_per_address) {
+      refused = "too many connections from " + raw->peer_ip + " (at most " +
+                std::to_string(limits_.max_per_address) + " at once); close some and try again";
+    } else if (conns_.size() - evicting_ >= limits_.max_connections) {
+      Connection* victim = pick_victim();
+      if (victim) {
+        victim->evicted = true;
+        ++evicting_;
+        ::shutdown(victim->fd, SHUT_RDWR);  // the worker that sees it closes it
+      } else {
+        refused = "too many open connections (at most " + std::to_string(limits_.max_connections) + "); try again";
+      }
+    }
+    if (refused.empty()) {
+      ++mine;
       conns_.emplace(sock, std::move(c));
+    } else if (mine == 0) {
+      per_address_.erase(raw->peer_ip);
     }
   }
-  if (full) {
-    const std::string busy = canned(503, "too many open connections (at most " +
-                                             std::to_string(limits_.max_connections) + "); try again");
+  if (!refused.empty()) {
+    const std::string busy = canned(503, refused);
     if (::send(sock, busy.data(), busy.size(), MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
     }
     ::close(sock);
     return false;
   }
-  epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
-  ev.data.ptr = raw;
-  if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, sock, &ev) != 0) close_connection(raw);
+  raw->busy = true;
+  arm(raw, EPOLLIN);
   return true;
 }
 
@@ -263,9 +366,42 @@ void HttpServer::worker_loop() {
     const int n = epoll_wait(epoll_fd_, &ev, 1, -1);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0 || ev.data.ptr == nullptr) break;
-    auto* c = static_cast<Connection*>(ev.data.ptr);
-    c->busy = true;
+    Connection* c = nullptr;
+    if (ev.data.ptr == &ready_) {
+      uint64_t one = 0;
+      if (::read(ready_fd_, &one, sizeof(one)) != sizeof(one)) continue;  // another worker took it
+      std::lock_guard lk(ready_mu_);
+      if (ready_.empty()) continue;
+      c = ready_.front();
+      ready_.pop_front();
+    } else {
+      c = static_cast<Connection*>(ev.data.ptr);
+      c->busy = true;
+    }
     serve(c);
+  }
+}
+
+void HttpServer::heavy_loop() {
+  // heavy work yields the cores to the position requests: this thread runs at a lower priority
+  if (setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10) != 0) {
+  }
+  for (;;) {
+    Connection* c = nullptr;
+    {
+      std::unique_lock lk(heavy_mu_);
+      heavy_cv_.wait(lk, [this] { return stopping_ || !heavy_queue_.empty(); });
+      if (stopping_) return;
+      c = heavy_queue_.front();
+      heavy_queue_.pop_front();
+    }
+    run(c, c->heavy_length);
+    {
+      std::lock_guard lk(heavy_mu_);
+      auto it = heavy_per_address_.find(c->peer_ip);
+      if (it != heavy_per_address_.end() && --it->second == 0) heavy_per_address_.erase(it);
+    }
+    push_ready(c);  // a worker sends the answer and goes on with the connection
   }
 }
 
@@ -278,88 +414,136 @@ void HttpServer::sweeper_loop() {
     std::lock_guard g(mu_);
     for (auto& [fd, c] : conns_) {
       if (c->busy) continue;
-      const int64_t started = c->request_started;
-      const bool expired = started ? now - started > ns(limits_.request_timeout)
-                                   : now - c->last_activity > ns(limits_.keep_alive);
+      const int64_t started = c->request_started, writing = c->write_started;
+      const bool expired = writing   ? now - writing > ns(limits_.write_timeout)
+                           : started ? now - started > ns(limits_.request_timeout)
+                                     : now - c->last_activity > ns(limits_.keep_alive);
       if (expired) ::shutdown(fd, SHUT_RDWR);  // the worker that sees it closes it
     }
   }
 }
 
 void HttpServer::serve(Connection* c) {
+  // what the client has not taken yet goes first; nothing more is read until it is taken
+  if (!flush(c)) return close_connection(c);
+  if (c->sent < c->out.size()) return arm(c, EPOLLOUT);
+  if (c->close_after) return close_connection(c);
   char buf[16384];
-  bool eof = false;
   const size_t most = limits_.max_header_bytes + limits_.max_body + sizeof(buf);
-  while (c->in.size() < most) {
+  while (!c->eof && c->in.size() - c->consumed < most) {
     const ssize_t n = ::recv(c->fd, buf, sizeof(buf), 0);
     if (n > 0) {
-      if (c->in.empty()) c->request_started = now_ns();
+      if (c->in.size() == c->consumed) c->request_started = now_ns();
       c->in.append(buf, static_cast<size_t>(n));
       continue;
     }
     if (n == 0) {
-      eof = true;
+      c->eof = true;
       break;
     }
     if (errno == EINTR) continue;
     if (errno == EAGAIN || errno == EWOULDBLOCK) break;
-    close_connection(c);  // reset by the peer
-    return;
+    return close_connection(c);  // reset by the peer
   }
   c->last_activity = now_ns();
-  while (!c->in.empty() && !stopping_) {
+  size_t served = 0;
+  bool more = false;
+  while (c->in.size() > c->consumed && !stopping_ && !c->close_after) {
+    if (served == limits_.burst || c->out.size() - c->sent > limits_.max_unsent) {
+      more = true;  // the next connection's turn: this one goes to the back of the queue
+      break;
+    }
     size_t length = 0;
     int status = 0;
     std::string message;
     const Framing f = frame(c, length, status, message);
     if (f == Framing::Reject) {
-      reject(c, status, message);
-      return;
+      c->out += canned(status, message);
+      c->close_after = true;
+      break;
     }
     if (f == Framing::Incomplete) break;
-    c->out.clear();
-    bool closed = false, ok = false;
-    try {
-      BufferedStream s(c->in.data(), length, c->out, c->peer_ip, c->peer_port, c->local_ip, c->local_port);
-      routed = false;
-      ok = process_request(s, false, closed, nullptr) && routed;
-    } catch (...) {
-      ok = false;
+    if (is_heavy(c)) {
+      if (!flush(c)) return close_connection(c);  // the answers before it go out first
+      if (hand_to_heavy(c, length)) return;  // the heavy pool has it now
+      c->out += canned(503, "the server is busy with heavy requests (a game's own work, batches); try again");
+      c->close_after = true;
+      break;
     }
-    // the interim answer already went out while the body was arriving
-    if (c->continue_sent && c->out.compare(0, kContinue.size(), kContinue) == 0) c->out.erase(0, kContinue.size());
-    c->continue_sent = false;
-    c->in.erase(0, length);
-    c->scanned = 0;
-    c->request_started = c->in.empty() ? 0 : now_ns();
-    if (!send_all(c, c->out) || !ok || closed) {
-      close_connection(c);
-      return;
-    }
-    c->last_activity = now_ns();
-    if (c->out.capacity() > (size_t{1} << 16)) std::string().swap(c->out);  // a batch answer's buffer
+    run(c, length);
+    ++served;
   }
-  if (eof || stopping_) {
-    close_connection(c);
-    return;
+  finish_turn(c, more);
+}
+
+void HttpServer::finish_turn(Connection* c, bool more) {
+  if (c->consumed > 0) {
+    c->in.erase(0, c->consumed);  // once a turn: a pipelined flood is not moved request by request
+    c->consumed = 0;
+    if (c->in.empty() && c->in.capacity() > (size_t{1} << 16)) std::string().swap(c->in);
   }
-  rearm(c);
+  if (!flush(c)) return close_connection(c);
+  if (c->sent < c->out.size()) return arm(c, EPOLLOUT);
+  if (c->close_after || stopping_) return close_connection(c);
+  if (more) return push_ready(c);
+  if (c->eof) return close_connection(c);
+  arm(c, EPOLLIN);
+}
+
+void HttpServer::run(Connection* c, size_t length) {
+  const size_t start = c->out.size();
+  bool closed = false, ok = false;
+  try {
+    BufferedStream s(c->in.data() + c->consumed, length, c->out, c->peer_ip, c->peer_port, c->local_ip,
+                     c->local_port);
+    routed = false;
+    ok = process_request(s, false, closed, nullptr) && routed;
+  } catch (...) {
+    ok = false;
+  }
+  // the interim answer already went out while the body was arriving
+  if (c->continue_sent && c->out.compare(start, kContinue.size(), kContinue) == 0) c->out.erase(start, kContinue.size());
+  c->continue_sent = false;
+  c->consumed += length;
+  c->scanned = 0;
+  c->request_started = c->in.size() > c->consumed ? now_ns() : 0;
+  if (!ok || closed) c->close_after = true;
 }
 
 HttpServer::Framing HttpServer::frame(Connection* c, size_t& length, int& status, std::string& message) {
-  const std::string& in = c->in;
+  char* base = c->in.data() + c->consumed;
+  const std::string_view in(base, c->in.size() - c->consumed);
   const size_t from = c->scanned >= 3 ? c->scanned - 3 : 0;
-  const void* hit = memmem(in.data() + from, in.size() - from, "\r\n\r\n", 4);
+  const size_t hit = in.find("\r\n\r\n", from);
+  const size_t header_end = hit == std::string_view::npos ? std::string_view::npos : hit + 4;
+  const std::string_view head = in.substr(0, hit == std::string_view::npos ? in.size() : hit + 2);
+  // a bare LF would leave the request waiting for a CRLF CRLF that never comes
+  for (size_t at = head.find('\n', c->scanned > 0 ? c->scanned - 1 : 0); at != std::string_view::npos;
+       at = head.find('\n', at + 1)) {
+    if (at == 0 || head[at - 1] != '\r') {
+      status = 400;
+      message = "a line of the request ends in a bare LF: HTTP lines end in CRLF";
+      return Framing::Reject;
+    }
+  }
   const size_t first_eol = in.find("\r\n");
-  const bool line_too_long = first_eol == std::string::npos ? in.size() > limits_.max_request_line
-                                                            : first_eol > limits_.max_request_line;
+  const bool line_too_long = first_eol == std::string_view::npos ? in.size() > limits_.max_request_line
+                                                                 : first_eol > limits_.max_request_line;
   if (line_too_long) {
     status = 414;
     message = "the request line is longer than " + std::to_string(limits_.max_request_line) + " bytes";
     return Framing::Reject;
   }
-  if (!hit) {
+  const std::string too_long_line =
+      "a header line is longer than " + std::to_string(limits_.max_header_line) + " bytes";
+  if (header_end == std::string_view::npos) {
     c->scanned = in.size();
+    const size_t last_eol = in.rfind("\r\n");
+    if (last_eol != std::string_view::npos && in.size() - last_eol - 2 > limits_.max_header_line) {
+      status = 431;
+      message = too_long_line;
+      return Framing::Reject;
+    }
     if (in.size() > limits_.max_header_bytes) {
       status = 431;
       message = "the request's headers are longer than " + std::to_string(limits_.max_header_bytes) + " bytes";
@@ -367,7 +551,6 @@ HttpServer::Framing HttpServer::frame(Connection* c, size_t& length, int& status
     }
     return Framing::Incomplete;
   }
-  const size_t header_end = static_cast<size_t>(static_cast<const char*>(hit) - in.data()) + 4;
   if (header_end > limits_.max_header_bytes) {
     status = 431;
     message = "the request's headers are longer than " + std::to_string(limits_.max_header_bytes) + " bytes";
@@ -377,12 +560,23 @@ HttpServer::Framing HttpServer::frame(Connection* c, size_t& length, int& status
   bool has_length = false, expect_continue = false;
   for (size_t at = first_eol + 2; at + 2 < header_end;) {
     const size_t eol = in.find("\r\n", at);
-    const std::string_view line(in.data() + at, eol - at);
+    const std::string_view line = in.substr(at, eol - at);
+    const size_t line_at = at;
     at = eol + 2;
     ++headers;
+    if (line.size() > limits_.max_header_line) {
+      status = 431;
+      message = too_long_line;
+      return Framing::Reject;
+    }
     const size_t colon = line.find(':');
-    if (colon == std::string_view::npos) continue;  // httplib answers 400 for it
-    const std::string_view name = line.substr(0, colon), value = trim(line.substr(colon + 1));
+    const std::string_view name = line.substr(0, colon);
+    if (colon == std::string_view::npos || name.empty() || name.find_first_of(" \t") != std::string_view::npos) {
+      status = 400;
+      message = "header line " + std::to_string(headers) + " is not 'Name: value'";
+      return Framing::Reject;
+    }
+    const std::string_view value = trim(line.substr(colon + 1));
     if (iequals(name, "Content-Length")) {
       size_t v = 0;
       bool digits = !value.empty() && value.size() <= 18;
@@ -403,6 +597,10 @@ HttpServer::Framing HttpServer::frame(Connection* c, size_t& length, int& status
       return Framing::Reject;
     } else if (iequals(name, "Expect") && iequals(value, "100-continue")) {
       expect_continue = true;
+    } else if (iequals(name, "Range")) {
+      // every answer is whole: httplib would answer each of thousands of ranges with a copy
+      // of the body; renamed in place, the header reaches nobody
+      std::memcpy(base + line_at, kIgnoredRange.data(), kIgnoredRange.size());
     }
   }
   if (headers > limits_.max_headers) {
@@ -415,10 +613,12 @@ HttpServer::Framing HttpServer::frame(Connection* c, size_t& length, int& status
     message = "the body is longer than " + std::to_string(limits_.max_body) + " bytes";
     return Framing::Reject;
   }
+  c->scanned = hit;  // the next look finds the same end of the headers, not one in the body
   if (in.size() < header_end + content_length) {
     if (expect_continue && !c->continue_sent) {
       c->continue_sent = true;
-      if (!send_all(c, std::string(kContinue))) {
+      c->out += kContinue;
+      if (!flush(c)) {
         status = 400;
         message = "the connection failed";
         return Framing::Reject;
@@ -430,39 +630,70 @@ HttpServer::Framing HttpServer::frame(Connection* c, size_t& length, int& status
   return Framing::Complete;
 }
 
-bool HttpServer::send_all(Connection* c, const std::string& bytes) {
-  size_t off = 0;
-  const int64_t deadline = now_ns() + ns(limits_.write_timeout);
-  while (off < bytes.size()) {
-    const ssize_t n = ::send(c->fd, bytes.data() + off, bytes.size() - off, MSG_NOSIGNAL);
+bool HttpServer::is_heavy(const Connection* c) const {
+  if (!heavy_) return false;
+  const std::string_view line(c->in.data() + c->consumed, c->in.find("\r\n", c->consumed) - c->consumed);
+  const size_t sp1 = line.find(' ');
+  const size_t sp2 = line.find(' ', sp1 == std::string_view::npos ? line.size() : sp1 + 1);
+  if (sp1 == std::string_view::npos || sp2 == std::string_view::npos) return false;
+  return heavy_(line.substr(0, sp1), line.substr(sp1 + 1, sp2 - sp1 - 1));
+}
+
+bool HttpServer::hand_to_heavy(Connection* c, size_t length) {
+  {
+    std::lock_guard lk(heavy_mu_);
+    size_t& mine = heavy_per_address_[c->peer_ip];
+    if (heavy_queue_.size() >= limits_.heavy_queue || mine >= limits_.heavy_per_address) {
+      if (mine == 0) heavy_per_address_.erase(c->peer_ip);
+      return false;
+    }
+    ++mine;
+    c->heavy_length = length;
+    heavy_queue_.push_back(c);
+  }
+  heavy_cv_.notify_one();
+  return true;
+}
+
+bool HttpServer::flush(Connection* c) {
+  while (c->sent < c->out.size()) {
+    const ssize_t n = ::send(c->fd, c->out.data() + c->sent, c->out.size() - c->sent, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (n > 0) {
-      off += static_cast<size_t>(n);
+      c->sent += static_cast<size_t>(n);
+      c->write_started = now_ns();  // the client takes it: the write time starts again
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      const int64_t left = deadline - now_ns();
-      if (left <= 0 || stopping_) return false;
-      pollfd p{c->fd, POLLOUT, 0};
-      ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left / 1000000 + 1, 100)));
-      continue;
+      if (!c->write_started) c->write_started = now_ns();
+      return true;
     }
     return false;
   }
+  c->out.clear();
+  c->sent = 0;
+  c->write_started = 0;
+  if (c->out.capacity() > (size_t{1} << 16)) std::string().swap(c->out);  // a batch answer's buffer
   return true;
 }
 
-void HttpServer::reject(Connection* c, int status, const std::string& message) {
-  send_all(c, canned(status, message));
-  close_connection(c);
+void HttpServer::push_ready(Connection* c) {
+  {
+    std::lock_guard lk(ready_mu_);
+    ready_.push_back(c);
+  }
+  const uint64_t one = 1;
+  if (::write(ready_fd_, &one, sizeof(one)) < 0) {
+  }
 }
 
-void HttpServer::rearm(Connection* c) {
+void HttpServer::arm(Connection* c, uint32_t events) {
   c->busy = false;
   epoll_event ev{};
-  ev.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
+  ev.events = events | EPOLLRDHUP | EPOLLONESHOT;
   ev.data.ptr = c;
-  if (epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, c->fd, &ev) != 0) {
+  if (epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, c->fd, &ev) != 0 &&
+      (errno != ENOENT || epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, c->fd, &ev) != 0)) {
     c->busy = true;
     close_connection(c);
   }
@@ -476,6 +707,9 @@ void HttpServer::close_connection(Connection* c) {
     if (it != conns_.end()) {
       owned = std::move(it->second);
       conns_.erase(it);
+      if (c->evicted) --evicting_;
+      auto a = per_address_.find(c->peer_ip);
+      if (a != per_address_.end() && --a->second == 0) per_address_.erase(a);
     }
   }
   ::close(c->fd);

@@ -37,6 +37,7 @@ int run_serve(const ServeCliOptions& o) {
   so.limits.threads = o.threads;
   Server server(std::move(dbs), so);
   server.start();
+  for (const auto& n : server.notices()) std::cerr << "toadbase serve: warning: " << n << "\n";
   if (!o.quiet)
     for (const auto& d : server.databases())
       std::cout << "serving " << d->id << ": " << d->game << " " << dump(d->opened.db->summary().at("parameters"))
@@ -68,6 +69,14 @@ Command add_serve(CLI::App& root) {
       ->capture_default_str();
   serve->add_option("--max-connections", o->serve.limits.max_connections, "connections open at once")
       ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  serve->add_option("--max-connections-per-address", o->serve.limits.max_per_address,
+                    "connections open at once from one client address")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  serve->add_option("--heavy-threads", o->serve.limits.heavy_threads,
+                    "threads for heavy requests (a game's own routes, POSTed batches), at a lower priority")
+      ->check(CLI::Range(1, 64))
       ->capture_default_str();
   serve->add_flag("--quiet", o->quiet, "print only the URL");
   serve->footer(

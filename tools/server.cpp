@@ -139,6 +139,24 @@ std::string url_escape(std::string_view s) {
   return out;
 }
 
+/// The path of a request target, percent-decoded as httplib decodes it before routing.
+std::string target_path(std::string_view target) {
+  target = target.substr(0, target.find('?'));
+  std::string out;
+  for (size_t i = 0; i < target.size(); ++i) {
+    const auto hex = [](char ch) {
+      return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+    };
+    if (target[i] == '%' && i + 2 < target.size() && hex(target[i + 1]) >= 0 && hex(target[i + 2]) >= 0) {
+      out += static_cast<char>(hex(target[i + 1]) * 16 + hex(target[i + 2]));
+      i += 2;
+    } else {
+      out += target[i];
+    }
+  }
+  return out;
+}
+
 bool is_batch_route(const std::vector<std::string>& seg) {
   return seg.size() == 3 && seg[0] == "api" && seg[2] == "query";
 }
@@ -174,6 +192,11 @@ class HttpApiRequest : public ApiRequest {
 }  // namespace
 
 // ---- opening -----------------------------------------------------------------------------
+
+const std::string& ServedDatabase::manifest_text(bool tiers) const {
+  std::call_once(made_[tiers], [&] { manifest_[tiers] = text(info_json(*opened.db, tiers)); });
+  return manifest_[tiers];
+}
 
 std::vector<std::unique_ptr<ServedDatabase>> open_served(const std::vector<std::string>& data_dirs,
                                                          const std::vector<std::string>& db_paths,
@@ -233,6 +256,30 @@ std::vector<std::unique_ptr<ServedDatabase>> open_served(const std::vector<std::
 }
 
 // ---- the server ------------------------------------------------------------------------
+
+std::optional<std::string> RefusalMemo::find(const std::string& key) {
+  std::lock_guard lk(mu_);
+  const auto it = index_.find(key);
+  if (it == index_.end()) return std::nullopt;
+  order_.splice(order_.begin(), order_, it->second);
+  return it->second->second;
+}
+
+bool RefusalMemo::contains(std::string_view key) {
+  std::lock_guard lk(mu_);
+  return index_.count(std::string(key)) > 0;
+}
+
+void RefusalMemo::add(const std::string& key, std::string body) {
+  std::lock_guard lk(mu_);
+  if (index_.count(key)) return;
+  order_.emplace_front(key, std::move(body));
+  index_[key] = order_.begin();
+  if (order_.size() > 256) {
+    index_.erase(order_.back().first);
+    order_.pop_back();
+  }
+}
 
 Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOptions options)
     : dbs_(std::move(databases)), options_(std::move(options)), http_(options_.limits) {
@@ -307,6 +354,15 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
   games_json_ = text(games);
 
   http_.set_default_headers({{"Access-Control-Allow-Origin", "*"}});
+  // a game's own work (seconds, for a large puzzle or roll file) and batches of positions run
+  // on the heavy pool: the position requests never wait behind them
+  http_.set_heavy([this](std::string_view method, std::string_view target) {
+    std::vector<std::string> seg;
+    if (!segments(target_path(target), seg)) return false;
+    if (method == "POST") return game_route(seg) != nullptr || is_batch_route(seg);
+    // a GET already refused for its work is refused again at once, on any worker
+    return game_route(seg) != nullptr && !refused_.contains(target);
+  });
   http_.set_router([this](const httplib::Request& req, httplib::Response& res) {
     std::vector<std::string> seg;
     if (req.method == "POST" && segments(req.path, seg) && takes_post(seg))
@@ -406,6 +462,8 @@ void Server::uwapi(const std::vector<std::string>& seg, const httplib::Request& 
       return send_json(res, 200, uwapi_position_text(p));
     } catch (const BadPosition&) {
       return send_error(res, 400, "Invalid Position");
+    } catch (const std::runtime_error& e) {
+      return send_error(res, 500, std::string("the database cannot answer it: ") + e.what());
     }
   }
   if (seg.size() == 4 && seg[3] == "instructions")
@@ -423,7 +481,7 @@ void Server::api(const std::vector<std::string>& seg, const httplib::Request& re
   const ServedDatabase& d = *it->second;
   if (seg.size() == 2) {
     const bool tiers = req.has_param("tiers") && req.get_param_value("tiers") != "0";
-    return send_json(res, 200, text(info_json(*d.opened.db, tiers)));
+    return send_json(res, 200, d.manifest_text(tiers));
   }
   if (seg.size() == 3 && seg[2] == "query") {
     if (!req.has_param("p"))
@@ -438,6 +496,12 @@ void Server::api(const std::vector<std::string>& seg, const httplib::Request& re
       j["position"] = p;
       j["error"] = e.what();
       return send_json(res, 400, text(j));
+    } catch (const std::runtime_error& e) {
+      // a damaged block: the command's and the batch route's error line for this position
+      ojson j;
+      j["position"] = p;
+      j["error"] = std::string("the database cannot answer it: ") + e.what();
+      return send_json(res, 500, text(j));
     }
   }
   send_error(res, 404, "no such route: " + req.path);
@@ -457,9 +521,15 @@ bool Server::takes_post(const std::vector<std::string>& seg) const {
 
 void Server::game_answer(const ApiRoute& route, const std::vector<std::string>& seg,
                          const httplib::Request& req, httplib::Response& res) const {
+  // a GET's answer depends on its target alone: one refused for its work is refused at once
+  const std::string key = req.method == "POST" ? std::string() : req.target;
+  if (!key.empty())
+    if (std::optional<std::string> body = refused_.find(key)) return send_json(res, 413, *body);
   try {
     const ApiAnswer a = route.answer(HttpApiRequest(req, seg[1], by_id_, options_.route_limits));
-    send_json(res, a.status, text(a.body));
+    std::string body = text(a.body);
+    if (a.status == 413 && !key.empty()) refused_.add(key, body);
+    send_json(res, a.status, std::move(body));
   } catch (const std::invalid_argument& e) {
     send_error(res, 400, e.what());
   }

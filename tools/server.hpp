@@ -20,10 +20,14 @@
 // limits, timeouts) is tools/http_server.hpp.
 #pragma once
 
+#include <list>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -35,12 +39,20 @@ namespace toadbase::tools {
 
 /// A database the server answers for.
 struct ServedDatabase {
+ public:
   std::string id;    // the directory's name: its path segment in every route
   std::string path;  // as given
   Opened opened;
   std::string game;           // the manifest's game
   std::string uwapi_variant;  // the variant's JSON on /uwapi/ ("" when GamesmanUni cannot play it)
   int cells = 0;              // board cells (UWAPI games)
+  /// The manifest as /api/<db>/ answers it, without and with the tiers: made once, on first
+  /// use (a database served does not change; a large one's tier list is megabytes of JSON).
+  const std::string& manifest_text(bool tiers) const;
+
+ private:
+  mutable std::once_flag made_[2];
+  mutable std::string manifest_[2];
 };
 
 /// Opens every database one level under each of `data_dirs` (a directory holding a RocksDB
@@ -50,6 +62,20 @@ std::vector<std::unique_ptr<ServedDatabase>> open_served(const std::vector<std::
                                                          const std::vector<std::string>& db_paths,
                                                          size_t cache_bytes,
                                                          std::vector<std::string>& warnings);
+
+/// The work-budget refusals (413) of the games' own routes, by method and target: the same
+/// request that could not fit is refused again at once, not tried again (the latest 256).
+class RefusalMemo {
+ public:
+  std::optional<std::string> find(const std::string& key);
+  bool contains(std::string_view key);
+  void add(const std::string& key, std::string body);
+
+ private:
+  std::mutex mu_;
+  std::list<std::pair<std::string, std::string>> order_;  // most recent first
+  std::unordered_map<std::string, std::list<std::pair<std::string, std::string>>::iterator> index_;
+};
 
 struct ServeOptions {
   std::string host = "127.0.0.1";
@@ -79,6 +105,8 @@ class Server {
 
   const std::vector<std::unique_ptr<ServedDatabase>>& databases() const { return dbs_; }
   size_t open_connections() const { return http_.open_connections(); }
+  /// What start() had to change (the connection limit lowered to the fd limit).
+  const std::vector<std::string>& notices() const { return http_.notices(); }
 
  private:
   struct Answer;
@@ -105,6 +133,7 @@ class Server {
   std::unordered_map<std::string, std::string>
       instructions_json_;  // /uwapi/<game>/<variant>/instructions
   std::string api_json_;   // /api/
+  mutable RefusalMemo refused_;
   HttpServer http_;
   int port_ = -1;
 };

@@ -1,0 +1,304 @@
+// The server under hostile clients, through real sockets: Range headers, malformed framing,
+// clients that pipeline without reading, heavy routes, slow clients filling every slot, a
+// small file-descriptor limit, and a damaged block behind the GET query route.
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <nlohmann/json.hpp>
+#include <rocksdb/db.h>
+#include <sstream>
+#include <thread>
+
+#include "serve_support.hpp"
+
+using namespace tbtest;
+using Catch::Matchers::Contains;
+using json = nlohmann::json;
+
+namespace {
+
+namespace fs = std::filesystem;
+using std::chrono::milliseconds;
+
+std::string solve_tf(const TempDir& dir, const std::string& name, int length) {
+  const std::string db = dir / name;
+  ok({"solve", "toads-frogs", "--length", std::to_string(length), "--db", db, "--quiet"});
+  return db;
+}
+
+std::string body_of(const std::string& raw) {
+  const size_t at = raw.find("\r\n\r\n");
+  return at == std::string::npos ? std::string() : raw.substr(at + 4);
+}
+
+std::string get_request(const std::string& target, const std::string& headers = "") {
+  return "GET " + target + " HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n";
+}
+
+/// A request sent on a connection of its own; its answer read on another thread.
+std::future<std::string> ask_async(int port, const std::string& request, int ms) {
+  return std::async(std::launch::async, [port, request, ms] {
+    RawSocket sock(port);
+    sock.send(request);
+    return sock.read_response(ms);
+  });
+}
+
+}  // namespace
+
+TEST_CASE("serve hardening: a Range header is ignored, every answer is whole", "[serve]") {
+  TempDir dir("serve-range");
+  TestServer s({solve_tf(dir, "tf8", 8)});
+  const std::string whole = s.get("/api/tf8/?tiers=1").body;
+  REQUIRE(whole.size() > 1000);
+  std::string ranges = "Range: bytes=0-";
+  for (int i = 0; i < 2700; ++i) ranges += ",0-";
+  ranges += "\r\n";
+  for (const std::string& range : {ranges, std::string("Range: bytes=0-9\r\n"), std::string("Range: bytes=999999-\r\n")}) {
+    RawSocket sock(s.port);
+    sock.send(get_request("/api/tf8/?tiers=1", range));
+    const std::string raw = sock.read_response(5000);
+    INFO(raw.substr(0, 300));
+    CHECK(status_of(raw) == 200);
+    CHECK(body_of(raw) == whole);  // one copy of the body, not one a range
+    CHECK(raw.find("multipart/byteranges") == std::string::npos);
+  }
+}
+
+TEST_CASE("serve hardening: bare LF line ends, long header lines and header lines without a colon", "[serve]") {
+  TempDir dir("serve-framing");
+  toadbase::tools::ServeOptions o;
+  o.limits.request_timeout = milliseconds(4000);
+  TestServer s({solve_tf(dir, "tf6", 6)}, o);
+  auto exchange = [&](const std::string& bytes) {
+    RawSocket sock(s.port);
+    sock.send(bytes);
+    return sock.read_all(2000);  // well within the request time: the answer comes at once
+  };
+  std::string raw = exchange("GET /api/ HTTP/1.1\nHost: x\n\n");
+  CHECK(status_of(raw) == 400);
+  CHECK_THAT(raw, Contains("CRLF"));
+  raw = exchange("GET /api/ HTTP/1.1\r\nHost: x\n\r\n");
+  CHECK(status_of(raw) == 400);
+  // one header line of 9 KiB in headers under 16 KiB: 431, as the README lists
+  raw = exchange(get_request("/api/", "X-Long: " + std::string(9000, 'a') + "\r\n"));
+  CHECK(status_of(raw) == 431);
+  CHECK_THAT(raw, Contains("header line"));
+  // ... also while it is still arriving
+  raw = exchange("GET /api/ HTTP/1.1\r\nX-Long: " + std::string(9000, 'a'));
+  CHECK(status_of(raw) == 431);
+  for (const std::string& bad : {std::string("NoColonHere\r\n"), std::string(": empty name\r\n"),
+                                 std::string("Bad Name: v\r\n")}) {
+    raw = exchange(get_request("/api/", bad));
+    INFO(bad);
+    CHECK(status_of(raw) == 400);
+    CHECK_THAT(raw, Contains("Name: value"));
+  }
+  // the server answers rightly after all of it
+  CHECK(s.get("/api/tf6/query?p=1_T-F").status == 200);
+}
+
+TEST_CASE("serve hardening: clients that pipeline without reading hold no worker", "[serve]") {
+  TempDir dir("serve-pipeline");
+  toadbase::tools::ServeOptions o;
+  o.limits.threads = 2;
+  TestServer s({solve_tf(dir, "tf8", 8)}, o);
+  const std::string good = "/api/tf8/query?p=1_TT----FF";
+  const std::string expected = s.get(good).body;
+  std::string flood;
+  for (int i = 0; i < 20000; ++i) flood += get_request(good);
+  // two clients (as many as the workers) send 20,000 requests each and read nothing
+  std::vector<std::unique_ptr<RawSocket>> flooders;
+  std::vector<std::thread> senders;
+  for (int i = 0; i < 2; ++i) {
+    flooders.push_back(std::make_unique<RawSocket>(s.port));
+    RawSocket* f = flooders.back().get();
+    senders.emplace_back([f, &flood] { f->send(flood); });  // blocks once the server stops reading
+  }
+  std::this_thread::sleep_for(milliseconds(500));
+  // a good client is answered meanwhile, well within the 5 s a blocked writer would wait
+  for (int i = 0; i < 5; ++i) {
+    RawSocket sock(s.port);
+    sock.send(get_request(good));
+    const std::string raw = sock.read_response(2500);
+    REQUIRE(status_of(raw) == 200);
+    CHECK(body_of(raw) == expected);
+  }
+  // a flooder that reads at last gets its answers in order
+  const std::string first = flooders[0]->read_response(5000);
+  CHECK(status_of(first) == 200);
+  CHECK(body_of(first).substr(0, expected.size()) == expected);  // more answers may follow it
+  for (auto& f : flooders) ::shutdown(f->fd(), SHUT_RDWR);
+  for (auto& t : senders) t.join();
+}
+
+TEST_CASE("serve hardening: heavy routes run on a pool of their own, a refused one is refused at once", "[serve]") {
+  TempDir dir("serve-heavy");
+  toadbase::tools::ServeOptions o;
+  o.limits.threads = 2;
+  o.limits.heavy_threads = 1;
+  o.limits.heavy_per_address = 2;
+  o.route_limits["frog-puzzle.positions"] = uint64_t{1} << 20;
+  TestServer s({solve_tf(dir, "tf8", 8)}, o);
+  const std::string good = "/api/tf8/query?p=1_TT----FF";
+  const std::string expected = s.get(good).body;
+  // each of these explores 2^20 positions and is refused (413): long work
+  const std::string heavy_a = "/api/frog-puzzle/solve?p=LLLLLLLL____RRRRRRRR";
+  const std::string heavy_b = "/api/frog-puzzle/solve?p=LLLLLLL_____RRRRRRRR";
+  auto a = ask_async(s.port, get_request(heavy_a), 120000);
+  std::this_thread::sleep_for(milliseconds(100));
+  auto b = ask_async(s.port, get_request(heavy_b), 120000);
+  std::this_thread::sleep_for(milliseconds(100));
+  // a third heavy request from the same address is refused at once
+  {
+    RawSocket sock(s.port);
+    sock.send(get_request("/api/frog-puzzle/solve?p=LLLLLL______RRRRRRRR"));
+    const std::string raw = sock.read_response(60000);
+    CHECK(status_of(raw) == 503);
+    CHECK(b.wait_for(milliseconds(0)) != std::future_status::ready);  // before the heavy ones end
+  }
+  // position requests are answered while the heavy pool works
+  for (int i = 0; i < 5; ++i) {
+    RawSocket sock(s.port);
+    sock.send(get_request(good));
+    const std::string raw = sock.read_response(60000);
+    CHECK(status_of(raw) == 200);
+    CHECK(body_of(raw) == expected);
+  }
+  CHECK(b.wait_for(milliseconds(0)) != std::future_status::ready);
+  const std::string answer_a = a.get();
+  REQUIRE(status_of(answer_a) == 413);
+  // heavy_b runs now; heavy_a again is refused from memory, before heavy_b ends
+  const std::string again = ask_async(s.port, get_request(heavy_a), 60000).get();
+  CHECK(status_of(again) == 413);
+  CHECK(body_of(again) == body_of(answer_a));
+  CHECK(b.wait_for(milliseconds(0)) != std::future_status::ready);
+  CHECK(status_of(b.get()) == 413);
+}
+
+TEST_CASE("serve hardening: slow clients in every slot: the oldest unfinished request makes room", "[serve]") {
+  TempDir dir("serve-slots");
+  toadbase::tools::ServeOptions o;
+  o.limits.threads = 2;
+  o.limits.max_connections = 16;
+  o.limits.request_timeout = milliseconds(20000);  // the slow clients would hold their slots long
+  TestServer s({solve_tf(dir, "tf8", 8)}, o);
+  const std::string good = "/api/tf8/query?p=1_TT----FF";
+  const std::string expected = s.get(good).body;
+  std::vector<std::unique_ptr<RawSocket>> slow;
+  for (int i = 0; i < 16; ++i) {
+    slow.push_back(std::make_unique<RawSocket>(s.port));
+    slow.back()->send("GET / HTTP/1.1\r\nHo");
+    std::this_thread::sleep_for(milliseconds(20));
+  }
+  for (int i = 0; i < 200 && s.server->open_connections() < 16; ++i) std::this_thread::sleep_for(milliseconds(20));
+  REQUIRE(s.server->open_connections() == 16);
+  for (size_t round = 0; round < 3; ++round) {
+    {
+      RawSocket sock(s.port);
+      sock.send(get_request(good));
+      const std::string raw = sock.read_response(5000);
+      CHECK(status_of(raw) == 200);
+      CHECK(body_of(raw) == expected);
+      CHECK(slow[round]->closed_by_server(5000));  // the oldest went first
+    }
+    // every slot taken again by a newer slow client
+    for (int i = 0; i < 200 && s.server->open_connections() > 15; ++i) std::this_thread::sleep_for(milliseconds(20));
+    slow.push_back(std::make_unique<RawSocket>(s.port));
+    slow.back()->send("GET / HTTP/1.1\r\nHo");
+    for (int i = 0; i < 200 && s.server->open_connections() < 16; ++i) std::this_thread::sleep_for(milliseconds(20));
+  }
+  CHECK_FALSE(slow.back()->closed_by_server(100));
+}
+
+TEST_CASE("serve hardening: connections from one address are capped", "[serve]") {
+  TempDir dir("serve-per-address");
+  toadbase::tools::ServeOptions o;
+  o.limits.max_per_address = 4;
+  TestServer s({solve_tf(dir, "tf6", 6)}, o);
+  std::vector<std::unique_ptr<RawSocket>> mine;
+  for (int i = 0; i < 4; ++i) mine.push_back(std::make_unique<RawSocket>(s.port));
+  for (int i = 0; i < 200 && s.server->open_connections() < 4; ++i) std::this_thread::sleep_for(milliseconds(20));
+  RawSocket fifth(s.port);
+  const std::string raw = fifth.read_all(5000);
+  CHECK(status_of(raw) == 503);
+  CHECK_THAT(raw, Contains("too many connections from 127.0.0.1"));
+  mine.front()->send(get_request("/api/tf6/query?p=1_T-F"));
+  CHECK(status_of(mine.front()->read_response(5000)) == 200);  // the four keep their answers
+  mine.clear();
+  for (int i = 0; i < 200 && s.server->open_connections() > 0; ++i) std::this_thread::sleep_for(milliseconds(20));
+  CHECK(s.get("/api/tf6/query?p=1_T-F").status == 200);
+}
+
+TEST_CASE("serve hardening: --max-connections is fitted to the file-descriptor limit", "[serve][cli]") {
+  TempDir dir("serve-fdlimit");
+  const std::string db = solve_tf(dir, "tf6", 6);
+  const pid_t pid = spawn_program("/usr/bin/prlimit", {"--nofile=64", TOADBASE_BIN, "serve", "--db", db, "--port", "0"},
+                                  "", dir / "out", dir / "err");
+  std::string url;
+  for (int i = 0; i < 200 && url.empty(); ++i) {
+    std::this_thread::sleep_for(milliseconds(50));
+    std::istringstream in(read_file(dir / "out"));
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("listening on ", 0) == 0) url = line.substr(13, line.find(' ', 13) - 13);
+  }
+  INFO(read_file(dir / "out") << read_file(dir / "err"));
+  REQUIRE(url.rfind("http://127.0.0.1:", 0) == 0);
+  CHECK_THAT(read_file(dir / "err"), Contains("connections at once, not 512") && Contains("ulimit -n"));
+  const int port = std::stoi(url.substr(17));
+  // more idle clients than the limit has descriptors: a good client is still answered
+  std::vector<std::unique_ptr<RawSocket>> idle;
+  for (int i = 0; i < 100; ++i) idle.push_back(std::make_unique<RawSocket>(port));
+  std::this_thread::sleep_for(milliseconds(300));  // the ones dropped for newer ones closed
+  RawSocket sock(port);
+  sock.send(get_request("/api/tf6/query?p=1_T-F"));
+  const std::string raw = sock.read_response(5000);
+  CHECK(status_of(raw) == 200);
+  CHECK(body_of(raw) + "\n" == ok({"query", "--db", db, "1_T-F"}).out);
+  idle.clear();
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+}
+
+TEST_CASE("serve hardening: a damaged block gives the GET query route the command's error line", "[serve]") {
+  TempDir dir("serve-damaged");
+  const std::string db = solve_tf(dir, "tf8", 8);
+  {
+    // the stored tier with the most positions loses its first block
+    const json tiers = json::parse(ok({"info", "--db", db, "--json", "--tiers"}).out).at("tiers");
+    uint32_t largest = 0;
+    uint64_t most = 0;
+    for (uint32_t t = 0; t < tiers.size(); ++t)
+      if (tiers[t].value("storedBytes", uint64_t{0}) > 0 && tiers[t].at("positions").get<uint64_t>() > most)
+        largest = t, most = tiers[t].at("positions").get<uint64_t>();
+    REQUIRE(most > 0);
+    std::string key = "B";
+    for (uint32_t v : {largest, 0u})
+      for (int i = 3; i >= 0; --i) key.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::Open(rocksdb::Options(), db, &raw).ok());
+    std::unique_ptr<rocksdb::DB> rdb(raw);
+    REQUIRE(rdb->Put(rocksdb::WriteOptions(), key, "12345678garbage-garbage").ok());
+  }
+  // a position the command cannot answer now
+  std::string p, line;
+  std::istringstream lines(run_toadbase({"query", "--db", db, "--random", "400", "--seed", "7"}).out);
+  while (p.empty() && std::getline(lines, line))
+    if (line.find("cannot answer") != std::string::npos) p = json::parse(line).at("position");
+  REQUIRE_FALSE(p.empty());
+  const RunResult cmd = run_toadbase({"query", "--db", db, p});
+  REQUIRE(cmd.rc == 1);
+  TestServer s({db});
+  const httplib::Response r = s.get("/api/tf8/query?p=" + encode(p));
+  CHECK(r.status == 500);
+  CHECK(r.body + "\n" == cmd.out);
+  const httplib::Response u = s.get("/uwapi/toads-frogs/tf8/positions/?p=" + encode(p));
+  CHECK(u.status == 500);
+  CHECK_THAT(u.body, Contains("cannot answer"));
+}
