@@ -10,6 +10,7 @@ import fcntl
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 
@@ -75,9 +76,16 @@ def command_error(args):
     r = run(args, check=False)
     assert r.returncode in (1, 2), (r.returncode, r.stderr)  # 2: a command-line mistake
     prefix = "toadbase: error: "
-    line = r.stderr.strip().splitlines()[-1]
-    assert line.startswith(prefix), line
-    return line[len(prefix):]
+    lines = [line for line in r.stderr.splitlines() if line.startswith(prefix)]  # a "see: ..." line may follow
+    assert len(lines) == 1, r.stderr
+    return lines[0][len(prefix):]
+
+
+def as_keyword(message):
+    """A command's message about an option as the module says it about the keyword: a leading
+    `--fly-hp: ` as `fly_hp: ` (the rest the same)."""
+    m = re.match(r"--([a-z][a-z0-9-]*): ", message)
+    return message if not m else m.group(1).replace("-", "_") + message[len(m.group(1)) + 2:]
 
 
 class Databases:

@@ -9,7 +9,7 @@ import time
 import pytest
 import toadbase
 
-from conftest import command_error, command_queries, run
+from conftest import as_keyword, command_error, command_queries, run
 
 
 def test_missing_database_is_file_not_found(tmp_path):
@@ -120,7 +120,7 @@ def test_solve_errors(tmp_path):
     path = str(tmp_path / "x")
     with pytest.raises(ValueError) as e:
         toadbase.solve("toads-frogs", db=path, length=30, quiet=True)
-    assert str(e.value) == command_error(["solve", "toads-frogs", "--length", "30", "--db", path])
+    assert str(e.value) == as_keyword(command_error(["solve", "toads-frogs", "--length", "30", "--db", path]))
     with pytest.raises(ValueError) as e:
         toadbase.solve("toads-frogs", db=path, length=8, toads=3, quiet=True)
     assert str(e.value) == command_error(["solve", "toads-frogs", "--length", "8", "--toads", "3", "--db", path])

@@ -23,15 +23,21 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "db/database.hpp"
 #include "solver/core/engine.hpp"
+#include "solver/core/printable.hpp"
+#include "tools/cli.hpp"
 #include "tools/info.hpp"
 #include "tools/open.hpp"
+#include "tools/python/array_text.hpp"
 #include "tools/registry.hpp"
 #include "tools/solve.hpp"
 #include "tools/uwapi.hpp"
@@ -43,6 +49,22 @@ namespace toadbase::python {
 namespace {
 
 // ---- JSON <-> Python ----------------------------------------------------------------------
+
+/// Text from the engine as a str: UTF-8, and any byte that is not (a file name's, in a
+/// report's "db") as os.fsdecode shows it (a surrogate), rather than a UnicodeDecodeError.
+py::str decoded(const std::string& s) {
+  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogateescape");
+  if (!o) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(o);
+}
+
+/// Raises `type` with `message`; bytes of it that are not UTF-8 (a file name's) as \xNN.
+void set_error(PyObject* type, const std::string& message) {
+  PyObject* m = PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()), "backslashreplace");
+  if (!m) return;  // the decoder's error stands
+  PyErr_SetObject(type, m);
+  Py_DECREF(m);
+}
 
 /// A JSON value as Python objects (objects keep their key order: dict preserves it).
 template <class J>
@@ -59,7 +81,7 @@ py::object to_python(const J& j) {
     case nlohmann::json::value_t::number_float:
       return py::float_(j.template get<double>());
     case nlohmann::json::value_t::string:
-      return py::str(j.template get_ref<const std::string&>());
+      return decoded(j.template get_ref<const std::string&>());
     case nlohmann::json::value_t::array: {
       py::list l;
       for (const auto& x : j) l.append(to_python(x));
@@ -67,7 +89,7 @@ py::object to_python(const J& j) {
     }
     case nlohmann::json::value_t::object: {
       py::dict d;
-      for (const auto& [k, v] : j.items()) d[py::str(k)] = to_python(v);
+      for (const auto& [k, v] : j.items()) d[decoded(k)] = to_python(v);
       return d;
     }
     default:
@@ -75,29 +97,147 @@ py::object to_python(const J& j) {
   }
 }
 
-/// A path argument: str or os.PathLike.
-std::string path_arg(const py::handle& p) {
-  return py::str(py::module_::import("os").attr("fspath")(p)).cast<std::string>();
+// ---- arguments from Python ------------------------------------------------------------------
+//
+// Every argument is converted here, so that what a function does not take is said by name
+// (TypeError for the wrong type, ValueError for a value outside what it takes) and never in
+// pybind11's words ("Unable to cast Python instance to C++ type").
+
+std::string type_name(const py::handle& v) { return py::str(v.get_type().attr("__name__")); }
+
+/// A str's UTF-8 into `out`; false when it holds a code point that is not text (a lone
+/// surrogate): `why` then quotes it and says which ("'a\ud800': character 1 is U+D800, a lone
+/// surrogate, not text").
+bool utf8_of(const py::handle& s, std::string& out, std::string& why) {
+  Py_ssize_t len = 0;
+  if (const char* p = PyUnicode_AsUTF8AndSize(s.ptr(), &len)) {
+    out.assign(p, static_cast<size_t>(len));
+    return true;
+  }
+  if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) throw py::error_already_set();  // no memory
+  PyErr_Clear();
+  Py_UCS4* ucs4 = PyUnicode_AsUCS4Copy(s.ptr());
+  if (!ucs4) throw py::error_already_set();
+  const auto n = static_cast<size_t>(PyUnicode_GET_LENGTH(s.ptr()));
+  size_t at = 0;
+  while (at < n && unicode_scalar(ucs4[at])) ++at;
+  if (at < n) why = not_text(reinterpret_cast<const char*>(ucs4), n, at);
+  PyMem_Free(ucs4);
+  if (at == n) throw std::logic_error("a str UTF-8 does not encode holds only Unicode text");
+  return false;
 }
 
-/// A position argument: a string; a dict or list (a forest belief) is written as JSON.
+/// A str argument: TypeError naming `name` and what it `takes` for anything else, ValueError
+/// for one that is not text.
+std::string text_arg(const py::handle& v, const std::string& name, const std::string& takes) {
+  if (!py::isinstance<py::str>(v)) throw py::type_error(name + " is " + takes + ", not " + type_name(v));
+  std::string out, why;
+  if (!utf8_of(v, out, why)) throw py::value_error(name + " " + why);
+  return out;
+}
+
+/// A number's decimal text as a message quotes it: the first 40 characters of a longer one.
+std::string quoted_number(const py::handle& n) {
+  const std::string text = py::str(n);
+  if (text.size() <= 40) return text;
+  return text.substr(0, 40) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
+/// An int argument (or anything with __index__, such as numpy's; not a bool) within
+/// [lo, hi]; outside it, ValueError in the command's words for its numbers
+/// ("threads: 65537 is out of range (0..1024)"), whatever the int's size.
+long long int_arg(const py::handle& v, const std::string& name, long long lo, long long hi) {
+  if (PyBool_Check(v.ptr()) || !PyIndex_Check(v.ptr()))
+    throw py::type_error(name + " is an int, not " + type_name(v));
+  const py::object n = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
+  if (!n) throw py::error_already_set();
+  int overflow = 0;
+  const long long x = PyLong_AsLongLongAndOverflow(n.ptr(), &overflow);
+  if (x == -1 && PyErr_Occurred()) throw py::error_already_set();
+  if (overflow != 0 || x < lo || x > hi)
+    throw py::value_error(name + ": " + quoted_number(n) + " is out of range (" + std::to_string(lo) + ".." +
+                          std::to_string(hi) + ")");
+  return x;
+}
+
+/// threads: 0 (all cores) to the command's bound (a typo such as 100000 would start that many).
+int threads_arg(const py::handle& v) { return static_cast<int>(int_arg(v, "threads", 0, tools::kMaxThreads)); }
+
+/// The most cache_mb takes: serve --cache's bound (1 TiB).
+constexpr long long kMaxCacheMb = 1 << 20;
+
+/// A path argument: str, bytes or os.PathLike, as the bytes of the file name (a str through
+/// os.fsencode, as Python's own open() takes it). ValueError for a NUL byte, which no file name
+/// holds (the name would end there), and for a str that is not text.
+std::string path_arg(const py::handle& p, const std::string& name) {
+  py::object fs;
+  try {
+    fs = py::module_::import("os").attr("fspath")(p);
+  } catch (const py::error_already_set& e) {
+    if (!e.matches(PyExc_TypeError)) throw;
+    throw py::type_error(name + " is a path (str, bytes or os.PathLike), not " + type_name(p));
+  }
+  std::string bytes;
+  if (py::isinstance<py::str>(fs)) {
+    std::string utf8, why;
+    if (!utf8_of(fs, utf8, why)) {
+      // surrogates U+DC80..U+DCFF stand for the bytes of a name that is not UTF-8 (os.fsdecode)
+      PyObject* b = PyUnicode_EncodeFSDefault(fs.ptr());
+      if (!b) {
+        PyErr_Clear();
+        throw py::value_error(name + " " + why);
+      }
+      bytes = py::reinterpret_steal<py::bytes>(b);
+    } else {
+      bytes = std::move(utf8);
+    }
+  } else {
+    bytes = py::reinterpret_borrow<py::bytes>(fs);  // os.fspath gives str or bytes
+  }
+  if (bytes.find('\0') != std::string::npos)
+    throw py::value_error(name + " '" + printable(bytes) + "' holds a NUL byte, which no file name can");
+  return bytes;
+}
+
+/// A file name's bytes as Python shows them (os.fsdecode: bytes that are not UTF-8 as surrogates).
+py::str path_str(const std::string& bytes) {
+  PyObject* s = PyUnicode_DecodeFSDefaultAndSize(bytes.data(), static_cast<Py_ssize_t>(bytes.size()));
+  if (!s) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(s);
+}
+
+/// A position argument: a string; a dict or list (a forest belief) is written as JSON. A
+/// string that is not text is a position no database holds (BadPosition, as the parser's).
 std::string position_arg(const py::handle& p) {
-  if (py::isinstance<py::str>(p)) return p.cast<std::string>();
+  if (py::isinstance<py::str>(p)) {
+    std::string out, why;
+    if (!utf8_of(p, out, why)) throw BadPosition("position " + why);
+    return out;
+  }
   if (py::isinstance<py::dict>(p) || py::isinstance<py::list>(p))
     return py::module_::import("json")
         .attr("dumps")(p, py::arg("separators") = py::make_tuple(",", ":"))
         .cast<std::string>();
-  throw py::type_error("a position is a string (or, for the forest, a belief as a dict), not " +
-                       std::string(py::str(p.get_type().attr("__name__"))));
+  throw py::type_error("a position is a string (or, for the forest, a belief as a dict), not " + type_name(p));
 }
 
-/// The player to move for a bare board: None/"" (the position says), 1 or 2.
+/// The player to move for a bare board: None/"" (the position says), 1 or 2. An int goes to
+/// the parser as its decimal text, whatever its size, and is refused there as the command
+/// refuses --turn.
 std::string turn_arg(const py::handle& t) {
   if (t.is_none()) return "";
   if (py::isinstance<py::bool_>(t))
     throw py::type_error("turn is 1 (Toads) or 2 (Frogs), not a bool");
-  if (py::isinstance<py::int_>(t)) return std::to_string(t.cast<long long>());
-  if (py::isinstance<py::str>(t)) return t.cast<std::string>();
+  if (py::isinstance<py::int_>(t)) {
+    const py::object n = py::reinterpret_steal<py::object>(PyNumber_Long(t.ptr()));  // an int subclass's value
+    if (!n) throw py::error_already_set();
+    return py::str(n);
+  }
+  if (py::isinstance<py::str>(t)) {
+    std::string out, why;
+    if (!utf8_of(t, out, why)) throw BadPosition("turn " + why);
+    return out;
+  }
   throw py::type_error("turn is 1 (Toads), 2 (Frogs) or None");
 }
 
@@ -106,12 +246,12 @@ std::string turn_arg(const py::handle& t) {
 /// What a Database and its Tier objects share; close() drops `opened`, calls in flight keep
 /// their own reference.
 struct State {
-  std::string path;
+  std::string path;  // the file name's bytes (path_str() shows them to Python)
   std::shared_ptr<tools::Opened> opened;
   std::shared_ptr<std::function<std::vector<uint8_t>(TierId)>> tier_reader;  // made on first use
 
   std::shared_ptr<tools::Opened> get() const {
-    if (!opened) throw py::value_error("database " + path + " is closed");
+    if (!opened) throw py::value_error("database " + printable(path) + " is closed");
     return opened;
   }
 };
@@ -126,7 +266,7 @@ std::shared_ptr<State> open_state(const std::string& path, size_t cache_bytes) {
   } catch (const db::DbError& e) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
-      PyErr_SetString(PyExc_FileNotFoundError, e.what());
+      set_error(PyExc_FileNotFoundError, e.what());
       throw py::error_already_set();
     }
     throw;
@@ -153,6 +293,7 @@ class Positions {
           a = a.attr("astype")(
               a.dtype().attr("newbyteorder")("="));  // UCS-4 in this machine's order
         array_ = py::array::ensure(a, py::array::c_style);
+        if (!array_) throw py::error_already_set();
         kind_ = kind == 'U' ? Kind::Ucs4 : Kind::Bytes;
         base_ = static_cast<const char*>(array_.data());
         width_ = static_cast<size_t>(array_.itemsize());
@@ -172,29 +313,36 @@ class Positions {
   size_t size() const { return n_; }
   const std::vector<py::ssize_t>& shape() const { return shape_; }
 
-  /// Position i into `out` (whose capacity is reused: no allocation once it is large enough).
-  void get(size_t i, std::string& out) const {
-    out.clear();
+  /// Position i into `out` (whose capacity is reused: no allocation once it is large enough):
+  /// true, or false for one that is not text (a lone surrogate; for 'U' arrays also a code
+  /// point past U+10FFFF), `why` then saying so as the position parser says of a bad one.
+  /// An array's item loses its trailing NULs (numpy's padding) and nothing else: a NUL inside
+  /// reaches the parser, which refuses it.
+  bool get(size_t i, std::string& out, std::string& why) const {
     switch (kind_) {
-      case Kind::Packed:
-        out.append(chars_.data() + offsets_[i], offsets_[i + 1] - offsets_[i]);
-        break;
-      case Kind::Bytes: {
-        const char* p = base_ + i * width_;
-        out.append(p, strnlen(p, width_));
-        break;
-      }
-      case Kind::Ucs4: {
-        const char* p = base_ + i * width_;
-        for (size_t k = 0; k < width_ / 4; ++k) {
-          uint32_t c;
-          std::memcpy(&c, p + 4 * k, 4);
-          if (c == 0) break;
-          utf8(c, out);
+      case Kind::Packed: {
+        if (!not_text_.empty()) {
+          const auto bad = not_text_.find(i);
+          if (bad != not_text_.end()) {
+            why = bad->second;
+            return false;
+          }
         }
-        break;
+        out.assign(chars_.data() + offsets_[i], offsets_[i + 1] - offsets_[i]);
+        return true;
+      }
+      case Kind::Bytes:
+        item_text(ItemKind::Bytes, base_ + i * width_, width_, out);
+        return true;
+      case Kind::Ucs4: {
+        const char* item = base_ + i * width_;
+        const size_t at = item_text(ItemKind::Ucs4, item, width_, out);
+        if (at == kAllText) return true;
+        why = "position " + not_text(item, item_units(ItemKind::Ucs4, item, width_), at);
+        return false;
       }
     }
+    return false;
   }
 
  private:
@@ -203,39 +351,19 @@ class Positions {
   void pack(const py::handle& seq) {
     kind_ = Kind::Packed;
     offsets_.push_back(0);
+    std::string text, why;
     for (const py::handle item : seq) {
-      Py_ssize_t len = 0;
-      const char* s = nullptr;
-      if (PyUnicode_Check(item.ptr())) {
-        s = PyUnicode_AsUTF8AndSize(item.ptr(), &len);
-        if (!s) throw py::error_already_set();
-      } else {
-        throw py::type_error("values(): position " + std::to_string(offsets_.size() - 1) +
-                             " is a " + std::string(py::str(item.get_type().attr("__name__"))) +
+      const size_t i = offsets_.size() - 1;
+      if (!PyUnicode_Check(item.ptr()))
+        throw py::type_error("values(): position " + std::to_string(i) + " is a " + type_name(item) +
                              ", not a string");
-      }
-      chars_.append(s, static_cast<size_t>(len));
+      if (utf8_of(item, text, why))
+        chars_.append(text);
+      else
+        not_text_.emplace(i, "position " + why);
       offsets_.push_back(chars_.size());
     }
     n_ = offsets_.size() - 1;
-  }
-
-  static void utf8(uint32_t c, std::string& out) {
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-    } else if (c < 0x800) {
-      out += static_cast<char>(0xC0 | (c >> 6));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      out += static_cast<char>(0xE0 | (c >> 12));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (c >> 18));
-      out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (c & 0x3F));
-    }
   }
 
   Kind kind_ = Kind::Packed;
@@ -243,6 +371,7 @@ class Positions {
   std::vector<py::ssize_t> shape_;
   std::string chars_;
   std::vector<size_t> offsets_;
+  std::unordered_map<size_t, std::string> not_text_;  // the list's positions that are not text
   py::array array_;
   const char* base_ = nullptr;
   size_t width_ = 0;
@@ -251,7 +380,7 @@ class Positions {
 /// The first bad position of a batch (the lowest index), whatever order the threads meet them.
 class FirstBad {
  public:
-  void offer(size_t i, const char* message) {
+  void offer(size_t i, const std::string& message) {
     std::lock_guard lock(mu_);
     if (i < index_) index_ = i, message_ = message;
   }
@@ -334,11 +463,21 @@ class Tier {
     return py::make_tuple(codes, remoteness);
   }
 
-  std::string position(uint64_t index) const {
-    if (index >= size_)
-      throw py::index_error("tier " + name_ + " holds " + std::to_string(size_) +
-                            " positions, not " + std::to_string(index + 1));
-    return state_->get()->instance->position_at(id_, index);
+  std::string position(const py::handle& index_given) const {
+    if (PyBool_Check(index_given.ptr()) || !PyIndex_Check(index_given.ptr()))
+      throw py::type_error("index is an int, not " + type_name(index_given));
+    const py::object n = py::reinterpret_steal<py::object>(PyNumber_Index(index_given.ptr()));
+    if (!n) throw py::error_already_set();
+    int overflow = 0;
+    const long long index = PyLong_AsLongLongAndOverflow(n.ptr(), &overflow);
+    if (index == -1 && PyErr_Occurred()) throw py::error_already_set();
+    if (overflow != 0 || index < 0 || static_cast<uint64_t>(index) >= size_)
+      throw py::index_error("tier " + name_ + " has no position " + quoted_number(n) +
+                            (size_ == 0   ? std::string(" (it holds none)")
+                             : size_ == 1 ? std::string(" (it holds one: 0)")
+                                          : " (it holds " + std::to_string(size_) + ": 0 to " +
+                                                std::to_string(size_ - 1) + ")"));
+    return state_->get()->instance->position_at(id_, static_cast<uint64_t>(index));
   }
 
   std::string repr() const {
@@ -355,10 +494,11 @@ class Tier {
 
 class Database {
  public:
-  Database(const py::object& path, size_t cache_mb)
-      : state_(open_state(path_arg(path), cache_mb << 20)) {}
+  Database(const py::handle& path, const py::handle& cache_mb)
+      : state_(open_state(path_arg(path, "path"),
+                          static_cast<size_t>(int_arg(cache_mb, "cache_mb", 0, kMaxCacheMb)) << 20)) {}
 
-  const std::string& path() const { return state_->path; }
+  py::str path() const { return path_str(state_->path); }
   bool closed() const { return !state_->opened; }
   void close() {
     state_->tier_reader.reset();
@@ -433,16 +573,16 @@ class Database {
     }
   }
 
-  py::tuple values(const py::handle& positions, const py::handle& turn, int threads,
-                   const std::string& errors) const {
+  py::tuple values(const py::handle& positions, const py::handle& turn, const py::handle& threads_given,
+                   const py::handle& errors_given) const {
     auto o = state_->get();
     if (!o->instance->win_lose())
       throw py::type_error("values() answers win/lose games; " + o->instance->identity().game +
                            " answers value() and query()");
+    const std::string errors = text_arg(errors_given, "errors", "'raise' or 'mark'");
     if (errors != "raise" && errors != "mark")
-      throw py::value_error("errors is 'raise' or 'mark', not '" + errors + "'");
-    if (threads < 0)
-      throw py::value_error("threads is 0 (all cores) or more, not " + std::to_string(threads));
+      throw py::value_error("errors is 'raise' or 'mark', not '" + printable(errors) + "'");
+    const int threads = threads_arg(threads_given);
     const std::string t = turn_arg(turn);
     const Positions in(positions);
     const size_t n = in.size();
@@ -461,10 +601,15 @@ class Database {
                             // up under the shared cache's lock every time
                             const std::unique_ptr<TierSource> reader = o->db->reader();
                             const TierSource& src = *reader;
-                            std::string text;
+                            std::string text, why;
                             text.reserve(64);
                             for (size_t i = range.begin(); i != range.end(); ++i) {
-                              in.get(i, text);
+                              if (!in.get(i, text, why)) {
+                                c[i] = 0;
+                                r[i] = 0;
+                                bad.offer(i, why);
+                                continue;
+                              }
                               try {
                                 const Outcome out = inst.lookup(src, text, t);
                                 c[i] = static_cast<uint8_t>(out.value);
@@ -503,9 +648,10 @@ class Database {
   }
 
   std::string repr() const {
-    if (!state_->opened) return "<toadbase.Database " + state_->path + " (closed)>";
+    const std::string path = printable(state_->path);
+    if (!state_->opened) return "<toadbase.Database " + path + " (closed)>";
     const Identity id = state_->opened->instance->identity();
-    return "<toadbase.Database " + state_->path + ": " + id.game + " " + id.parameters.dump() + ">";
+    return "<toadbase.Database " + path + ": " + id.game + " " + id.parameters.dump() + ">";
   }
 
  private:
@@ -514,13 +660,25 @@ class Database {
 
 // ---- solve and games --------------------------------------------------------------------------
 
+/// The range an Int parameter takes on its own, refused by name as the command refuses its
+/// option ("length: 30 is out of range (1..26)"): the spec's bounds where it has them, else
+/// int's (the games read their parameters as int: a larger value is refused, never cut).
+template <class Spec>
+std::pair<long long, long long> int_range(const Spec& spec) {
+  if constexpr (requires { spec.min; spec.max; })
+    return {std::max<long long>(spec.min, std::numeric_limits<int>::min()),
+            std::min<long long>(spec.max, std::numeric_limits<int>::max())};
+  else
+    return {std::numeric_limits<int>::min(), std::numeric_limits<int>::max()};
+}
+
 /// The options of a solve, from Python keywords (`fly_hp` for `--fly-hp`), checked against
 /// the game's parameters.
 nlohmann::json given_parameters(const tools::Game& game, const py::kwargs& kwargs) {
   const std::vector<ParamSpec> specs = game.parameters();
   nlohmann::json given = nlohmann::json::object();
   for (const auto& [k, v] : kwargs) {
-    const std::string key = py::str(k);
+    const std::string key = text_arg(k, "solve(): keyword", "a str");
     const ParamSpec* spec = nullptr;
     for (const auto& p : specs) {
       std::string py_name = p.name;
@@ -534,17 +692,15 @@ nlohmann::json given_parameters(const tools::Game& game, const py::kwargs& kwarg
         std::replace(py_name.begin(), py_name.end(), '-', '_');
         known += (known.empty() ? "" : ", ") + py_name;
       }
-      throw py::type_error("solve() got an unexpected keyword argument '" + key + "' (" +
+      throw py::type_error("solve() got an unexpected keyword argument '" + printable(key) + "' (" +
                            game.name() + " takes " + (known.empty() ? std::string("none") : known) +
                            ")");
     }
     if (spec->kind == ParamSpec::Kind::Int) {
-      if (!py::isinstance<py::int_>(v) || py::isinstance<py::bool_>(v))
-        throw py::type_error("solve(): " + key + " is an int");
-      given[spec->name] = v.cast<long long>();
+      const auto [lo, hi] = int_range(*spec);
+      given[spec->name] = int_arg(v, key, lo, hi);
     } else {
-      if (!py::isinstance<py::str>(v)) throw py::type_error("solve(): " + key + " is a str");
-      given[spec->name] = v.cast<std::string>();
+      given[spec->name] = text_arg(v, key, "a str");
     }
   }
   return given;
@@ -580,21 +736,19 @@ const tools::Game& game_named(const std::string& name, bool need_database) {
   std::string known;
   for (const auto& x : tools::games())
     if (!need_database || x->has_database()) known += (known.empty() ? "" : ", ") + x->name();
-  if (!g) throw py::value_error("no game '" + name + "' (games: " + known + ")");
+  if (!g) throw py::value_error("no game '" + printable(name) + "' (games: " + known + ")");
   if (need_database && !g->has_database())
-    throw py::value_error(name + " has no position database (games with one: " + known + ")");
+    throw py::value_error(printable(name) + " has no position database (games with one: " + known + ")");
   return *g;
 }
 
-py::object solve(const std::string& game_name, const py::object& db, int threads, int zstd_level,
-                 bool quiet, bool repair, const py::kwargs& kwargs) {
-  const tools::Game& game = game_named(game_name, true);
-  if (threads < 0)
-    throw py::value_error("threads is 0 (all cores) or more, not " + std::to_string(threads));
-  if (zstd_level < 1 || zstd_level > 19)
-    throw py::value_error("zstd_level is 1..19, not " + std::to_string(zstd_level));
+py::object solve(const py::handle& game_given, const py::handle& db, const py::handle& threads_given,
+                 const py::handle& zstd_level_given, bool quiet, bool repair, const py::kwargs& kwargs) {
+  const tools::Game& game = game_named(text_arg(game_given, "game", "a game's name (games() lists them)"), true);
+  const int threads = threads_arg(threads_given);
+  const int zstd_level = static_cast<int>(int_arg(zstd_level_given, "zstd_level", 1, 19));
   const nlohmann::json given = given_parameters(game, kwargs);
-  const tools::SolveRequest request{path_arg(db), threads, zstd_level, quiet, repair, std::string()};
+  const tools::SolveRequest request{path_arg(db, "db"), threads, zstd_level, quiet, repair, std::string()};
   tools::Solved solved;
   {
     DefaultInterrupt interrupt;
@@ -678,7 +832,7 @@ command's.)";
     try {
       if (p) std::rethrow_exception(p);
     } catch (const db::DbError& e) {
-      PyErr_SetString(database_error.ptr(), e.what());
+      set_error(database_error.ptr(), e.what());
     }
   });
 
@@ -729,8 +883,8 @@ Database.values() gives them (win/lose games).)")
 Thread-safe: several threads may look up at once (lookups release the GIL), and several
 processes may open the same database. A context manager: `with toadbase.open(p) as db:`
 closes it at the end; or call close().)")
-      .def(py::init<const py::object&, size_t>(), py::arg("path"), py::arg("cache_mb") = 256,
-           "Database(path: str | os.PathLike, cache_mb: int = 256)\n\nOpen the database at `path` "
+      .def(py::init<const py::handle&, const py::handle&>(), py::arg("path"), py::arg("cache_mb") = 256,
+           "Database(path: str | bytes | os.PathLike, cache_mb: int = 256)\n\nOpen the database at `path` "
            "(as toadbase.open).")
       .def_property_readonly("path", &Database::path, "The database directory.")
       .def_property_readonly("closed", &Database::closed, "True after close().")
@@ -783,9 +937,10 @@ The values of many positions: (codes, remoteness), two numpy arrays in the shape
 `positions` (a list of strings, or a numpy array of strings of any shape).
 codes (uint8): 1 = win, 2 = lose (3 = tie, 4 = draw; 0 = no value); VALUE_NAMES[code]
 names them. remoteness (uint16): moves to the end under perfect play.
-Runs on `threads` threads (0: all cores) without the GIL. errors='raise' raises
-ValueError naming the first bad position (positions[i]: ...); errors='mark' gives it
-code 0 instead.)")
+Runs on `threads` threads (0: all cores, at most 1024) without the GIL. errors='raise'
+raises ValueError naming the first bad position (positions[i]: ...); errors='mark' gives it
+code 0 instead. An array's strings lose their trailing NULs (numpy's padding) and nothing
+else: a NUL inside one, or a lone surrogate, makes a bad position.)")
       .def("tiers", &Database::tiers, "tiers() -> list[Tier]\n\nEvery tier, in solve order.")
       .def("analyze", &Database::analyze,
            "analyze() -> dict\n\nCounts by remoteness and the game's own findings: the dict "
@@ -801,19 +956,20 @@ code 0 instead.)")
       .def("__repr__", &Database::repr);
 
   m.def(
-      "open", [](const py::object& path, size_t cache_mb) { return Database(path, cache_mb); },
+      "open", [](const py::handle& path, const py::handle& cache_mb) { return Database(path, cache_mb); },
       py::arg("path"), py::kw_only(), py::arg("cache_mb") = 256,
-      R"(open(path: str | os.PathLike, *, cache_mb: int = 256) -> Database
+      R"(open(path: str | bytes | os.PathLike, *, cache_mb: int = 256) -> Database
 
 Open a solved database read-only; a context manager (with toadbase.open(p) as db: ...).
-`cache_mb` bounds the decompressed blocks kept for lookups. Raises FileNotFoundError for a
-missing directory and DatabaseError for one that is damaged, of a game this toadbase does
-not know, or incomplete (run the same solve again to resume it).)");
+`cache_mb` (0..1048576) bounds the decompressed blocks kept for lookups. Raises
+FileNotFoundError for a missing directory and DatabaseError for one that is damaged, of a
+game this toadbase does not know, or incomplete (run the same solve again to resume it);
+ValueError for a path with a NUL byte.)");
 
   m.def(
       "solve", &solve, py::arg("game"), py::kw_only(), py::arg("db"), py::arg("threads") = 0,
       py::arg("zstd_level") = 3, py::arg("quiet") = false, py::arg("repair") = false,
-      R"(solve(game: str, *, db: str | os.PathLike, threads: int = 0, zstd_level: int = 3, quiet: bool = False, repair: bool = False, **parameters) -> dict
+      R"(solve(game: str, *, db: str | bytes | os.PathLike, threads: int = 0, zstd_level: int = 3, quiet: bool = False, repair: bool = False, **parameters) -> dict
 
 Solve every position of a game's space into the database directory `db`, as `toadbase
 solve` does. The game's parameters are keywords (length=12, fly_hp=5, ...; games() lists
@@ -821,8 +977,9 @@ them). Resumes a database an earlier solve left incomplete; leaves a complete on
 is; repair=True solves again the tiers that no longer read back whole (`solve
 --repair`). Progress goes to standard error (quiet=True: none); Ctrl-C ends the process as it
 ends the command, and the same call resumes. Returns what `toadbase solve --json` prints.
-Raises ValueError for parameters the game refuses, TypeError for an unknown keyword, and
-DatabaseError for a database of other parameters.)");
+Raises ValueError for parameters the game refuses (and for threads outside 0..1024 or a
+path with a NUL byte), TypeError for an unknown keyword, and DatabaseError for a database
+of other parameters.)");
 
   m.def("games", &games,
         R"(games() -> list[dict]

@@ -12,6 +12,9 @@ Position = Union[str, dict[str, Any]]
 Turn = Union[int, str, None]
 """The player to move for a bare board: 1 (Toads), 2 (Frogs), or None (the string says)."""
 
+Path = Union[str, bytes, os.PathLike[str], os.PathLike[bytes]]
+"""A file name: str, bytes or os.PathLike (no NUL byte)."""
+
 VALUE_NAMES: tuple[str, str, str, str, str]
 """VALUE_NAMES[code]: 'none', 'win', 'lose', 'tie', 'draw'."""
 NONE: int
@@ -42,7 +45,7 @@ class Tier:
 class Database:
     """An open position database (read-only); a context manager."""
 
-    def __init__(self, path: Union[str, os.PathLike[str]], cache_mb: int = 256) -> None: ...
+    def __init__(self, path: Path, cache_mb: int = 256) -> None: ...
     @property
     def path(self) -> str: ...
     @property
@@ -76,11 +79,11 @@ class Database:
     def __enter__(self) -> "Database": ...
     def __exit__(self, *args: object) -> None: ...
 
-def open(path: Union[str, os.PathLike[str]], *, cache_mb: int = 256) -> Database: ...
+def open(path: Path, *, cache_mb: int = 256) -> Database: ...
 def solve(
     game: str,
     *,
-    db: Union[str, os.PathLike[str]],
+    db: Path,
     threads: int = 0,
     zstd_level: int = 3,
     quiet: bool = False,
