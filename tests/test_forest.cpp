@@ -4,15 +4,21 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 
+#include "db/database.hpp"
 #include "solver/games/forest/agents.hpp"
 #include "solver/games/forest/forest.hpp"
+#include "solver/games/forest/module.hpp"
+#include "solver/games/forest/optimal.hpp"
+#include "solver/games/forest/policy_table.hpp"
 #include "solver/games/forest/posterior.hpp"
 #include "support.hpp"
+#include "tools/commands.hpp"
 
 using namespace toadbase::forest;
 
@@ -550,4 +556,91 @@ TEST_CASE("cli forest: play, eval (sampled and exact), posterior, and bad input"
     REQUIRE_THAT(run_expecting({"forest", "posterior", dir / "o.json"}, 1).err, Catch::Matchers::Contains("observations:"));
   }
   run_expecting({"forest", "eval", "--side", "5", "--exact"}, 2);
+}
+
+namespace {
+
+/// The toadbase command run in this process (so that what it calls can be counted here): its
+/// exit code and standard output.
+std::pair<int, std::string> run_here(std::vector<std::string> args) {
+  args.insert(args.begin(), "toadbase");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::ostringstream out;
+  struct Restore {
+    std::streambuf* old;
+    ~Restore() { std::cout.rdbuf(old); }
+  } restore{std::cout.rdbuf(out.rdbuf())};
+  const int rc = toadbase::tools::run(static_cast<int>(args.size()), argv.data());
+  std::cout.flush();
+  return {rc, out.str()};
+}
+
+}  // namespace
+
+TEST_CASE("forest database: a query answers from the stored policy and opening it searches nothing",
+          "[forest][db]") {
+  // A database of the forest's identity whose tiers hold a few beliefs of this test's making,
+  // each with a decision and a value no search gives: a query answers what is stored, and
+  // neither opening the database nor querying it takes the policy from the search (seconds).
+  tbtest::TempDir dir("forest-stored");
+  const std::string path = dir / "f3";
+  const auto inst = Module::make_instance(Module::normalize(nlohmann::json::object()));
+  std::vector<toadbase::TierInfo> tiers;
+  std::vector<std::vector<PolicyEntry>> entries(9);
+  for (int s = 0; s < 9; ++s) {
+    Observations o;
+    o.side = 3;
+    o.start = s;
+    entries[s].push_back({belief_key(o, s), (s + 1) % 9, s % 2 == 1, 50.25 + s});
+    const int next = s == 8 ? 7 : s + 1;  // a neighbour in the same row
+    o.visited.push_back({next, true, s % 3 == 0});
+    entries[s].push_back({belief_key(o, next), -1, false, -3.5 - s});
+    std::sort(entries[s].begin(), entries[s].end(), [](const auto& a, const auto& b) { return a.belief < b.belief; });
+    tiers.push_back({policy_tier_name(s), entries[s].size()});
+  }
+  {
+    auto d = toadbase::db::Database::open_for_solve(path, inst->identity(), tiers, 3);
+    for (int s = 0; s < 9; ++s) {
+      std::vector<PolicyRecord> recs;
+      for (const auto& e : entries[s]) recs.push_back(encode_policy(e));
+      d->commit(static_cast<toadbase::TierId>(s), recs);
+    }
+    d->finish(tiers);
+  }
+  std::vector<std::string> args{"query", "--db", path};
+  for (const auto& tier : entries)
+    for (const auto& e : tier) args.push_back(format_belief(e.belief));
+  const std::string missing = R"({"side":3,"start":[1,1],"at":[1,2],"visited":[{"tile":[1,2]}]})";
+  args.push_back(missing);
+  const uint64_t calls = optimal_policy_calls();
+  const auto [rc, out] = run_here(args);
+  CHECK(optimal_policy_calls() == calls);
+  REQUIRE(rc == 1);  // the belief the database does not hold
+  std::istringstream lines(out);
+  std::string line;
+  size_t i = 3;
+  for (const auto& tier : entries)
+    for (const auto& e : tier) {
+      REQUIRE(std::getline(lines, line));
+      INFO(args[i] << " -> " << line);
+      const auto j = nlohmann::ordered_json::parse(line);
+      CHECK(j["position"].dump() == args[i++]);
+      CHECK(j["value"].get<double>() == e.value);
+      if (e.target < 0) {
+        CHECK(j["decision"].is_null());
+      } else {
+        CHECK(j["decision"]["target"] == nlohmann::json::array({e.target / 3, e.target % 3}));
+        CHECK(j["decision"]["stone"] == e.stone);
+      }
+    }
+  REQUIRE(std::getline(lines, line));
+  CHECK_THAT(nlohmann::json::parse(line)["error"].get<std::string>(), Catch::Matchers::Contains("none stored"));
+  CHECK_FALSE(std::getline(lines, line));
+  // the instance names its nine tiers without a search too
+  const auto declared = inst->tiers();
+  REQUIRE(declared.size() == 9);
+  CHECK(declared[4].name == "start-1-1");
+  CHECK(optimal_policy_calls() == calls);
 }

@@ -9,6 +9,7 @@
 
 #include "solver/games/forest/agents.hpp"
 #include "solver/games/forest/optimal.hpp"
+#include "solver/games/forest/policy_table.hpp"
 #include "solver/games/forest/posterior.hpp"
 #include "support.hpp"
 
@@ -52,7 +53,13 @@ TEST_CASE("forest database: solve stores every belief, play --db follows it move
   const std::string db = dir / "f3";
   const auto solved = nlohmann::json::parse(ok({"solve", "forest", "--side", "3", "--db", db, "--quiet", "--json"}).out);
   uint64_t beliefs = 0;
-  for (int s = 0; s < 9; ++s) beliefs += optimal_policy(s).size();
+  for (int s = 0; s < 9; ++s) {
+    // the size each tier declares without a search is the search's
+    const uint64_t met = optimal_policy(s).size();
+    INFO("start tile " << s);
+    REQUIRE(met == policy_tier_beliefs(s));
+    beliefs += met;
+  }
   REQUIRE(solved["positions"].get<uint64_t>() == beliefs);
   REQUIRE(beliefs > 1000000);
   // the stored policy plays exactly as the search on many forests

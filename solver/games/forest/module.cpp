@@ -26,9 +26,11 @@ class PolicyInstance : public Instance {
     return {Module::kName, {{"side", kPolicySide}}, kRecord, sizeof(PolicyRecord)};
   }
 
+  /// Named and sized without a search (policy_table.hpp): opening a database to query it
+  /// asks for the tiers, and the search takes seconds.
   std::vector<TierInfo> tiers() const override {
     std::vector<TierInfo> out;
-    for (int s = 0; s < kTiles; ++s) out.push_back({policy_tier_name(s), policy(s).size()});
+    for (int s = 0; s < kTiles; ++s) out.push_back({policy_tier_name(s), policy_tier_beliefs(s)});
     return out;
   }
 
@@ -56,6 +58,9 @@ class PolicyInstance : public Instance {
       }
       if (stop_requested()) throw Interrupted("the solve was asked to stop");
       const auto recs = records(s);
+      if (recs.size() != policy_tier_beliefs(s))
+        throw std::logic_error("tier " + policy_tier_name(s) + ": the search met " + std::to_string(recs.size()) +
+                               " beliefs, not the " + std::to_string(policy_tier_beliefs(s)) + " its tier declares");
       store.commit(t, recs);
       ++st.tiers_solved;
       st.positions_solved += recs.size();

@@ -1,6 +1,7 @@
 #include "solver/games/forest/optimal.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <mutex>
 #include <stdexcept>
@@ -304,8 +305,15 @@ class Optimal : public Agent {
 
 std::unique_ptr<Agent> make_optimal_agent(PolicyLookup lookup) { return std::make_unique<Optimal>(std::move(lookup)); }
 
+namespace {
+std::atomic<uint64_t> policy_calls{0};
+}
+
+uint64_t optimal_policy_calls() { return policy_calls.load(); }
+
 std::vector<PolicyEntry> optimal_policy(int start) {
   if (start < 0 || start >= kN) throw std::invalid_argument("a 3x3 start tile is 0..8");
+  ++policy_calls;
   optimal_expected_score();  // solves every start belief (once)
   return solver().entries(start);
 }

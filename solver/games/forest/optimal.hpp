@@ -42,6 +42,10 @@ struct PolicyEntry {
 /// Every belief state the expectimax meets from the start tile `start` (0..8), sorted by key.
 /// Solves first when needed (about 10 s for all nine starts).
 std::vector<PolicyEntry> optimal_policy(int start);
+/// How many times optimal_policy() was called in this process: each call copies and sorts a
+/// start tile's beliefs out of the search (and searches first, the first time), which
+/// reading a stored policy never needs.
+uint64_t optimal_policy_calls();
 /// The key of a belief given as observations (side 3) and where he stands; throws
 /// std::invalid_argument when they are not a belief the wanderer can hold.
 uint64_t belief_key(const Observations& o, int at);

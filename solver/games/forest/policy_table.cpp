@@ -35,6 +35,14 @@ std::string policy_tier_name(int s) {
   return "start-" + std::to_string(s / kPolicySide) + "-" + std::to_string(s % kPolicySide);
 }
 
+uint64_t policy_tier_beliefs(int start) {
+  // equal by the forest's symmetry: the four corners, the four edges, the centre
+  static constexpr uint64_t kBeliefs[kPolicySide * kPolicySide] = {271561, 168094, 271561, 168094, 73601,
+                                                                   168094, 271561, 168094, 271561};
+  if (start < 0 || start >= kPolicySide * kPolicySide) throw std::invalid_argument("a 3x3 start tile is 0..8");
+  return kBeliefs[start];
+}
+
 std::optional<PolicyEntry> find_policy(const TierSource& source, uint64_t key) {
   const TierId t = static_cast<TierId>(key >> 54 & 15);
   if (t >= kPolicySide * kPolicySide || !source.has_tier(t)) return std::nullopt;

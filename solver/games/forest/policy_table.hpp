@@ -33,6 +33,12 @@ PolicyEntry decode_policy(const PolicyRecord& r);
 
 /// "start-r-c".
 std::string policy_tier_name(int start);
+/// How many belief states the expectimax meets from the start tile `start` (0..8): the size of
+/// its tier. The beliefs it meets follow from the rules alone (every decision's every outcome
+/// is searched, whatever the values), so these counts are the same in every build; the
+/// tiers are named and sized from them without a search (the search takes seconds, and a
+/// query of a database needs none). A solve checks them against the search it commits.
+uint64_t policy_tier_beliefs(int start);
 /// The stored decision of a belief key (a binary search over its start tile's tier).
 std::optional<PolicyEntry> find_policy(const TierSource& source, uint64_t key);
 /// A belief as the posterior's JSON plus "at"; throws std::invalid_argument.
