@@ -577,15 +577,9 @@ std::pair<int, std::string> run_here(std::vector<std::string> args) {
   return {rc, out.str()};
 }
 
-}  // namespace
-
-TEST_CASE("forest database: a query answers from the stored policy and opening it searches nothing",
-          "[forest][db]") {
-  // A database of the forest's identity whose tiers hold a few beliefs of this test's making,
-  // each with a decision and a value no search gives: a query answers what is stored, and
-  // neither opening the database nor querying it takes the policy from the search (seconds).
-  tbtest::TempDir dir("forest-stored");
-  const std::string path = dir / "f3";
+/// A database of the forest's identity whose tiers hold two beliefs a start tile of the test's
+/// own making, each with a decision and a value no search gives; returns them by tier.
+std::vector<std::vector<PolicyEntry>> stored_beliefs(const std::string& path) {
   const auto inst = Module::make_instance(Module::normalize(nlohmann::json::object()));
   std::vector<toadbase::TierInfo> tiers;
   std::vector<std::vector<PolicyEntry>> entries(9);
@@ -600,15 +594,26 @@ TEST_CASE("forest database: a query answers from the stored policy and opening i
     std::sort(entries[s].begin(), entries[s].end(), [](const auto& a, const auto& b) { return a.belief < b.belief; });
     tiers.push_back({policy_tier_name(s), entries[s].size()});
   }
-  {
-    auto d = toadbase::db::Database::open_for_solve(path, inst->identity(), tiers, 3);
-    for (int s = 0; s < 9; ++s) {
-      std::vector<PolicyRecord> recs;
-      for (const auto& e : entries[s]) recs.push_back(encode_policy(e));
-      d->commit(static_cast<toadbase::TierId>(s), recs);
-    }
-    d->finish(tiers);
+  auto d = toadbase::db::Database::open_for_solve(path, inst->identity(), tiers, 3);
+  for (int s = 0; s < 9; ++s) {
+    std::vector<PolicyRecord> recs;
+    for (const auto& e : entries[s]) recs.push_back(encode_policy(e));
+    d->commit(static_cast<toadbase::TierId>(s), recs);
   }
+  d->finish(tiers);
+  return entries;
+}
+
+}  // namespace
+
+TEST_CASE("forest database: a query answers from the stored policy and opening it searches nothing",
+          "[forest][db]") {
+  // a query answers what the database stores, and neither opening the database nor querying
+  // it takes the policy from the search (seconds)
+  tbtest::TempDir dir("forest-stored");
+  const std::string path = dir / "f3";
+  const auto entries = stored_beliefs(path);
+  const auto inst = Module::make_instance(Module::normalize(nlohmann::json::object()));
   std::vector<std::string> args{"query", "--db", path};
   for (const auto& tier : entries)
     for (const auto& e : tier) args.push_back(format_belief(e.belief));
@@ -643,4 +648,80 @@ TEST_CASE("forest database: a query answers from the stored policy and opening i
   REQUIRE(declared.size() == 9);
   CHECK(declared[4].name == "start-1-1");
   CHECK(optimal_policy_calls() == calls);
+}
+
+TEST_CASE("forest query: a position that is not a belief is named in words, without the JSON library's text",
+          "[cli][forest]") {
+  using Catch::Matchers::Contains;
+  tbtest::TempDir dir("forest-bad");
+  const std::string db = dir / "f3";
+  stored_beliefs(db);
+  const std::string shape =
+      R"(a forest belief is a JSON object {"side": 3, "start": [r, c], "at": [r, c], "visited": [...], "deaths": [...], "stones": [...]}: )";
+  // each position, and what its message must say
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"not json", shape + "not JSON at character 1"},
+      {R"({"side": 3, "start": [0, 0], "at": [0, 0]} x)", shape + "not JSON at character 44"},
+      {R"({"side": 3, "start": [0, 0],})", shape + "not JSON at character 29"},
+      {R"({"side": 3, "start": [0, 0)", shape + "not JSON: it ends before the JSON does"},
+      {R"({"side": 3, "start": [0, 0], "at": [0, 1e400]})", shape + "not JSON that can be read: a number in it is too large"},
+      {"[1, 2]", shape + "this is an array"},
+      {"42", shape + "this is a number"},
+      {R"("start")", shape + "this is a string"},
+      {"null", shape + "this is null"},
+      {"{}", R"(give "side": 3)"},
+      {R"({"side": 3})", R"(give "start": [row, column], the tile he started on)"},
+      {R"({"side": 3, "start": [0, 0]})", R"(give "at": [row, column], where he stands)"},
+      {R"({"side": "3", "start": [0, 0], "at": [0, 0]})", R"("side" is a whole number, not "3")"},
+      {R"({"side": 3.0, "start": [0, 0], "at": [0, 0]})", R"("side" is a whole number, not 3.0)"},
+      {R"({"side": 18446744073709551615, "start": [0, 0], "at": [0, 0]})",
+       R"("side" is 2..12, not 18446744073709551615)"},
+      {R"({"side": 4, "start": [0, 0], "at": [0, 0]})", R"(the optimal policy covers 3x3 forests only ("side": 3), not side 4)"},
+      {R"({"side": 3, "start": "a1", "at": [0, 0]})", R"("start" is a tile [row, column], not "a1")"},
+      {R"({"side": 3, "start": [0, 0], "at": [0, 4294967296]})", R"("at" [0,4294967296] is outside the forest (rows and columns 0..2))"},
+      {R"({"side": 3, "start": [-1, 0], "at": [0, 0]})", R"("start" [-1,0] is outside the forest (rows and columns 0..2))"},
+      {R"({"side": 3, "start": [0, 0], "at": [0, 0], "visited": 5})",
+       R"("visited" is a list of {"tile": [r, c], "bones": true|false, "leaves": true|false}, not 5)"},
+      {R"({"side": 3, "start": [0, 0], "at": [0, 0], "visited": [{"tile": [0, 1], "bones": 1}]})",
+       R"(each visited entry is {"tile": [r, c], "bones": true|false, "leaves": true|false}, not {"bones":1,"tile":[0,1]})"},
+      {R"({"side": 3, "start": [0, 0], "at": [0, 0], "deaths": [{"tile": [0, 1], "hazard": 7}]})",
+       R"(a death's hazard is "monster" or "trap", not 7)"},
+      {R"({"side": 3, "start": [0, 0], "at": [0, 0], "deaths": [[0, 1]]})",
+       R"(each death is {"tile": [r, c], "hazard": "monster"|"trap"}, not [0,1])"},
+      {R"({"side": 3, "start": [0, 0], "at": [0, 0], "stones": [[0]]})", R"(a stone's tile is a tile [row, column], not [0])"},
+      {R"({"side": 3, "start": [0, 0], "at": [0, 0], "visted": []})",
+       R"(unknown field "visted" (the fields are side, start, at, visited, deaths and stones))"},
+  };
+  std::vector<std::string> args{"query", "--db", db};
+  for (const auto& c : cases) args.push_back(c.first);
+  const auto r = tbtest::run_expecting(args, 1);
+  std::istringstream lines(r.out);
+  std::string line;
+  for (const auto& [position, why] : cases) {
+    REQUIRE(std::getline(lines, line));
+    INFO(position << " -> " << line);
+    const auto j = nlohmann::json::parse(line);
+    CHECK(j["position"] == position);
+    CHECK(j["error"] == "position '" + position + "': " + why);
+  }
+  CHECK_FALSE(std::getline(lines, line));
+  // --text: the same words
+  CHECK_THAT(tbtest::run_expecting({"query", "--db", db, "--text", "not json"}, 1).out,
+             Contains(shape + "not JSON at character 1") && !Contains("json.exception"));
+  // the posterior's observations: the same reader, by line and character in a file of several
+  const std::string obs = dir / "obs.json";
+  tbtest::write_file(obs, "{\n  \"side\": 3,\n  \"start\": [0, 0],,\n}\n");
+  CHECK_THAT(tbtest::run_expecting({"forest", "posterior", obs}, 1).err,
+             Contains(R"(observations: a JSON object {"side": n, "start": [r, c], "visited": [...], "deaths": [...], "stones": [...]}: not JSON at line 3, character 19)") &&
+                 !Contains("json.exception"));
+  tbtest::write_file(obs, R"({"side": 3, "start": [0, 0], "deaths": [{"tile": [0, 1], "hazard": ["trap"]}]})");
+  CHECK_THAT(tbtest::run_expecting({"forest", "posterior", obs}, 1).err,
+             Contains(R"(observations: a death's hazard is "monster" or "trap", not ["trap"])") && !Contains("json.exception"));
+  // a value shown in a message is cut short, never inside a character
+  std::string key = "a";
+  for (int i = 0; i < 30; ++i) key += "\u00e9";  // two bytes each in UTF-8
+  tbtest::write_file(obs, R"({"side": 3, "start": [0, 0], ")" + key + R"(": 1})");
+  const std::string err = tbtest::run_expecting({"forest", "posterior", obs}, 1).err;
+  CHECK_THAT(err, Contains("observations: unknown field \"a\u00e9") && Contains("...") && Contains("(the fields are"));
+  CHECK_NOTHROW(nlohmann::json(err).dump());  // valid UTF-8
 }

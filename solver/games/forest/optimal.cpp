@@ -319,7 +319,9 @@ std::vector<PolicyEntry> optimal_policy(int start) {
 }
 
 uint64_t belief_key(const Observations& o, int at) {
-  if (o.side != kSide) throw std::invalid_argument("the optimal policy covers 3x3 forests only");
+  if (o.side != kSide)
+    throw std::invalid_argument("the optimal policy covers 3x3 forests only (\"side\": 3), not side " +
+                                std::to_string(o.side));
   auto bad = [](const std::string& why) { throw std::invalid_argument("belief: " + why); };
   if (o.start < 0 || o.start >= kN || at < 0 || at >= kN) bad("a tile outside the forest");
   Belief b;

@@ -60,15 +60,9 @@ std::optional<PolicyEntry> find_policy(const TierSource& source, uint64_t key) {
 }
 
 uint64_t parse_belief(const std::string& text) {
-  const Observations o = read_observations(text);
-  const auto j = nlohmann::json::parse(text);
-  if (!j.contains("at")) throw std::invalid_argument("give \"at\": [row, column], where he stands");
-  const auto& at = j["at"];
-  if (!at.is_array() || at.size() != 2 || !at[0].is_number_integer() || !at[1].is_number_integer())
-    throw std::invalid_argument("\"at\" is [row, column]");
-  const int r = at[0].get<int>(), c = at[1].get<int>();
-  if (r < 0 || c < 0 || r >= o.side || c >= o.side) throw std::invalid_argument("\"at\" is outside the forest");
-  return belief_key(o, r * o.side + c);
+  int at = 0;
+  const Observations o = read_belief(text, &at);
+  return belief_key(o, at);
 }
 
 std::string format_belief(uint64_t key) {

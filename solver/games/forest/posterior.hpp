@@ -54,8 +54,14 @@ Posterior posterior(const Observations& o);
 Observations observations(const Knowledge& k);
 
 /// Reads the JSON form: {"side": 3, "start": [r, c], "visited": [{"tile": [r, c], "bones": true,
-/// "leaves": false}, ...], "deaths": [{"tile": [r, c], "hazard": "monster"}], "stones": [[r, c]]}.
+/// "leaves": false}, ...], "deaths": [{"tile": [r, c], "hazard": "monster"}], "stones": [[r, c]]}
+/// ("at" is allowed and not read). Throws std::invalid_argument ("observations: ...") naming
+/// what is wrong: where the text stops being JSON, the field of the wrong kind, the tile outside
+/// the forest, a field it does not know.
 Observations read_observations(const std::string& json_text);
+/// A belief: the same with "at": [r, c], where he stands (required; into *at as a tile).
+/// Throws std::invalid_argument naming what is wrong, as read_observations.
+Observations read_belief(const std::string& json_text, int* at);
 
 /// P(no tile is eligible as the start) for a side, by exact enumeration (side <= 3).
 double no_start_probability(int side);
