@@ -523,7 +523,7 @@ TEST_CASE("cgt database through the toadbase command: solve, query, cgt sum, ana
   CHECK_THAT(run_expecting({"solve", "toads-frogs-cgt", "--length", "10", "--db", db, "--quiet"}, 1).err,
              Contains("remove it"));
   CHECK_THAT(run_expecting({"solve", "toads-frogs-cgt", "--length", "23", "--db", dir / "x", "--quiet"}, 2).err,
-             Contains("outside 1..22"));
+             Contains("--length: 23 is out of range (1..22)"));
 }
 
 TEST_CASE("cgt database over HTTP: /api/ answers what query and info --json print, and UWAPI does not list it",

@@ -157,7 +157,7 @@ TEST_CASE("cli args: every usage mistake exits 2 naming it, and under --json as 
     std::string names;  // what the message must name
   };
   const std::vector<Case> cases = {
-      {{"solve", "toads-frogs", "--length", "27", "--db", f.dir / "x"}, "length 27"},
+      {{"solve", "toads-frogs", "--length", "27", "--db", f.dir / "x"}, "--length: 27 is out of range (1..26)"},
       {{"solve", "toads-frogs", "--toads", "2", "--db", f.dir / "x"}, "--frogs"},
       {{"solve", "toads-frogs", "--zstd-level", "30", "--db", f.dir / "x"}, "--zstd-level"},
       {{"solve", "toads-frogs", "--length", "8"}, "--db"},

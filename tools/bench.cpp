@@ -97,9 +97,9 @@ Command add_bench(CLI::App& root) {
   auto* lookup = bench->add_subcommand("lookup", "batch lookup rate and single cold lookup latency");
   add_db_option(lookup, o->c);
   add_json_flag(lookup, o->c);
-  lookup->add_option("--count", o->count, "positions in the batch")->check(CLI::Range(uint64_t{0}, uint64_t{1000000000}));
-  lookup->add_option("--singles", o->singles, "single cold lookups timed")->check(CLI::Range(uint64_t{0}, uint64_t{10000000}));
-  lookup->add_option("--seed", o->seed, "random seed")->check(CLI::NonNegativeNumber);
+  lookup->add_option("--count", o->count, "positions in the batch")->check(whole_number_in(uint64_t{0}, uint64_t{1000000000}));
+  lookup->add_option("--singles", o->singles, "single cold lookups timed")->check(whole_number_in(uint64_t{0}, uint64_t{10000000}));
+  lookup->add_option("--seed", o->seed, "random seed")->check(whole_number_in<uint64_t>());
   examples(bench, {"toadbase bench lookup --db data/tf16"});
   examples(lookup, {"toadbase bench lookup --db data/tf16", "toadbase bench lookup --db data/tf16 --count 100000 --json"});
   return {lookup, [o] { return run_bench_lookup(*o); }};

@@ -4,12 +4,17 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <sys/stat.h>
+
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <utility>
@@ -32,14 +37,7 @@ int report_error(const std::string& message, int code, bool json) {
 void add_db_option(CLI::App* s, Common& c) { s->add_option("--db", c.db, "the database directory")->required(); }
 
 void add_threads_option(CLI::App* s, int& threads, const std::string& description) {
-  const CLI::Validator bound(
-      [](std::string& text) -> std::string {
-        if (!whole_number(text, 0, kMaxThreads))
-          return "--threads takes 0 (all cores) to " + std::to_string(kMaxThreads) + ", not '" + text + "'";
-        return {};
-      },
-      "0.." + std::to_string(kMaxThreads));
-  s->add_option("--threads", threads, description)->check(bound)->default_str("all cores");
+  s->add_option("--threads", threads, description)->check(whole_number_in(0, kMaxThreads))->default_str("all cores");
 }
 
 void add_threads_option(CLI::App* s, Common& c) { add_threads_option(s, c.threads, "worker threads"); }
@@ -47,6 +45,85 @@ void add_threads_option(CLI::App* s, Common& c) { add_threads_option(s, c.thread
 void add_json_flag(CLI::App* s, Common& c) { s->add_flag("--json", c.json_out, "print JSON"); }
 
 void add_quiet_flag(CLI::App* s, Common& c) { s->add_flag("--quiet", c.quiet, "no progress output"); }
+
+namespace {
+
+/// CLI11's range checks on `opt` (Range, NonNegativeNumber, PositiveNumber) switched off, and
+/// the bounds they held: [lo, hi] (`above`: lo itself is refused). False when it has none.
+bool take_cli11_bounds(CLI::Option* opt, long double& lo, long double& hi, bool& above) {
+  bool found = false;
+  for (int i = 0;; ++i) {
+    CLI::Validator* v = nullptr;
+    try {
+      v = opt->get_validator(i);
+    } catch (const CLI::OptionNotFound&) {
+      break;
+    }
+    const std::string name = v->get_name(), desc = v->get_description();
+    if (name == kNumberCheck) return false;  // checked in the project's words already
+    // NonNegativeNumber and PositiveNumber carry their word as the description, not the name
+    if (name.empty() && desc == "NONNEGATIVE") {
+      lo = 0;
+    } else if (name.empty() && desc == "POSITIVE") {
+      lo = 0;
+      above = true;
+    } else if (const size_t in = desc.find(" in ["); name.empty() && in != std::string::npos && desc.back() == ']') {
+      // Range(a, b) describes itself as "TYPE in [a - b]"
+      const std::string body = desc.substr(in + 5, desc.size() - in - 6);
+      const size_t dash = body.find(" - ");
+      if (dash == std::string::npos) continue;
+      char* end = nullptr;
+      lo = std::strtold(body.substr(0, dash).c_str(), &end);
+      hi = std::strtold(body.substr(dash + 3).c_str(), &end);
+    } else {
+      continue;
+    }
+    v->active(false);
+    v->description("");
+    found = true;
+  }
+  return found;
+}
+
+template <class T>
+T bound_as(long double x) {
+  if (x <= static_cast<long double>(std::numeric_limits<T>::lowest())) return std::numeric_limits<T>::lowest();
+  if (x >= static_cast<long double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+  return static_cast<T>(std::ceil(x));
+}
+
+}  // namespace
+
+void plain_number_checks(CLI::App& app) {
+  for (CLI::Option* opt : app.get_options()) {
+    if (opt->get_expected_max() == 0) continue;  // a flag
+    const std::string type = opt->get_type_name().substr(0, opt->get_type_name().find(':'));
+    if (type != "INT" && type != "UINT" && type != "FLOAT") continue;
+    long double lo = -std::numeric_limits<long double>::infinity(), hi = std::numeric_limits<long double>::infinity();
+    bool above = false;
+    const bool had = take_cli11_bounds(opt, lo, hi, above);
+    if (!had) {
+      bool checked = false;  // one of the project's checks already
+      for (int i = 0;; ++i) {
+        try {
+          checked = checked || opt->get_validator(i)->get_name() == kNumberCheck;
+        } catch (const CLI::OptionNotFound&) {
+          break;
+        }
+      }
+      if (checked) continue;
+    }
+    if (type == "FLOAT") {
+      opt->check(real_number_above(std::isfinite(lo) ? static_cast<double>(lo) : -std::numeric_limits<double>::max(), !above));
+    } else if (type == "UINT") {
+      opt->check(whole_number_in(bound_as<uint64_t>(above ? std::floor(lo) + 1 : lo), bound_as<uint64_t>(hi)));
+    } else {
+      // CLI11 names every signed integer INT: the options here hold an int
+      opt->check(whole_number_in(bound_as<int>(above ? std::floor(lo) + 1 : lo), bound_as<int>(hi)));
+    }
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) plain_number_checks(*sub);
+}
 
 // ---- help --------------------------------------------------------------------------------
 

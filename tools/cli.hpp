@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/core/cli_numbers.hpp"
 #include "solver/core/module.hpp"
 #include "solver/core/progress.hpp"
 
@@ -54,6 +55,12 @@ inline constexpr int kMaxThreads = 1024;
 void add_threads_option(CLI::App* s, int& threads, const std::string& description);
 void add_threads_option(CLI::App* s, Common& c);
 void add_json_flag(CLI::App* s, Common& c);
+/// Every numeric option of `app` and the commands below it checked in the project's words
+/// (solver/core/cli_numbers.hpp): an option that has no such check gets one, with the bounds
+/// of CLI11's Range, NonNegativeNumber or PositiveNumber on it (switched off), so that no
+/// value prints CLI11's text ("not in range 0 to 1.797693e+308", "Could not convert"). CLI11
+/// names every signed integer INT: an INT option is taken to hold an int.
+void plain_number_checks(CLI::App& app);
 void add_quiet_flag(CLI::App* s, Common& c);
 
 // ---- help ---------------------------------------------------------------------------------

@@ -132,6 +132,8 @@ int run(int argc, char** argv) {
   help->add_option("command", help_names, "a command (and its subcommand)");
   examples(help, {"toadbase help solve toads-frogs", "toadbase help river-toad check"});
 
+  plain_number_checks(app);
+
   const std::vector<std::string> args(argv + 1, argv + argc);
   const bool json = json_requested(args);
   const Followed named = follow_names(app, args);
@@ -153,6 +155,21 @@ int run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::string what = e.what();
+    // a number that passed its check but not CLI11's conversion (an option whose type is not
+    // the one plain_number_checks() took it for): "Could not convert: --x = 5000000000"
+    if (const std::string cc = "Could not convert: "; what.rfind(cc, 0) == 0 && what.find(" = ") != std::string::npos) {
+      const size_t eq = what.find(" = ");
+      what = what.substr(cc.size(), eq - cc.size()) + ": " + printable_excerpt(what.substr(eq + 3), 40) + " is out of range";
+    }
+    // an option given no value: "--limit: 1 required UINT missing" -> "--limit: needs a whole number"
+    if (const size_t req = what.find(": 1 required "); dynamic_cast<const CLI::ArgumentMismatch*>(&e) &&
+                                                         req != std::string::npos && what.ends_with(" missing")) {
+      const std::string type = what.substr(req + 13, what.size() - req - 13 - 8);
+      what = what.substr(0, req) + ": needs " +
+             (type == "INT" || type == "UINT" ? "a whole number"
+              : type == "FLOAT"               ? "a number"
+                                              : "a value");
+    }
     // name the argument CLI11 could not place, and (where positions are given) how a board
     // that starts with '-' is
     if (dynamic_cast<const CLI::ExtrasError*>(&e)) {

@@ -154,10 +154,10 @@ Command add_query(CLI::App& root) {
       ->default_str("none: the position says");
   query->add_flag("--start", o->start, "the space's start position first");
   query->add_option("--random", o->random, "N positions drawn uniformly from the database's positions (at most 10,000,000)")
-      ->check(CLI::Range(uint64_t{0}, uint64_t{10000000}))
+      ->check(whole_number_in(uint64_t{0}, uint64_t{10000000}))
       ->default_str("0");
   query->add_option("--seed", o->seed, "the seed of --random (the same seed draws the same positions)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number_in<uint64_t>());
   auto* text = query->add_flag("--text", o->text, "short text for people instead of JSON");
   auto* json = query->add_flag("--json", o->c.json_out, "JSON, one object a line (the default)");
   text->excludes(json);

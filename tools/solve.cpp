@@ -6,10 +6,12 @@
 // and solves nothing.
 #include "tools/solve.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <map>
 
 #include "db/database.hpp"
@@ -448,6 +450,13 @@ Solved solve_database(const Game& game, const json& given, const SolveRequest& r
   return solve_here(game, *inst, params, request);
 }
 
+namespace {
+/// A parameter's bound as the int its option is stored in.
+int as_int(long long x) {
+  return static_cast<int>(std::clamp<long long>(x, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+}
+}  // namespace
+
 std::vector<Command> add_solve(CLI::App& root) {
   auto* solve =
       root.add_subcommand("solve", "solve every position of a game's space into a database");
@@ -463,7 +472,7 @@ std::vector<Command> add_solve(CLI::App& root) {
     add_json_flag(s, o->c);
     add_quiet_flag(s, o->c);
     s->add_option("--zstd-level", o->zstd_level, "zstd level of the stored blocks (1..19)")
-        ->check(CLI::Range(1, 19));
+        ->check(whole_number_in(1, 19));
     s->add_flag(
         "--repair", o->repair,
         "solve again the tiers of this database that no longer read back whole (damaged blocks or "
@@ -478,18 +487,18 @@ std::vector<Command> add_solve(CLI::App& root) {
                   "print the plan of a distributed solve on this many ranks (work, traffic and "
                   "memory per rank, "
                   "estimated time; --threads per rank) and solve nothing")
-        ->check(CLI::Range(1, 1 << 20))
+        ->check(whole_number_in(1, 1 << 20))
         ->default_str("none: solve");
     s->add_option("--plan-rate", o->plan_rate,
                   "positions a second one thread solves, for --plan's estimate")
-        ->check(CLI::PositiveNumber)
+        ->check(real_number_above(0, false))
         ->default_str("60e6");
     s->add_option(
          "--piece-positions", o->piece_positions,
          "a distributed solve (and --plan): spread every part of the space over all ranks, cutting "
          "tiers larger than this many positions into pieces solved on several ranks (their records "
          "cross between the ranks); the database and its digest are the same")
-        ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40))
+        ->check(whole_number_in(uint64_t{1}, uint64_t{1} << 40))
         ->default_str(
             "the plan's rule: a part of the space whole on one rank when it fits one rank's share, "
             "pieces of at least 1,048,576 positions");
@@ -498,6 +507,7 @@ std::vector<Command> add_solve(CLI::App& root) {
     for (const auto& p : params) {
       CLI::Option* opt = p.kind == ParamSpec::Kind::Int
                              ? s->add_option("--" + p.name, o->ints[p.name], p.help)
+                                   ->check(whole_number_in(as_int(p.min), as_int(p.max)))
                              : s->add_option("--" + p.name, o->strings[p.name], p.help);
       opt->default_str(p.default_value.empty() ? "none" : p.default_value);
       // the first parameter with a number for its default makes the example

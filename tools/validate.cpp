@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -112,7 +113,7 @@ Command add_validate(CLI::App& root) {
   validate->add_option("--turn", o->turn, "the player to move for bare boards (1 or 2)")
       ->default_str("none: the position says");
   validate->add_option("--show", o->show, "how many disagreements (and unparseable rows) to list")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number_in(0, std::numeric_limits<int>::max()));
   examples(validate, {"toadbase validate --db data/tf10 other-solver.tsv",
                       "toadbase export --db data/tf10 --format tsv - | toadbase validate --db data/tf10 -"});
   return {validate, [o] { return run_validate(*o); }};

@@ -2,6 +2,7 @@
 // turn them into options, and the game reads them back from a JSON object.
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,10 @@ struct ParamSpec {
   Kind kind;
   std::string help;
   std::string default_value{};  // what --help shows as the default ("10", "every count"; "" none)
+  /// An Int's range on its own: the command refuses a value outside it by name before
+  /// anything runs ("--length: 30 is out of range (1..26)"); normalize() still checks how
+  /// the parameters go together.
+  long long min = std::numeric_limits<int>::min(), max = std::numeric_limits<int>::max();
 };
 
 /// `text` as a whole number within [lo, hi] (all of it, in decimal), or nothing.

@@ -73,4 +73,12 @@ inline std::string printable(std::string_view s) {
   return out;
 }
 
+/// printable() of at most the first `most` bytes of `s`, then "... (N bytes)" when it is
+/// longer: what an error quotes of a line the user gave, so that a line of 600 KB is not
+/// echoed whole (a cut in the middle of a UTF-8 sequence shows its first bytes as \xNN).
+inline std::string printable_excerpt(std::string_view s, size_t most = 80) {
+  if (s.size() <= most) return printable(s);
+  return printable(s.substr(0, most)) + "... (" + std::to_string(s.size()) + " bytes)";
+}
+
 }  // namespace toadbase

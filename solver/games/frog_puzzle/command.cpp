@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "solver/core/cli_numbers.hpp"
 #include "solver/games/frog_puzzle/explorer.hpp"
 #include "solver/games/frog_puzzle/module.hpp"
 
@@ -333,13 +334,13 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   solve->add_option("position", so->position, "the start, e.g. LLL_RRR, 1_xx-oo, [1, 1, 0, -1, -1] or (1, 1, 0, -1, -1)")
       ->required();
   solve->add_flag("--all", so->all, "list every optimal solution (at most --limit)");
-  solve->add_option("--limit", so->limit, "the most solutions --all lists")->check(CLI::NonNegativeNumber);
+  solve->add_option("--limit", so->limit, "the most solutions --all lists")->check(whole_number_in<uint64_t>());
   solve->add_option("--format", so->format,
                     "text, blog (lists of 1/0/-1 as the Python blog prints them), or moves "
                     "('L from 2 to 3', one a line)");
   solve->add_flag("--json", so->json_out, "print JSON");
   solve->add_option("--max-positions", so->max_positions, "stop past this many reachable positions")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number_in<uint64_t>());
   host.examples(solve, {"toadbase frog-puzzle solve LLL_RRR", "toadbase frog-puzzle solve LLL_RRR --all --format moves",
                         "toadbase frog-puzzle solve '[1, 1, 0, -1, -1]' --json"});
   auto co = std::make_shared<CheckOptions>();
@@ -348,7 +349,7 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   check->add_option("file", co->file, "the solution (- reads standard input)")->required();
   check->add_flag("--json", co->json_out, "print JSON");
   check->add_option("--max-positions", co->max_positions, "stop past this many reachable positions")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number_in<uint64_t>());
   host.examples(check, {"toadbase frog-puzzle check LLL_RRR solution.txt",
                         "toadbase frog-puzzle solve LL_RR --format moves | toadbase frog-puzzle check LL_RR -"});
   return {{solve, [so] { return run_solve(*so); }}, {check, [co, &host] { return run_check(*co, host); }}};

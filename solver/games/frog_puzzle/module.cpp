@@ -8,9 +8,9 @@ namespace toadbase::frog_puzzle {
 
 std::vector<ParamSpec> Module::parameters() {
   return {
-      {"left", ParamSpec::Kind::Int, "frogs facing right, L", "3"},
-      {"right", ParamSpec::Kind::Int, "frogs facing left, R", "as many as --left"},
-      {"empty", ParamSpec::Kind::Int, "empty cells", "1"},
+      {"left", ParamSpec::Kind::Int, "frogs facing right, L", "3", 0, kMaxCells},
+      {"right", ParamSpec::Kind::Int, "frogs facing left, R", "as many as --left", 0, kMaxCells},
+      {"empty", ParamSpec::Kind::Int, "empty cells", "1", 1, kMaxCells},
       {"start", ParamSpec::Kind::String, "the space that holds this board (e.g. LLL_RRR)", "none"},
   };
 }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "solver/core/cli_numbers.hpp"
 #include "solver/games/river_toad/algorithms.hpp"
 #include "solver/games/river_toad/module.hpp"
 #include "solver/games/river_toad/positions.hpp"
@@ -378,9 +379,10 @@ int run_play_advised(const Options& o, const Host& host) {
 }
 
 void add_rules(CLI::App* s, Options& o, const Host& host) {
-  s->add_option("--hp", o.rules.start_hp, "starting HP");
-  s->add_option("--column", o.rules.start_column, "starting column, 1..5 (3 is River 3)");
-  s->add_option("--fly-hp", o.rules.fly_hp, "HP a fly gives");
+  s->add_option("--hp", o.rules.start_hp, "starting HP")->check(whole_number_in(1, 1000000));
+  s->add_option("--column", o.rules.start_column, "starting column, 1..5 (3 is River 3)")
+      ->check(whole_number_in(kFirstRiver, kLastRiver));
+  s->add_option("--fly-hp", o.rules.fly_hp, "HP a fly gives")->check(whole_number_in(0, 1000));
   s->add_flag("--json", o.json_out, "print JSON");
   o.host = &host;
 }
@@ -410,7 +412,7 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   solve->add_option("output", so->out, "write the output file here (plan, final HP, board; - for standard output)");
   solve->add_option("--algorithm", so->algorithm, "bfs | dfs | greedy | astar | dp | all (a comparison table)");
   solve->add_option("--max-nodes", so->budget, "node budget of bfs, dfs, greedy and astar")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number_in<uint64_t>());
   add_rules(solve, *so, host);
   host.examples(solve, {"toadbase river-toad solve rolls.txt plan.txt", "toadbase river-toad solve rolls.txt --algorithm all",
                         "printf '3\\n21\\n0\\n4\\n' | toadbase river-toad solve - --json"});

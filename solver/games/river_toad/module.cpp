@@ -226,8 +226,8 @@ class SurvivalInstance : public Instance {
 }  // namespace
 
 std::vector<ParamSpec> Module::parameters() {
-  return {{"turns", ParamSpec::Kind::Int, "every position with 1..T turns left (at most 11 with uniform rolls)", "4"},
-          {"fly-hp", ParamSpec::Kind::Int, "HP a fly gives", "5"},
+  return {{"turns", ParamSpec::Kind::Int, "every position with 1..T turns left (at most 11 with uniform rolls)", "4", 1},
+          {"fly-hp", ParamSpec::Kind::Int, "HP a fly gives", "5", 0, 1000},
           {"weights", ParamSpec::Kind::String, "the rolls' weights: 34 non-negative integers, comma-separated",
            "uniform"}};
 }

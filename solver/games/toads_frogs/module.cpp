@@ -12,11 +12,11 @@ std::vector<ParamSpec> Module::parameters() {
   return {
       {"length", ParamSpec::Kind::Int,
        "cells on the strip (1.." + std::to_string(kMaxLength) + "); every board of this length",
-       "10"},
+       "10", 1, kMaxLength},
       {"toads", ParamSpec::Kind::Int, "only boards with this many toads (with --frogs)",
-       "every count"},
+       "every count", 0, kMaxLength},
       {"frogs", ParamSpec::Kind::Int, "only boards with this many frogs (with --toads)",
-       "every count"},
+       "every count", 0, kMaxLength},
       {"start", ParamSpec::Kind::String,
        "the space that holds this board: its length and piece counts (e.g. TTT---FFF)", "none"},
   };

@@ -11,11 +11,12 @@ namespace toadbase::toads_frogs_cgt {
 std::vector<ParamSpec> Module::parameters() {
   return {{"length", ParamSpec::Kind::Int,
            "every board of 1..n cells (n = 1.." + std::to_string(kMaxLength) + ", default 12): each board of " +
-               "up to n cells is answered"},
+               "up to n cells is answered",
+           "", 1, kMaxLength},
           {"text-cap", ParamSpec::Kind::Int,
            "a value printed longer than this many characters (0.." + std::to_string(kMaxTextCap) +
                ") keeps no text in the database; query prints it from its stored options",
-           std::to_string(kTextCap)}};
+           std::to_string(kTextCap), 0, static_cast<long long>(kMaxTextCap)}};
 }
 
 nlohmann::json Module::normalize(const nlohmann::json& given) {

@@ -1,0 +1,194 @@
+// The command line's edges, through the real binary (issue 28, round two): every numeric
+// option of every command refuses -1, a huge value and a non-number in the project's words
+// (exit 2, the option named, never CLI11's text); a directory on standard input is said, for
+// every command that reads `-`; a NUL or a huge line in a roll file, a puzzle solution, a
+// River Toad plan or a validate claim is shown escaped and cut short, never cut at the NUL
+// (the command and the /api/river-toad/solve route alike); analyze --per-tier on a CGT
+// database, with the same figures in analyze --json, against boards enumerated here.
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cerrno>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "serve_support.hpp"
+#include "support.hpp"
+
+using namespace tbtest;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+using json = nlohmann::json;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+std::vector<std::string> words_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+/// What no message may show: CLI11's and the JSON library's own texts, DBL_MAX in full.
+void check_no_library_text(const std::string& text) {
+  for (const char* bad :
+       {"Could not convert", "not in range", "e+308", "1.797693", "179769313486231570",
+        "Failed parsing", "Value ", "json.exception", "operator[]"})
+    CHECK_THAT(text, !Contains(bad));
+}
+
+/// The databases and files the cases below use, made once.
+struct Fixture {
+  TempDir dir{"cli-hardening"};
+  std::string tf, cgt, rolls, plan;
+  Fixture() {
+    tf = dir / "tf4";
+    ok({"solve", "toads-frogs", "--length", "4", "--db", tf, "--quiet"});
+    cgt = dir / "cgt6";
+    ok({"solve", "toads-frogs-cgt", "--length", "6", "--db", cgt, "--quiet"});
+    rolls = dir / "rolls.txt";
+    write_file(rolls, "5\n21\n21\n10\n14\n27\n");
+    plan = dir / "plan.txt";
+    write_file(plan, "GAGAF\n7\n#SS SS#\n# SSS #\n# S S #\n#S S S#\n#   T #\n");
+  }
+};
+
+Fixture& fixture() {
+  static Fixture f;
+  return f;
+}
+
+/// A numeric option as --help-all shows it: the command's words, the option, its type.
+struct NumberOption {
+  std::vector<std::string> command;
+  std::string option, type;
+  bool bounded = false;  // the help shows a range after the type ("INT:1..19")
+};
+
+/// Every option of every command whose type is a number, read from --help-all.
+std::vector<NumberOption> number_options() {
+  const std::string help = ok({"--help-all"}).out;
+  std::vector<NumberOption> out;
+  std::vector<std::string> command;
+  for (const std::string& line : lines_of(help)) {
+    if (line.rfind("Usage: toadbase", 0) == 0) {
+      command.clear();
+      const std::vector<std::string> w = words_of(line);
+      for (size_t i = 2; i < w.size() && w[i][0] != '[' && w[i][0] != '-'; ++i)
+        command.push_back(w[i]);
+      continue;
+    }
+    const std::vector<std::string> w = words_of(line);
+    if (w.size() < 2 || line.rfind("  -", 0) != 0) continue;
+    std::string name = w[0];
+    if (const size_t comma = name.rfind(','); comma != std::string::npos)
+      name = name.substr(comma + 1);
+    if (name.rfind("--", 0) != 0) continue;
+    const std::string type = w[1].substr(0, w[1].find(':'));
+    if (type != "INT" && type != "UINT" && type != "FLOAT") continue;
+    out.push_back({command, name, type, w[1].find(':') != std::string::npos});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "cli hardening: every numeric option refuses -1, a huge value and a non-number by name, exit 2",
+    "[cli][hardening]") {
+  const std::vector<NumberOption> options = number_options();
+  // the options the issue names are among them (the reading of --help-all works)
+  std::set<std::string> seen;
+  for (const auto& o : options) seen.insert(o.option);
+  for (const char* named :
+       {"--seed", "--max-positions", "--limit", "--max-nodes", "--show", "--length", "--threads",
+        "--random", "--plan-rate", "--port", "--forests", "--hp", "--zstd-level"})
+    CHECK(seen.count(named) == 1);
+  REQUIRE(options.size() >= 30);
+  for (const NumberOption& o : options) {
+    // huge: past every integer type, and past every double for a real number
+    std::vector<std::string> values = {o.type == "FLOAT" ? "1e999" : "99999999999999999999999",
+                                       "ten", "1x", ""};
+    // -1: refused by every option but a signed one with no lower bound (its command decides)
+    if (o.type != "INT" || o.bounded) values.push_back("-1");
+    for (const std::string& v : values) {
+      std::vector<std::string> args = o.command;
+      args.push_back(o.option + "=" + v);
+      const RunResult r = run_toadbase(args);
+      INFO(describe(args, r));
+      check_no_library_text(r.err);
+      CHECK(r.rc == 2);
+      CHECK_THAT(r.err, StartsWith("toadbase: error: " + o.option + ": "));
+      CHECK(r.out.empty());
+    }
+  }
+}
+
+TEST_CASE("cli hardening: the numeric options' messages name the range in words",
+          "[cli][hardening]") {
+  Fixture& f = fixture();
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {{"query", "--db", f.tf, "--seed", "-1"}, "--seed: must be 0 or more, not -1"},
+      {{"query", "--db", f.tf, "--seed", "x"}, "--seed: 'x' is not a whole number"},
+      {{"query", "--db", f.tf, "--random", "10000001"},
+       "--random: 10000001 is out of range (0..10000000)"},
+      {{"frog-puzzle", "solve", "LLL_RRR", "--max-positions", "-1"},
+       "--max-positions: must be 0 or more, not -1"},
+      {{"frog-puzzle", "solve", "LLL_RRR", "--all", "--limit", "-1"},
+       "--limit: must be 0 or more, not -1"},
+      {{"river-toad", "solve", f.rolls, "--max-nodes", "-1"},
+       "--max-nodes: must be 0 or more, not -1"},
+      {{"river-toad", "solve", f.rolls, "--column", "6"}, "--column: 6 is out of range (1..5)"},
+      {{"river-toad", "solve", f.rolls, "--hp", "4294967302"},
+       "--hp: 4294967302 is out of range (1..1000000)"},
+      {{"validate", "--db", f.tf, "-", "--show", "-1"}, "--show: must be 0 or more, not -1"},
+      {{"solve", "toads-frogs", "--length", "4294967302", "--db", f.dir / "x"},
+       "--length: 4294967302 is out of range (1..26)"},
+      {{"solve", "toads-frogs-cgt", "--length", "23", "--db", f.dir / "x"},
+       "--length: 23 is out of range (1..22)"},
+      {{"solve", "toads-frogs", "--plan", "4", "--plan-rate", "0", "--db", f.dir / "x"},
+       "--plan-rate: must be more than 0, not 0"},
+      {{"solve", "toads-frogs", "--plan-rate", "1e999", "--db", f.dir / "x"},
+       "--plan-rate: '1e999' is not a number"},
+      {{"analyze", "--db", f.tf, "--threads", "100000"},
+       "--threads: 100000 is out of range (0..1024)"},
+      {{"serve", "--db", f.tf, "--port", "70000"}, "--port: 70000 is out of range (0..65535)"},
+      {{"forest", "play", "--seed", "-1"}, "--seed: must be 0 or more, not -1"},
+      {{"forest", "eval", "--side", "4294967302"}, "--side: 4294967302 is out of range"},
+  };
+  for (const Case& c : cases) {
+    const RunResult r = run_toadbase(c.args);
+    INFO(describe(c.args, r));
+    CHECK(r.rc == 2);
+    CHECK_THAT(r.err, Contains(c.says));
+    check_no_library_text(r.err);
+    // --json: the same message as a JSON object
+    std::vector<std::string> with_json = c.args;
+    with_json.push_back("--json");
+    const RunResult j = run_toadbase(with_json);
+    INFO(describe(with_json, j));
+    CHECK(j.rc == 2);
+    REQUIRE_NOTHROW(json::parse(j.out));
+    CHECK_THAT(json::parse(j.out).at("error").get<std::string>(), Contains(c.says));
+  }
+  // a very long value is quoted cut short
+  const RunResult lots =
+      run_expecting({"query", "--db", f.tf, "--seed", std::string(5000, '9')}, 2);
+  CHECK(lots.err.size() < 300);
+  CHECK_THAT(lots.err, Contains("(5000 bytes)"));
+}
