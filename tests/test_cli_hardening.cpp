@@ -48,6 +48,21 @@ void check_no_library_text(const std::string& text) {
     CHECK_THAT(text, !Contains(bad));
 }
 
+/// Runs toadbase with standard input read from `stdin_path` (a file or a directory).
+RunResult run_with_stdin(const std::vector<std::string>& args, const std::string& stdin_path) {
+  TempDir io("hardening-io");
+  const pid_t pid = spawn_toadbase(args, stdin_path, io / "out", io / "err");
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error("waitpid failed");
+  }
+  RunResult r;
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(io / "out");
+  r.err = read_file(io / "err");
+  return r;
+}
+
 /// The databases and files the cases below use, made once.
 struct Fixture {
   TempDir dir{"cli-hardening"};
@@ -191,4 +206,46 @@ TEST_CASE("cli hardening: the numeric options' messages name the range in words"
       run_expecting({"query", "--db", f.tf, "--seed", std::string(5000, '9')}, 2);
   CHECK(lots.err.size() < 300);
   CHECK_THAT(lots.err, Contains("(5000 bytes)"));
+}
+
+TEST_CASE("cli hardening: a directory on standard input is said, for every command that reads -",
+          "[cli][hardening]") {
+  Fixture& f = fixture();
+  const std::string folder = f.dir / "a-folder";
+  std::filesystem::create_directories(folder);
+  struct Case {
+    std::vector<std::string> args;
+    bool takes_json;  // the command takes --json: the error is then a JSON object
+  };
+  const std::vector<Case> cases = {
+      {{"query", "--db", f.tf, "-"}, true},
+      {{"query", "--db", f.tf, "--text", "-"}, false},
+      {{"validate", "--db", f.tf, "-"}, true},
+      {{"river-toad", "solve", "-"}, true},
+      {{"river-toad", "check", "-", f.plan}, true},
+      {{"river-toad", "check", f.rolls, "-"}, true},
+      {{"river-toad", "prefixes", "-"}, true},
+      {{"river-toad", "play", "-"}, true},
+      {{"river-toad", "play", f.rolls, "--plan-file", "-"}, true},
+      {{"frog-puzzle", "check", "LL_RR", "-"}, true},
+      {{"forest", "posterior", "-"}, true},
+  };
+  for (const Case& c : cases) {
+    const RunResult r = run_with_stdin(c.args, folder);
+    INFO(describe(c.args, r));
+    CHECK(r.rc == 1);
+    CHECK_THAT(r.err, Contains("cannot read standard input: it is a directory"));
+    CHECK(r.out.empty());
+    if (!c.takes_json) continue;
+    std::vector<std::string> with_json = c.args;
+    with_json.push_back("--json");
+    const RunResult j = run_with_stdin(with_json, folder);
+    INFO(describe(with_json, j));
+    CHECK(j.rc == 1);
+    REQUIRE_NOTHROW(json::parse(j.out));
+    CHECK_THAT(json::parse(j.out).at("error").get<std::string>(),
+               Contains("cannot read standard input: it is a directory"));
+  }
+  // a file given by name that is a directory was already refused by name; still is
+  CHECK_THAT(run_expecting({"river-toad", "solve", folder}, 1).err, Contains("it is a directory"));
 }

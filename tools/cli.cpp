@@ -261,6 +261,17 @@ namespace {
 void take_stdin(const std::string& why) {
   if (g_stdin_taken) throw UsageError("standard input (-) can be read only once; give a file for " + why);
   g_stdin_taken = true;
+  // a directory (toadbase query --db D - < dir) reads as nothing at all: said, not taken as empty
+  struct stat st {};
+  if (::fstat(0, &st) != 0) throw UserError(std::string("cannot read standard input: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw UserError("cannot read standard input: it is a directory");
+}
+
+/// After standard input was read to its end: a read that failed (EIO, ...) is said, not
+/// taken for the end of the input. std::cin reads through C's stdin (synced with stdio).
+void check_stdin_read() {
+  const int err = errno;
+  if (std::ferror(stdin)) throw UserError(std::string("reading standard input failed: ") + std::strerror(err));
 }
 
 std::ifstream open_input(const std::string& path) {
@@ -278,7 +289,9 @@ std::string read_input(const std::string& path) {
   std::stringstream ss;
   if (path == "-") {
     take_stdin(path);
+    errno = 0;
     ss << std::cin.rdbuf();
+    check_stdin_read();
   } else {
     std::ifstream in = open_input(path);
     ss << in.rdbuf();
@@ -291,6 +304,7 @@ void each_input_line(const std::string& path, const std::function<void(uint64_t,
   std::ifstream file;
   if (path == "-") {
     take_stdin(path);
+    errno = 0;
   } else {
     file = open_input(path);
   }
@@ -304,6 +318,7 @@ void each_input_line(const std::string& path, const std::function<void(uint64_t,
     if (first == std::string::npos || line[first] == '#') continue;
     each(lineno, line);
   }
+  if (path == "-") check_stdin_read();
   if (in.bad()) throw UserError("reading " + input_name(path) + " failed");
 }
 
