@@ -249,3 +249,81 @@ TEST_CASE("cli hardening: a directory on standard input is said, for every comma
   // a file given by name that is a directory was already refused by name; still is
   CHECK_THAT(run_expecting({"river-toad", "solve", folder}, 1).err, Contains("it is a directory"));
 }
+
+TEST_CASE(
+    "cli hardening: a NUL or a huge line in a roll file, a solution, a plan or a claim is shown "
+    "escaped and cut short",
+    "[cli][hardening]") {
+  Fixture& f = fixture();
+  using namespace std::string_literals;
+  // River Toad roll files: by name and on standard input
+  const std::string nul_rolls = "3\n5\n1\0 after the NUL\n7\n"s;
+  write_file(f.dir / "nul-rolls.txt", nul_rolls);
+  for (const bool file : {true, false}) {
+    const std::vector<std::string> args = {"river-toad", "solve",
+                                           file ? f.dir / "nul-rolls.txt" : "-"};
+    const RunResult r = run_toadbase(args, file ? "" : nul_rolls);
+    INFO(describe(args, r));
+    CHECK(r.rc == 1);
+    CHECK_THAT(r.err, Contains(std::string(file ? "nul-rolls.txt" : "standard input") +
+                               ":3: '1\\x00 after the NUL' is not an integer"));
+    CHECK(r.err.find('\0') == std::string::npos);
+  }
+  // a line of 600 KB: its first 80 bytes and its size
+  const std::string huge = "2\n" + std::string(600000, 'x') + "\n4\n";
+  const RunResult big = run_expecting({"river-toad", "solve", "-"}, 1, huge);
+  CHECK(big.err.size() < 300);
+  CHECK_THAT(big.err, Contains("standard input:2: '" + std::string(80, 'x') +
+                               "... (600000 bytes)' is not an integer"));
+  // a River Toad output file: its HP line and its plan
+  const RunResult hp = run_expecting({"river-toad", "check", f.rolls, "-"}, 1, "GAGAF\n7\0 HP\n"s);
+  CHECK_THAT(hp.err, Contains("standard input:2: '7\\x00 HP' is not an HP"));
+  const RunResult plan = run_expecting({"river-toad", "check", f.rolls, "-"}, 1, "GA\0GAF\n7\n"s);
+  CHECK_THAT(plan.out, Contains("'\\x00' is not an action"));
+  CHECK(plan.out.find('\0') == std::string::npos);
+  const RunResult played =
+      run_expecting({"river-toad", "play", f.rolls, "--plan-file", "-"}, 1, "GA\0GAF\n"s);
+  CHECK_THAT(played.err, Contains("turn 3: '\\x00' is illegal"));
+  // frog-puzzle solutions: the moves format and the blog's lists
+  const RunResult moves =
+      run_expecting({"frog-puzzle", "check", "LL_RR", "-"}, 1, "L from 1 to 2\0 after\n"s);
+  CHECK_THAT(moves.err, Contains("line 1: 'L from 1 to 2\\x00 after' is not a move"));
+  const RunResult long_move =
+      run_expecting({"frog-puzzle", "check", "LL_RR", "-"}, 1, std::string(5000, 'L') + "\n");
+  CHECK(long_move.err.size() < 300);
+  CHECK_THAT(long_move.err, Contains("... (5000 bytes)"));
+  const RunResult blog =
+      run_expecting({"frog-puzzle", "check", "LL_RR", "-"}, 1, "[1, 1, 0, -1, -1]\n\0[1]"s);
+  CHECK_THAT(blog.err, Contains("line 2: unexpected '\\x00'"));
+  write_file(f.dir / "nul-solution.txt", "R from 3 to 2\nL\0 from 1 to 3\n"s);
+  const RunResult by_name =
+      run_expecting({"frog-puzzle", "check", "LL_RR", f.dir / "nul-solution.txt"}, 1);
+  CHECK_THAT(by_name.err, Contains("line 2: 'L\\x00 from 1 to 3' is not a move"));
+  // validate's claims: the value column
+  const RunResult claim = run_expecting({"validate", "--db", f.tf, "-"}, 1, "1_T--F\twi\0n\n"s);
+  CHECK_THAT(claim.out, Contains("value 'wi\\x00n' is neither win nor lose"));
+  CHECK(claim.out.find('\0') == std::string::npos);
+}
+
+TEST_CASE(
+    "cli hardening: /api/river-toad/solve shows a NUL in its body escaped and a huge line cut "
+    "short",
+    "[cli][hardening][serve]") {
+  Fixture& f = fixture();
+  using namespace std::string_literals;
+  TestServer s({f.tf});
+  auto c = s.client();
+  auto nul = c.Post("/api/river-toad/solve", "3\n5\n1\0 after the NUL\n7\n"s, "text/plain");
+  REQUIRE(nul);
+  CHECK(nul->status == 400);
+  const std::string said = json::parse(nul->body).at("error").get<std::string>();
+  CHECK_THAT(said, Contains("the roll file:3: '1\\x00 after the NUL' is not an integer"));
+  auto big =
+      c.Post("/api/river-toad/solve", "2\n" + std::string(600000, 'x') + "\n4\n", "text/plain");
+  REQUIRE(big);
+  CHECK(big->status == 400);
+  CHECK(big->body.size() < 300);
+  CHECK_THAT(json::parse(big->body).at("error").get<std::string>(),
+             Contains("the roll file:2: '" + std::string(80, 'x') +
+                      "... (600000 bytes)' is not an integer"));
+}

@@ -45,14 +45,14 @@ int run_validate(const ValidateOptions& o) {
     std::string v = cols[1];
     std::transform(v.begin(), v.end(), v.begin(), [](unsigned char ch) { return std::tolower(ch); });
     if (v != "win" && v != "lose") {
-      unparse("value '" + cols[1] + "' is neither win nor lose");
+      unparse("value '" + printable_excerpt(cols[1]) + "' is neither win nor lose");
       return;
     }
     std::optional<unsigned> rem;
     if (cols.size() == 3) {
       const std::string& r = cols[2];
       if (r.empty() || r.size() > 6 || r.find_first_not_of("0123456789") != std::string::npos) {
-        unparse("remoteness '" + r + "' is not a whole number");
+        unparse("remoteness '" + printable_excerpt(r) + "' is not a whole number");
         return;
       }
       rem = static_cast<unsigned>(std::stoul(r));

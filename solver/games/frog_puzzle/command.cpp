@@ -196,7 +196,7 @@ std::vector<Step> read_steps(std::string all, std::string& fmt) {
         for (size_t k = i; k < j; ++k) line += all[k] == '\n';
         i = j;
       } else if (!(c == ']' || c == ',' || std::isspace(static_cast<unsigned char>(c)))) {
-        throw std::invalid_argument("line " + std::to_string(line) + ": unexpected '" + std::string(1, c) +
+        throw std::invalid_argument("line " + std::to_string(line) + ": unexpected '" + printable(std::string(1, c)) +
                                     "' (the blog's format is lists of 1, 0, -1)");
       }
     }
@@ -219,7 +219,7 @@ std::vector<Step> read_steps(std::string all, std::string& fmt) {
       };
       if (w.size() != 5 || (w[0] != "l" && w[0] != "r") || w[1] != "from" || !cell(w[2]) ||
           w[3] != "to" || !cell(w[4]))
-        throw std::invalid_argument("line " + std::to_string(line) + ": '" + text +
+        throw std::invalid_argument("line " + std::to_string(line) + ": '" + printable_excerpt(text) +
                                     "' is not a move like 'L from 2 to 3'");
       Step s{line, text.substr(nb), Move{std::stoi(w[2]), std::stoi(w[4])}, std::nullopt,
              static_cast<char>(std::toupper(static_cast<unsigned char>(w[0][0])))};
@@ -298,7 +298,7 @@ int run_check(const CheckOptions& o, const Host& host) {
     std::cout << dump(j) << "\n";
   } else if (!legal) {
     std::cout << "illegal: step " << err["step"].get<int>() << " (line " << err["line"].get<int>() << ", '"
-              << err["text"].get<std::string>() << "') in " << err["position"].get<std::string>() << ": "
+              << printable_excerpt(err["text"].get<std::string>()) << "') in " << err["position"].get<std::string>() << ": "
               << err["reason"].get<std::string>() << "\n";
   } else if (!reaches) {
     std::cout << "legal, but not a solution: after " << done << " moves the board is " << format(p)

@@ -177,7 +177,7 @@ int run_check(const Options& o) {
     s = a == std::string::npos ? "" : s.substr(a, b - a + 1);
     const size_t digits = (!s.empty() && s[0] == '-') ? 1 : 0;
     if (s.size() <= digits || s.size() > 12 || s.find_first_not_of("0123456789", digits) != std::string::npos)
-      fail(2, "'" + lines[1] + "' is not an HP (an integer)");
+      fail(2, "'" + printable_excerpt(lines[1]) + "' is not an HP (an integer)");
     printed_hp = std::stoll(s);
   }
   std::vector<std::string> printed_board(lines.begin() + 2, lines.end());
@@ -311,8 +311,8 @@ int run_play(const Options& o) {
     const int a = action_of(plan[i]);
     if (i >= rolls.size()) throw std::invalid_argument("the plan is longer than the rolls (turn " + std::to_string(i + 1) + ")");
     if (a < 0 || !legal(b.column(), a))
-      throw std::invalid_argument("turn " + std::to_string(i + 1) + ": '" + plan[i] + "' is illegal from column " +
-                                  std::to_string(b.column()));
+      throw std::invalid_argument("turn " + std::to_string(i + 1) + ": '" + printable(std::string(1, plan[i])) +
+                                  "' is illegal from column " + std::to_string(b.column()));
     b.turn(a, rolls[i]);
     std::cout << "turn " << i + 1 << ": " << kLetters[a] << ", roll " << int(rolls[i]) << ", column " << b.column()
               << ", HP " << b.hp() << (b.ate_last_turn() ? " (ate a fly)" : "")
@@ -366,7 +366,8 @@ int run_play_advised(const Options& o, const Host& host) {
     const char letter = follow ? best[0] : o.plan[k];
     const int a = action_of(letter);
     if (a < 0 || !legal(b.column(), a))
-      throw std::invalid_argument(std::string("turn ") + std::to_string(k + 1) + ": '" + letter + "' is illegal here");
+      throw std::invalid_argument("turn " + std::to_string(k + 1) + ": '" + printable(std::string(1, letter)) +
+                                  "' is illegal here");
     b.turn(a, rolls[k]);
     seen.push_back(rolls[k]);
     std::cout << ", plays " << letter << ": column " << b.column() << ", HP " << b.hp()

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "solver/core/printable.hpp"
+
 namespace toadbase::river_toad {
 
 int action_of(char letter) {
@@ -75,7 +77,9 @@ std::vector<uint8_t> read_rolls(std::istream& in, const std::string& name) {
     const std::string s = content(line);
     if (s.empty()) continue;
     long long v;
-    if (!parse_int(s, v)) fail(lineno, "'" + s + "' is not an integer");
+    // the line is the user's bytes: shown escaped (a NUL must not end the message) and cut
+    // short (a 600 KB line is not echoed whole)
+    if (!parse_int(s, v)) fail(lineno, "'" + printable_excerpt(s) + "' is not an integer");
     if (count < 0) {
       if (v < 0) fail(lineno, "the count of rolls cannot be negative (" + s + ")");
       count = v;
@@ -158,7 +162,7 @@ Playout play(const std::vector<uint8_t>& rolls, const std::string& plan, const R
     }
     if (a < 0) {
       p.illegal_turn = turn;
-      p.illegal_why = std::string("'") + plan[i] + "' is not an action (A S D F G)";
+      p.illegal_why = "'" + printable(std::string(1, plan[i])) + "' is not an action (A S D F G)";
       break;
     }
     if (!legal(b.column(), a)) {
