@@ -117,6 +117,21 @@ std::vector<NumberOption> number_options() {
   return out;
 }
 
+/// The reduced boards of 1..n cells with no more toads than frogs (cell 0 holds no frog, the
+/// last cell no toad), by class name "m<cells>_t<toads>f<frogs>": what a CGT database stores.
+std::map<std::string, std::vector<std::string>> stored_boards(int n) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (int m = 1; m <= n; ++m)
+    for (const std::string& b : all_boards(m)) {
+      if (b.front() == 'F' || b.back() == 'T') continue;
+      const auto [t, f] = piece_counts(b);
+      if (t > f) continue;
+      out["m" + std::to_string(m) + "_t" + std::to_string(t) + "f" + std::to_string(f)].push_back(
+          b);
+    }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -326,4 +341,74 @@ TEST_CASE(
   CHECK_THAT(json::parse(big->body).at("error").get<std::string>(),
              Contains("the roll file:2: '" + std::string(80, 'x') +
                       "... (600000 bytes)' is not an integer"));
+}
+
+TEST_CASE("cli hardening: analyze --per-tier on a CGT database, and its tiers in analyze --json",
+          "[cli][hardening][cgt]") {
+  Fixture& f = fixture();
+  const json a = json::parse(ok({"analyze", "--db", f.cgt, "--json"}).out);
+  REQUIRE(a.contains("tiers"));
+  // the oracle: every stored board of 1..6 cells enumerated here, each queried
+  const auto classes = stored_boards(6);
+  std::string batch;
+  for (const auto& [name, boards] : classes)
+    for (const auto& b : boards) batch += b + "\n";
+  const std::vector<std::string> answers = lines_of(ok({"query", "--db", f.cgt, "-"}, batch).out);
+  std::map<std::string, std::pair<std::string, std::string>>
+      value_of;  // board -> value, outcome class
+  for (const auto& line : answers) {
+    const json q = json::parse(line);
+    value_of[q.at("board").get<std::string>()] = {q.at("value").get<std::string>(),
+                                                  q.at("outcomeClass").get<std::string>()};
+  }
+  REQUIRE(a["tiers"].size() == classes.size());
+  uint64_t boards = 0, forms = 0;
+  for (const json& t : a["tiers"]) {
+    const std::string name = t.at("tier").get<std::string>();
+    INFO(name);
+    REQUIRE(classes.count(name) == 1);
+    const auto& mine = classes.at(name);
+    CHECK(t.at("boards").get<uint64_t>() == mine.size());
+    std::set<std::string> values;
+    std::map<std::string, uint64_t> outcomes = {{"L", 0}, {"R", 0}, {"N", 0}, {"P", 0}};
+    for (const auto& b : mine) {
+      values.insert(value_of.at(b).first);
+      ++outcomes[value_of.at(b).second];
+    }
+    CHECK(t.at("distinctValues").get<uint64_t>() == values.size());
+    for (const auto& [o, n] : outcomes) CHECK(t.at("outcomeClasses").at(o).get<uint64_t>() == n);
+    const auto [toads, frogs] = piece_counts(mine.front());
+    CHECK(t.at("cells").get<int>() == static_cast<int>(mine.front().size()));
+    CHECK(t.at("toads").get<int>() == toads);
+    CHECK(t.at("frogs").get<int>() == frogs);
+    boards += t.at("boards").get<uint64_t>();
+    forms += t.at("forms").get<uint64_t>();
+  }
+  CHECK(boards == a.at("positions").get<uint64_t>());
+  CHECK(forms == a.at("forms").get<uint64_t>());  // the chunks make up the table
+  // the table for people: a heading, then one line a tier with the same figures
+  const RunResult r = ok({"analyze", "--db", f.cgt, "--per-tier"});
+  check_no_library_text(r.err + r.out);
+  const size_t at = r.out.find("\nper tier:");
+  REQUIRE(at != std::string::npos);
+  const std::vector<std::string> rows = lines_of(r.out.substr(at + 1));
+  REQUIRE(rows.size() == a["tiers"].size() + 1);
+  const std::vector<std::string> heads = words_of(rows[0]);
+  for (const char* h :
+       {"boards", "cells", "distinctValues", "forms", "frogs", "toads", "L", "R", "N", "P"})
+    CHECK(std::count(heads.begin(), heads.end(), h) == 1);
+  for (size_t i = 0; i < a["tiers"].size(); ++i) {
+    const json& t = a["tiers"][i];
+    const std::vector<std::string> w = words_of(rows[i + 1]);
+    CHECK(rows[i + 1].rfind("  ", 0) == 0);
+    REQUIRE(w.size() == heads.size() - 1);  // "per tier:" is two words over the names' column
+    CHECK(w[0] == t["tier"].get<std::string>());
+    auto column = [&](const std::string& h) {
+      return w[static_cast<size_t>(std::find(heads.begin(), heads.end(), h) - heads.begin()) - 1];
+    };
+    CHECK(column("boards") == t["boards"].dump());
+    CHECK(column("distinctValues") == t["distinctValues"].dump());
+    CHECK(column("forms") == t["forms"].dump());
+    CHECK(column("P") == t["outcomeClasses"]["P"].dump());
+  }
 }

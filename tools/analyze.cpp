@@ -1,6 +1,9 @@
 // toadbase analyze --db DIR: win/lose counts by remoteness, extremes, the game's census.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "tools/cli.hpp"
 #include "tools/open.hpp"
@@ -15,6 +18,59 @@ struct AnalyzeOptions {
   Common c;
   bool per_tier = false;
 };
+
+/// A figure of a table: text as it is, a real number to 6 significant digits.
+std::string cell_text(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_null()) return "-";
+  if (v.is_number_float()) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v.get<double>());
+    return buf;
+  }
+  return dump(v);
+}
+
+/// A game's own figures per tier as a table: the tier's name, then a column a field (the
+/// fields of an object each a column of their own: outcomeClasses -> L R N P); the heading
+/// is the first line.
+void print_tier_table(const json& tiers) {
+  std::vector<std::string> heads;
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& t : tiers) {
+    std::vector<std::string> row{t.contains("tier") ? cell_text(t["tier"]) : "?"};
+    const bool first = rows.empty();
+    for (auto& [k, v] : t.items()) {
+      if (k == "tier") continue;
+      if (v.is_object()) {
+        for (auto& [sk, sv] : v.items()) {
+          row.push_back(cell_text(sv));
+          if (first) heads.push_back(sk);
+        }
+      } else {
+        row.push_back(cell_text(v));
+        if (first) heads.push_back(k);
+      }
+    }
+    rows.push_back(std::move(row));
+  }
+  std::vector<size_t> width(heads.size() + 1, 0);
+  for (size_t c = 0; c < heads.size(); ++c) width[c + 1] = heads[c].size();
+  for (const auto& row : rows)
+    for (size_t c = 0; c < row.size() && c < width.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  auto pad = [](const std::string& s, size_t w, bool left) {
+    const std::string fill(w > s.size() ? w - s.size() : 0, ' ');
+    return left ? s + fill : fill + s;
+  };
+  std::string line = pad("per tier:", width[0] + 2, true);
+  for (size_t c = 0; c < heads.size(); ++c) line += " " + pad(heads[c], width[c + 1], false);
+  std::cout << line << "\n";
+  for (const auto& row : rows) {
+    line = "  " + pad(row[0], width[0], true);
+    for (size_t c = 1; c < row.size() && c < width.size(); ++c) line += " " + pad(row[c], width[c], false);
+    std::cout << line << "\n";
+  }
+}
 
 int run_analyze(const AnalyzeOptions& o) {
   const Opened d = open_database(o.c.db);
@@ -43,21 +99,20 @@ int run_analyze(const AnalyzeOptions& o) {
     for (const auto& line : a["report"]) std::cout << line.get<std::string>() << "\n";
   }
   if (o.per_tier) {
-    if (!a["tiers"].empty() && a["tiers"][0].contains("winByRemoteness"))
+    const json tiers = a.contains("tiers") && a["tiers"].is_array() ? a["tiers"] : json::array();
+    if (tiers.empty()) {
+      std::cout << "\nper tier: none (this analysis has no figures per tier)\n";
+    } else if (tiers[0].contains("winByRemoteness")) {
       std::cout << "\nper tier: wins, losses, wR:count (wins by remoteness), lR:count (losses)\n";
-    else
-      std::cout << "\nper tier:\n";
-    for (const auto& t : a["tiers"]) {
-      std::cout << "  " << t["tier"].get<std::string>();
-      if (t.contains("winByRemoteness")) {
-        std::cout << " " << t["wins"] << " " << t["losses"];
+      for (const auto& t : tiers) {
+        std::cout << "  " << t["tier"].get<std::string>() << " " << t["wins"] << " " << t["losses"];
         for (auto& [r, n] : t["winByRemoteness"].items()) std::cout << " w" << r << ":" << n;
         for (auto& [r, n] : t["loseByRemoteness"].items()) std::cout << " l" << r << ":" << n;
-      } else {  // a game's own figures per tier
-        for (auto& [k, v] : t.items())
-          if (k != "tier") std::cout << " " << k << " " << v;
+        std::cout << "\n";
       }
+    } else {  // a game's own figures per tier
       std::cout << "\n";
+      print_tier_table(tiers);
     }
   }
   return 0;

@@ -8,6 +8,10 @@
 //                               reduced board of m cells is the core of n - m + 1 of them,
 //                               F^k X T^(n-m-k)), and the distinct values alike
 //   hottest boards, longest printed forms   with the first board met that has each value
+//   per tier                    each class of stored boards (a tier): its cells and pieces,
+//                               boards, the distinct values among them, the forms its chunk
+//                               of the table holds (first met there), its boards by outcome
+//                               class (as stored: not counting mirrors)
 //   laws                        the spec's laws over every board of 1..n cells: Death Leap
 //                               and "contiguous pieces give an integer" hold for a board iff
 //                               they hold for its reduced core (dead pieces add none of the
@@ -71,9 +75,11 @@ json CgtInstance::analyze(const TierSource& source) const {
 
   // the columns analyze needs, for every form
   std::vector<uint32_t> info(F), temperature(F), mean(F), text_length(F), negative(F), left_stop(F), right_stop(F);
+  std::vector<uint64_t> chunk_forms(classes);  // [k]: the forms of class k's chunk
   for (uint32_t k = 0, at = 0; k < classes; ++k) {
     const std::vector<uint32_t> cols = source.load<uint32_t>(lay.forms(k));
     const size_t rows = cols.size() / kColumns;
+    chunk_forms[k] = rows;
     auto copy = [&](Column c, std::vector<uint32_t>& to) {
       for (size_t r = 0; r < rows; ++r) to[at + r] = cols[r * kColumns + c];
     };
@@ -132,6 +138,11 @@ json CgtInstance::analyze(const TierSource& source) const {
   const std::string stripped = "boards stripped of dead pieces, and their mirrors";
   Law death{"Death Leap: a board with none of T-, -F, TF--, --TF is 0", stripped};
   Law contiguous{"a board whose pieces are contiguous has an integer value", stripped};
+  // per tier: a form is counted in class k by the first board of k that finds it not yet
+  // marked with k
+  std::vector<std::atomic<uint32_t>> last_class(F);
+  for (auto& l : last_class) l.store(UINT32_MAX, std::memory_order_relaxed);
+  json per_tier = json::array();
   for (uint32_t k = 0; k < classes; ++k) {
     const BoardClass& c = boards_.cls(k);
     const std::vector<uint32_t> ids = source.load<uint32_t>(lay.board(k));
@@ -140,11 +151,17 @@ json CgtInstance::analyze(const TierSource& source) const {
     const uint64_t weight = static_cast<uint64_t>(n - c.m + 1);
     const bool both = c.t < c.f;  // the mirror is not stored: it counts here
     const uint32_t full = (1u << c.m) - 1;
+    uint64_t class_values = 0, class_outcomes[kOutcomes] = {};
     tbb::parallel_for(tbb::blocked_range<uint64_t>(0, c.size, 4096), [&](const tbb::blocked_range<uint64_t>& r) {
       uint64_t mine[kKinds][kOutcomes] = {};
+      uint64_t my_values = 0, my_outcomes[kOutcomes] = {};
       Law d{death.name, stripped}, q{contiguous.name, stripped};
       for (uint64_t i = r.begin(); i != r.end(); ++i) {
         const uint32_t g = ids[i];
+        if (last_class[g].load(std::memory_order_relaxed) != k &&
+            last_class[g].exchange(k, std::memory_order_relaxed) != k)
+          ++my_values;
+        ++my_outcomes[static_cast<int>(outcome_of(g))];
         for (int side = 0; side < (both ? 2 : 1); ++side) {
           const uint32_t x = side ? negative[g] : g;
           uint8_t seen = shortest[x].load(std::memory_order_relaxed);
@@ -176,6 +193,8 @@ json CgtInstance::analyze(const TierSource& source) const {
         }
       }
       std::lock_guard lock(mu);
+      class_values += my_values;
+      for (int o = 0; o < kOutcomes; ++o) class_outcomes[o] += my_outcomes[o];
       for (int a = 0; a < kKinds; ++a)
         for (int o = 0; o < kOutcomes; ++o) census[a][o] += mine[a][o];
       for (Law* law : {&death, &contiguous}) {
@@ -185,6 +204,16 @@ json CgtInstance::analyze(const TierSource& source) const {
         law->failed += from.failed - from.examples.size();
       }
     });
+    json by_outcome = json::object();
+    for (int o = 0; o < kOutcomes; ++o) by_outcome[std::string(1, "LRNP"[o])] = class_outcomes[o];
+    per_tier.push_back({{"tier", c.name()},
+                        {"cells", c.m},
+                        {"toads", c.t},
+                        {"frogs", c.f},
+                        {"boards", c.size},
+                        {"distinctValues", class_values},
+                        {"forms", chunk_forms[k]},
+                        {"outcomeClasses", by_outcome}});
   }
   // the boards F^k T^j (no core): n + 1 of them, 0
   census[static_cast<int>(Kind::Number)][static_cast<int>(OutcomeClass::P)] += static_cast<uint64_t>(n) + 1;
@@ -323,7 +352,8 @@ json CgtInstance::analyze(const TierSource& source) const {
               {"censusOfValues", census_values},
               {"hottestBoards", listed(hot, true)},
               {"longestForms", listed(longest, false)},
-              {"laws", laws}};
+              {"laws", laws},
+              {"tiers", per_tier}};
   // the forms whose text is not stored (forms.hpp, LONG FORMS)
   uint32_t long_forms = 0;
   for (uint32_t g = 0; g < F; ++g) long_forms += (info[g] & kTextNotStored) != 0;
