@@ -104,9 +104,9 @@ void plain_number_checks(CLI::App& app) {
     const bool had = take_cli11_bounds(opt, lo, hi, above);
     if (!had) {
       bool checked = false;  // one of the project's checks already
-      for (int i = 0;; ++i) {
+      for (int i = 0; !checked; ++i) {
         try {
-          checked = checked || opt->get_validator(i)->get_name() == kNumberCheck;
+          checked = opt->get_validator(i)->get_name() == kNumberCheck;
         } catch (const CLI::OptionNotFound&) {
           break;
         }
