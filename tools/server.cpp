@@ -360,6 +360,8 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
     std::vector<std::string> seg;
     if (!segments(target_path(target), seg)) return false;
     if (method == "POST") return game_route(seg) != nullptr || is_batch_route(seg);
+    // a database's tier list is megabytes for a large one: a loop of them is a flood
+    if (seg.size() == 2 && seg[0] == "api" && target.find("tiers=") != std::string_view::npos) return true;
     // a GET already refused for its work is refused again at once, on any worker
     return game_route(seg) != nullptr && !refused_.contains(target);
   });
