@@ -288,11 +288,11 @@ def run(binary, db, positions, seconds):
 
 BOUNDS = {
     "baseline": "",
-    "range": "`Range` ignored: each answered 200, one copy of the body",
+    "range": "`Range` ignored: each answered 200, one copy of the body; a manifest with its tiers runs on the heavy pool",
     "heavy": "heavy pool (1 thread, lowered priority), 2 a client address, the refusal (413) remembered",
     "pipeline": "8 requests a turn, then the next connection's; no answer made past 1 MiB not taken",
     "slowloris": "128 connections an address (503 past it); the oldest unfinished request dropped for a newcomer",
-    "fd-limit": "`--max-connections` fitted to the fd limit (a warning says so); the longest idle dropped for a newcomer",
+    "fd-limit": "`--max-connections` fitted to the fd limit (a warning says so); an idle connection of the address holding the most dropped for a newcomer",
 }
 
 
@@ -346,7 +346,9 @@ def main():
                                    check=True, capture_output=True, text=True).stdout
         positions = [json.loads(line)["position"] for line in positions.splitlines()]
         rows = run(args.bin, db, positions, args.seconds)
-    machine = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()) + f", {os.cpu_count()} cores"
+    load = os.getloadavg()[1]  # over the last 5 minutes: other work beside the run shows here
+    machine = (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()) +
+               f", {os.cpu_count()} cores, load average {load:.1f} over the run's last 5 minutes")
     with open(args.jsonl, "w") as f:
         for r in rows:
             f.write(json.dumps(dict(r, when=machine)) + "\n")
