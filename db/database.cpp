@@ -135,17 +135,27 @@ Database::Database() = default;
 
 Database::~Database() {
   if (db_ && !read_only_) {
-    try {
-      flush();
-    } catch (...) {
-      // the group is lost as after a crash; the next solve resumes before it
-      write_failed_ = true;
+    // after a failed write (a full disk) the pending group is lost as after a crash: the next
+    // solve resumes from what was ingested
+    if (!write_failed_) {
+      try {
+        flush();
+      } catch (...) {
+      }
     }
-    // after a failed write (a full disk) RocksDB's own sync on close may fail again: close
-    // without it, as after a crash (the next solve resumes from what was ingested)
-    if (!write_failed_) db_->FlushWAL(true);
+    // no FlushWAL(true) here: every write to the log was synced when it was made (write()),
+    // and after one failed RocksDB 7.8 asserts in its sync of the log it failed on
+    // (WritableFileWriter's sync_without_flush_called_) instead of returning the error
     db_->Close().PermitUncheckedError();
   }
+}
+
+void Database::write(rocksdb::WriteBatch& batch, const std::string& what) {
+  rocksdb::WriteOptions w;
+  w.sync = true;
+  const rocksdb::Status s = db_->Write(w, &batch);
+  if (!s.ok()) write_failed_ = true;
+  check(s, what);
 }
 
 const nlohmann::json& Database::manifest() const {
@@ -371,9 +381,9 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
   }
   d->repaired_ = damaged;
   if (write_manifest) {
-    rocksdb::WriteOptions w;
-    w.sync = true;
-    check(d->db_->Put(w, kManifestKey, d->manifest_.dump()), "writing the manifest of " + path);
+    rocksdb::WriteBatch batch;
+    check(batch.Put(kManifestKey, d->manifest_.dump()), "writing the manifest of " + path);
+    d->write(batch, "writing the manifest of " + path);
   }
   d->writer_ = std::make_unique<GroupWriter>(*d->db_, path);
   return d;
@@ -774,10 +784,10 @@ void Database::finish(const std::vector<TierInfo>& tiers) {
   rocksdb::WriteBatch batch;
   check(batch.Put(kTiersKey, list), "writing the manifest of " + path_);
   check(batch.Put(kManifestKey, manifest_.dump()), "writing the manifest of " + path_);
-  rocksdb::WriteOptions w;
-  w.sync = true;
-  check(db_->Write(w, &batch), "writing the manifest of " + path_);
-  check(db_->Flush(rocksdb::FlushOptions()), "flushing " + path_);
+  write(batch, "writing the manifest of " + path_);
+  const rocksdb::Status flushed = db_->Flush(rocksdb::FlushOptions());
+  if (!flushed.ok()) write_failed_ = true;
+  check(flushed, "flushing " + path_);
 }
 
 std::vector<std::pair<TierId, std::string>> Database::damaged_tiers() const {
@@ -799,9 +809,7 @@ void Database::drop_tier_keys(TierId t) {
   rocksdb::WriteBatch batch;
   check(batch.DeleteRange(block_key(t, 0), block_key(t + 1, 0)), "forgetting a tier");
   check(batch.Delete(tier_key(t)), "forgetting a tier");
-  rocksdb::WriteOptions w;
-  w.sync = true;
-  check(db_->Write(w, &batch), "forgetting tier " + std::to_string(t) + " of " + path_);
+  write(batch, "forgetting tier " + std::to_string(t) + " of " + path_);
 }
 
 void Database::forget_tier(TierId t) {
@@ -816,9 +824,7 @@ void Database::forget_tier(TierId t) {
     full_.reset();
     check(batch.Put(kManifestKey, manifest_.dump()), "writing the manifest of " + path_);
   }
-  rocksdb::WriteOptions w;
-  w.sync = true;
-  check(db_->Write(w, &batch), "forgetting tier " + std::to_string(t) + " of " + path_);
+  write(batch, "forgetting tier " + std::to_string(t) + " of " + path_);
   tier_meta_[t].reset();
 }
 

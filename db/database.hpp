@@ -44,7 +44,8 @@
 
 namespace rocksdb {
 class DB;
-}
+class WriteBatch;
+}  // namespace rocksdb
 
 namespace toadbase::db {
 
@@ -141,6 +142,9 @@ class Database : public TierStore {
   /// Reads the commit records; damaged ones throw, or with `damaged` are listed there.
   void load_tier_meta(std::vector<TierId>* damaged = nullptr);
   void check_sized_by_solve(TierId t, const TierMeta& m, uint64_t table_total, const std::string& where) const;
+  /// Writes `batch` synced to the log; a failure marks the database failed (write_failed_)
+  /// and throws DbError naming `what`.
+  void write(rocksdb::WriteBatch& batch, const std::string& what);
   void drop_tier_keys(TierId t);  // a tier's blocks and commit record, deleted (synced)
   std::string block(TierId t, uint64_t b) const;  // a stored block's value, checked present
   std::vector<uint8_t> decoded(TierId t, uint64_t b) const;
@@ -153,7 +157,7 @@ class Database : public TierStore {
   uint64_t block_bytes_ = kDefaultBlockBytes;  // of the plane stream, a block (the manifest's)
   nlohmann::json manifest_;               // without the per-tier list
   mutable std::optional<nlohmann::json> full_;  // with it, once asked for
-  std::atomic<bool> write_failed_{false};  // a write failed: closing syncs nothing more
+  std::atomic<bool> write_failed_{false};  // a write failed: closing writes nothing more
   std::vector<TierId> repaired_;
   std::vector<std::optional<TierMeta>> tier_meta_;
   std::vector<bool> sized_by_solve_;  // [t]: the tier's size is the one it was committed with
