@@ -5,13 +5,16 @@
 #include <rocksdb/table.h>
 #include <tbb/parallel_for.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -286,6 +289,42 @@ bool only_creation_files(const std::string& dir) {
   return any && !ec;
 }
 
+/// RocksDB's info log (the LOG file) of a database opened for solving, its lines appended with
+/// write(2) and a line that cannot be written dropped. RocksDB's own logger aborts on the line
+/// after one it could not write (7.8's WritableFileWriter asserts sync_without_flush_called_),
+/// which a nearly full disk makes happen inside DB::Open. Cut back to nothing past 1 MiB.
+class InfoLog : public rocksdb::Logger {
+ public:
+  explicit InfoLog(const std::string& file) : rocksdb::Logger(rocksdb::InfoLogLevel::WARN_LEVEL) {
+    fd_ = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    struct stat st {};
+    if (fd_ >= 0 && ::fstat(fd_, &st) == 0 && st.st_size > (1 << 20) && ::ftruncate(fd_, 0) != 0) {
+      // kept whole
+    }
+  }
+  ~InfoLog() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  using rocksdb::Logger::Logv;
+  void Logv(const char* format, va_list ap) override {
+    if (fd_ < 0) return;
+    char line[1024];
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    size_t n = localtime_r(&now, &local) ? std::strftime(line, sizeof line, "%Y/%m/%d-%H:%M:%S ", &local) : 0;
+    const int text = std::vsnprintf(line + n, sizeof line - n, format, ap);
+    if (text < 0) return;
+    n = std::min(sizeof line - 1, n + static_cast<size_t>(text));
+    line[n++] = '\n';
+    if (::write(fd_, line, n) < 0) {
+      // a full disk: the line is lost, the log stays usable
+    }
+  }
+
+ private:
+  int fd_ = -1;
+};
+
 }  // namespace
 
 std::unique_ptr<Database> Database::open_for_solve(const std::string& path, const Identity& id,
@@ -320,6 +359,7 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
   rocksdb::Options o = rocks_options();
   o.create_if_missing = true;
   o.IncreaseParallelism(2);
+  o.info_log = std::make_shared<InfoLog>((fs::path(path) / "LOG").string());
   rocksdb::DB* raw = nullptr;
   if (exists) {
     const std::optional<long> holder = lock_holder(path);
