@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -93,7 +94,32 @@ std::string explain(const rocksdb::Status& s) {
   return "a storage error" + in;
 }
 
+/// "1.5 MiB", "640 KiB"
+std::string size_text(uint64_t bytes) {
+  char out[32];
+  if (bytes >= (uint64_t{1} << 20)) std::snprintf(out, sizeof out, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  else std::snprintf(out, sizeof out, "%llu KiB", static_cast<unsigned long long>((bytes + 1023) / 1024));
+  return out;
+}
+
 }  // namespace
+
+std::optional<uint64_t> free_bytes(const std::string& path) {
+  std::error_code ec;
+  fs::path p = fs::absolute(path, ec);
+  if (ec) return std::nullopt;
+  while (!fs::exists(p, ec) && p.has_parent_path() && p.parent_path() != p) p = p.parent_path();
+  struct statvfs st {};
+  if (::statvfs(p.c_str(), &st) != 0 || st.f_blocks == 0) return std::nullopt;  // 0: a size it does not keep
+  return static_cast<uint64_t>(st.f_bavail) * st.f_frsize;
+}
+
+void ensure_space(const std::string& path, uint64_t bytes, const std::string& what) {
+  const std::optional<uint64_t> free = free_bytes(path);
+  if (!free || *free >= bytes + kSpaceMargin) return;
+  throw DbError(what + ": no space left on the device (" + size_text(*free) + " free, this write needs " +
+                size_text(bytes + kSpaceMargin) + " with room for RocksDB's own files)");
+}
 
 void check(const rocksdb::Status& s, const std::string& what) {
   if (s.ok()) return;
@@ -154,6 +180,8 @@ Database::~Database() {
 }
 
 void Database::write(rocksdb::WriteBatch& batch, const std::string& what) {
+  // the log's record, then the table a flush makes of it
+  ensure_space(path_, 2 * uint64_t{batch.GetDataSize()}, what);
   rocksdb::WriteOptions w;
   w.sync = true;
   const rocksdb::Status s = db_->Write(w, &batch);
@@ -325,6 +353,47 @@ class InfoLog : public rocksdb::Logger {
   int fd_ = -1;
 };
 
+/// Bytes of the MANIFEST and log files in `dir`: what opening it may write again (a new
+/// MANIFEST repeats the current one, the logs are replayed into a table).
+uint64_t reopen_bytes(const std::string& dir) {
+  uint64_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind("MANIFEST-", 0) == 0 || e.path().extension() == ".log") total += e.file_size(ec);
+  }
+  return total;
+}
+
+/// A database creation that fails before its manifest is in (a full disk) leaves nothing
+/// behind, so that the same command starts it again: the directory held nothing before (or
+/// only a cut-short creation's files, cleared), and what is in it now is this creation's,
+/// unless another process holds its lock. Undone when destroyed unless kept.
+class CreationUndo {
+ public:
+  CreationUndo(std::string dir, bool made_dir) : dir_(std::move(dir)), made_dir_(made_dir) {}
+  CreationUndo(const CreationUndo&) = delete;
+  CreationUndo& operator=(const CreationUndo&) = delete;
+  ~CreationUndo() {
+    if (dir_.empty()) return;
+    try {
+      if (lock_holder(dir_)) return;
+      std::error_code ec;
+      std::vector<fs::path> files;
+      for (const auto& e : fs::directory_iterator(dir_, ec)) files.push_back(e.path());
+      for (const fs::path& f : files) fs::remove(f, ec);
+      if (made_dir_) fs::remove(dir_, ec);
+    } catch (...) {
+      // left as a killed creation leaves it
+    }
+  }
+  void keep() { dir_.clear(); }
+
+ private:
+  std::string dir_;
+  bool made_dir_;
+};
+
 }  // namespace
 
 std::unique_ptr<Database> Database::open_for_solve(const std::string& path, const Identity& id,
@@ -349,10 +418,13 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
     check_fits(look->manifest_, path, id, tiers);
     if (look->complete()) return look;
   }
+  ensure_space(path, exists ? reopen_bytes(path) : 0, "cannot open database " + path);
+  const bool made_dir = !fs::exists(path, ec);
   if (!exists) {
     fs::create_directories(path, ec);
     if (ec) throw DbError("cannot create the database directory " + path + ": " + ec.message());
   }
+  CreationUndo undo(exists ? std::string() : path, made_dir);  // destroyed after d (closed first)
   std::unique_ptr<Database> d(new Database());
   d->path_ = path;
   d->read_only_ = false;
@@ -426,6 +498,7 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
     d->write(batch, "writing the manifest of " + path);
   }
   d->writer_ = std::make_unique<GroupWriter>(*d->db_, path);
+  undo.keep();
   return d;
 }
 

@@ -75,6 +75,11 @@ void GroupWriter::write(KeyValues& group, uint64_t number) {
     else unique.push_back(std::move(kv));
   }
   group.swap(unique);
+  // the table: its keys and values, and no more than 64 bytes beside each (block trailers,
+  // index entries, lengths) and the margin (its properties and footer, the MANIFEST record)
+  uint64_t bytes = 0;
+  for (const auto& [k, v] : group) bytes += k.size() + v.size() + 64;
+  ensure_space(dir_, bytes, "writing tiers to " + dir_);
   const std::string file = (std::filesystem::path(dir_) / ("ingest-" + std::to_string(number) + ".sst.tmp")).string();
   try {
     rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), rocks_options());

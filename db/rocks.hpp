@@ -4,6 +4,8 @@
 #include <rocksdb/options.h>
 #include <rocksdb/status.h>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace toadbase::db {
@@ -12,5 +14,18 @@ namespace toadbase::db {
 rocksdb::Options rocks_options();
 /// Throws DbError "what: status" unless `s` is OK.
 void check(const rocksdb::Status& s, const std::string& what);
+
+/// Room kept free beside each write the database makes, for what RocksDB writes of its own
+/// between two of them: the OPTIONS file (7 KiB), MANIFEST records, CURRENT, IDENTITY, LOG
+/// lines and a new log file, each a few file-system blocks at most (under 64 KiB in all).
+inline constexpr uint64_t kSpaceMargin = 256 << 10;
+/// Bytes this process may still write on the file system of `path` (of its nearest existing
+/// parent when it does not exist yet); nullopt when the system does not say.
+std::optional<uint64_t> free_bytes(const std::string& path);
+/// Throws DbError "what: no space left on the device (...)" unless `bytes` and kSpaceMargin
+/// are free beside `path`. Checked before each write, so that RocksDB's own writers do not
+/// run out of space (after a failed write RocksDB 7.8's WritableFileWriter asserts on the
+/// next use); a write still failing (the disk filled meanwhile) fails as clearly.
+void ensure_space(const std::string& path, uint64_t bytes, const std::string& what);
 
 }  // namespace toadbase::db
