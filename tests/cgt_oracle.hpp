@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "solver/core/cgt.hpp"
+#include "solver/cgt/cgt.hpp"
 
 namespace cgt_oracle {
 

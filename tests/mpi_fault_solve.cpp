@@ -19,6 +19,7 @@
 
 #include "db/database.hpp"
 #include "delayed_store.hpp"
+#include "solver/core/threads.hpp"
 #include "tools/mpi.hpp"
 #include "tools/registry.hpp"
 

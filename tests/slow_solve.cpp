@@ -9,6 +9,7 @@
 
 #include "db/database.hpp"
 #include "delayed_store.hpp"
+#include "solver/core/threads.hpp"
 #include "tools/registry.hpp"
 
 int main(int argc, char** argv) {

@@ -1,4 +1,4 @@
-// The combinatorial game theory engine (solver/core/cgt.hpp) against an oracle written
+// The combinatorial game theory engine (solver/cgt/cgt.hpp) against an oracle written
 // here from the definitions, against the literature's Toads and Frogs values and CGSuite's
 // own test values, and against the algebra's identities.
 #include <algorithm>
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "cgt_oracle.hpp"
-#include "solver/core/cgt.hpp"
+#include "solver/cgt/cgt.hpp"
 
 using namespace toadbase::cgt;
 using namespace cgt_oracle;

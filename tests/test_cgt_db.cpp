@@ -13,7 +13,7 @@
 
 #include "cgt_oracle.hpp"
 #include "db/database.hpp"
-#include "solver/core/cgt.hpp"
+#include "solver/cgt/cgt.hpp"
 #include "solver/games/toads_frogs_cgt/boards.hpp"
 #include "solver/games/toads_frogs_cgt/forms.hpp"
 #include "solver/games/toads_frogs_cgt/instance.hpp"

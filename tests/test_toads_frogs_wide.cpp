@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "solver/core/engine.hpp"
-#include "solver/core/tier_module.hpp"
+#include "solver/module/tier_module.hpp"
 #include "solver/games/toads_frogs/module.hpp"
 #include "support.hpp"
 #include "tools/registry.hpp"

@@ -20,7 +20,7 @@
 #include <random>
 
 #include "solver/core/engine.hpp"
-#include "solver/core/tier_module.hpp"
+#include "solver/module/tier_module.hpp"
 #include "support.hpp"
 
 using namespace tbtest;
@@ -224,7 +224,7 @@ TEST_CASE("toy game: verify passes, and names the first wrong record, tail or de
   }
 }
 
-// ---- the toy as a module: the contract of solver/core/module.hpp, nothing else --------------
+// ---- the toy as a module: the contract of solver/module/module.hpp, nothing else --------------
 
 namespace {
 

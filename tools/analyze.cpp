@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/core/threads.hpp"
 #include "tools/cli.hpp"
 #include "tools/open.hpp"
 

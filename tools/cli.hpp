@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/core/cli_numbers.hpp"
-#include "solver/core/module.hpp"
+#include "solver/module/cli_numbers.hpp"
+#include "solver/module/module.hpp"
 #include "solver/core/progress.hpp"
 
 namespace toadbase::tools {
@@ -26,7 +26,7 @@ std::string dump(const J& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-// ---- errors and exit codes (the README's table; ExitCode in solver/core/module.hpp) ------
+// ---- errors and exit codes (the README's table; ExitCode in solver/module/module.hpp) ------
 
 /// An error the user caused or must fix in the data (a file, a database): exit 1.
 struct UserError : std::runtime_error {
@@ -56,7 +56,7 @@ void add_threads_option(CLI::App* s, int& threads, const std::string& descriptio
 void add_threads_option(CLI::App* s, Common& c);
 void add_json_flag(CLI::App* s, Common& c);
 /// Every numeric option of `app` and the commands below it checked in the project's words
-/// (solver/core/cli_numbers.hpp): an option that has no such check gets one, with the bounds
+/// (solver/module/cli_numbers.hpp): an option that has no such check gets one, with the bounds
 /// of CLI11's Range, NonNegativeNumber or PositiveNumber on it (switched off), so that no
 /// value prints CLI11's text ("not in range 0 to 1.797693e+308", "Could not convert"). CLI11
 /// names every signed integer INT: an INT option is taken to hold an int.

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "db/database.hpp"
-#include "solver/core/module.hpp"
+#include "solver/module/module.hpp"
 
 namespace toadbase::tools {
 

@@ -1,6 +1,6 @@
 // The games the toadbase command knows. Adding a game: its folder under solver/games/ and
 // one line below.
-#include "tools/registry.hpp"
+#include "tools/registered.hpp"
 
 #include "solver/games/forest/module.hpp"
 #include "solver/games/frog_puzzle/module.hpp"

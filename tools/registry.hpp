@@ -1,4 +1,5 @@
-// The games the toadbase command knows, each behind one face (registry.cpp lists them).
+// The games the toadbase command knows, each behind one face (registry.cpp lists them; the
+// face of a module is tools/registered.hpp).
 #pragma once
 
 #include <memory>
@@ -7,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/core/module.hpp"
-#include "solver/core/tier_module.hpp"
+#include "solver/module/module.hpp"
 
 namespace toadbase::tools {
 
@@ -35,74 +35,6 @@ class Game {
   virtual std::vector<ApiRoute> api_routes() const = 0;
   /// How GamesmanUni shows the game, or nothing for a game it does not play.
   virtual std::optional<UwapiGame> uwapi() const = 0;
-};
-
-/// The face of a module M (the contract: solver/core/module.hpp).
-template <Module M>
-class Registered : public Game {
- public:
-  std::string name() const override { return M::kName; }
-  std::string title() const override { return M::kTitle; }
-  bool has_database() const override { return TierGameRules<M> || OwnEngine<M>; }
-  std::vector<ParamSpec> parameters() const override {
-    if constexpr (WithParameters<M>) {
-      return M::parameters();
-    } else {
-      return {};
-    }
-  }
-  nlohmann::json normalize(const nlohmann::json& given) const override {
-    if constexpr (WithParameters<M>) {
-      return M::normalize(given);
-    } else {
-      (void)given;
-      throw std::invalid_argument(std::string(M::kName) + " has no position database");
-    }
-  }
-  std::unique_ptr<Instance> instance(const nlohmann::json& normalized,
-                                     const std::string& record = "") const override {
-    if constexpr (TierGameRules<M>) {
-      return make_tier_instance<M>(normalized, record);
-    } else if constexpr (OwnEngine<M>) {
-      auto inst = M::make_instance(normalized);
-      if (!record.empty() && record != inst->identity().record)
-        throw std::invalid_argument(std::string(M::kName) + " has no record '" + record +
-                                    "': it writes " + inst->identity().record);
-      return inst;
-    } else {
-      (void)normalized, (void)record;
-      throw std::invalid_argument(std::string(M::kName) + " has no position database");
-    }
-  }
-  std::vector<std::string> records() const override {
-    if constexpr (TierGameRules<M>) {
-      return tier_records<M>();
-    } else {
-      return {};
-    }
-  }
-  std::vector<GameCommand> add_commands(CLI::App& root, const Host& host) const override {
-    if constexpr (WithCommands<M>) {
-      return M::add_commands(root, host);
-    } else {
-      (void)root, (void)host;
-      return {};
-    }
-  }
-  std::vector<ApiRoute> api_routes() const override {
-    if constexpr (WithApiRoutes<M>) {
-      return M::api_routes();
-    } else {
-      return {};
-    }
-  }
-  std::optional<UwapiGame> uwapi() const override {
-    if constexpr (WithUwapi<M>) {
-      return M::uwapi();
-    } else {
-      return std::nullopt;
-    }
-  }
 };
 
 /// Every registered game, in registration order.

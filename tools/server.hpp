@@ -31,7 +31,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "solver/core/module.hpp"
+#include "solver/module/module.hpp"
 #include "tools/http_server.hpp"
 #include "tools/open.hpp"
 

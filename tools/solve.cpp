@@ -17,6 +17,7 @@
 #include "db/database.hpp"
 #include "db/errors.hpp"
 #include "solver/core/hash.hpp"
+#include "solver/core/threads.hpp"
 #include "tools/cli.hpp"
 #include "tools/mpi.hpp"
 #include "tools/registry.hpp"

@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "solver/core/module.hpp"
+#include "solver/module/module.hpp"
 
 namespace toadbase::tools {
 

@@ -2,6 +2,7 @@
 // and a sample of every tier looked up as query does.
 #include <iostream>
 
+#include "solver/core/threads.hpp"
 #include "tools/cli.hpp"
 #include "tools/open.hpp"
 

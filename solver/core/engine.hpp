@@ -62,43 +62,16 @@
 #include "solver/core/hash.hpp"
 #include "solver/core/progress.hpp"
 #include "solver/core/record.hpp"
+#include "solver/core/results.hpp"
 #include "solver/core/store.hpp"
+#include "solver/core/threads.hpp"
 #include "solver/core/transport.hpp"
 
 namespace toadbase {
 
-struct SolveStats {
-  uint64_t positions_solved = 0;  // of the tiers this run committed (rank 0: every rank's)
-  uint64_t tiers_solved = 0;
-  uint64_t tiers_skipped = 0;
-  uint64_t peak_bytes_in_flight = 0;  // records in memory at once, on this rank
-  // this rank's share (all of it on one process)
-  uint64_t positions_computed = 0;  // scanned or copied
-  uint64_t pieces_computed = 0;
-  double seconds_waiting = 0;  // for records from other ranks
-  // where this rank's time went, summed over its tasks (one thread a rank: wall time)
-  double seconds_solving = 0;    // its pieces' records computed
-  double seconds_reporting = 0;  // tiers committed (rank 0) or packed for rank 0 (the others)
-};
-
-/// What verify found: ok, or the first problem (naming the tier, index and position).
-struct VerifyReport {
-  bool ok = true;
-  uint64_t positions_checked = 0;
-  uint64_t positions_probed = 0;  // of those, probed again as a lookup does
-  std::string problem;
-};
-
 /// Positions handed to one task of the parallel loop: big enough to amortise the task,
 /// small enough to balance two cores on small tiers.
 inline constexpr uint64_t kScanGrain = 8192;
-
-/// Run `f` with at most `threads` worker threads (0 = all cores).
-template <class F>
-auto with_threads(int threads, F&& f) {
-  tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
-  return arena.execute(std::forward<F>(f));
-}
 
 // ---- a tier's parts --------------------------------------------------------------------
 
@@ -833,11 +806,6 @@ class TierReader {
 };
 
 // ---- verify ----------------------------------------------------------------------------
-
-/// How many positions of each tier verify probes again as a lookup does (every position of
-/// a space of at most kProbeAllBelow positions).
-inline constexpr uint64_t kProbesPerTier = 64;
-inline constexpr uint64_t kProbeAllBelow = uint64_t{1} << 20;
 
 /// Recomputes every record of the space from its children through the generic path
 /// (unrank, children, rank: not the hot loop), compares it with the source's stored

@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "db/database.hpp"
-#include "solver/core/engine.hpp"
+#include "solver/core/threads.hpp"
 #include "solver/core/printable.hpp"
 #include "tools/cli.hpp"
 #include "tools/info.hpp"

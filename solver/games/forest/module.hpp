@@ -1,4 +1,4 @@
-// Magic Forest Wanderer's module (the contract: solver/core/module.hpp): its own
+// Magic Forest Wanderer's module (the contract: solver/module/module.hpp): its own
 // subcommands (`forest play | eval | posterior`, command.cpp) and its position database, the
 // optimal 3x3 policy (policy_table.hpp: the records; module.cpp: the instance that solves,
 // verifies, queries and analyzes it). One line in tools/registry.cpp registers it.
@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "solver/core/module.hpp"
+#include "solver/module/module.hpp"
 
 namespace toadbase::forest {
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <sstream>
 
-#include "solver/core/cli_numbers.hpp"
+#include "solver/module/cli_numbers.hpp"
 #include "solver/games/frog_puzzle/explorer.hpp"
 #include "solver/games/frog_puzzle/module.hpp"
 

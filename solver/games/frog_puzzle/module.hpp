@@ -1,4 +1,4 @@
-// The frog swap puzzle's module (the contract: solver/core/module.hpp): parameters, position
+// The frog swap puzzle's module (the contract: solver/module/module.hpp): parameters, position
 // strings, named moves, the start, the reachable-from-the-start census for `analyze`, and
 // its own `frog-puzzle` subcommands. One line in tools/registry.cpp registers it.
 #pragma once
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "solver/core/module.hpp"
+#include "solver/module/module.hpp"
 #include "solver/games/frog_puzzle/frog_puzzle.hpp"
 
 namespace toadbase::frog_puzzle {

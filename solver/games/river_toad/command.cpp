@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "solver/core/cli_numbers.hpp"
+#include "solver/module/cli_numbers.hpp"
 #include "solver/games/river_toad/algorithms.hpp"
 #include "solver/games/river_toad/module.hpp"
 #include "solver/games/river_toad/positions.hpp"

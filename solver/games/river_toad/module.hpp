@@ -1,4 +1,4 @@
-// River Toad's module (the contract: solver/core/module.hpp): its own subcommands
+// River Toad's module (the contract: solver/module/module.hpp): its own subcommands
 // (`river-toad solve | check | prefixes | play`, command.cpp) and its position database, a
 // chance game's engine of its own (survival.hpp: every position's exact survival odds;
 // module.cpp: the instance that solves, verifies, queries and analyzes it). One line in
@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "solver/core/module.hpp"
+#include "solver/module/module.hpp"
 
 namespace toadbase::river_toad {
 

@@ -1,4 +1,4 @@
-// Toads and Frogs' module (the contract: solver/core/module.hpp): parameters, position
+// Toads and Frogs' module (the contract: solver/module/module.hpp): parameters, position
 // strings, named moves, the start position and the outcome-class census. The tier engine
 // does the rest; one line in tools/registry.cpp registers it.
 #pragma once
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/core/module.hpp"
+#include "solver/module/module.hpp"
 #include "solver/games/toads_frogs/toads_frogs.hpp"
 
 namespace toadbase::toads_frogs {

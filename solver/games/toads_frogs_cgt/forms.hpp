@@ -55,7 +55,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/core/cgt.hpp"
+#include "solver/cgt/cgt.hpp"
 #include "solver/core/store.hpp"
 
 namespace toadbase::toads_frogs_cgt {

@@ -1,4 +1,4 @@
-// The Instance of a CGT database (solver/core/module.hpp): what every way in calls.
+// The Instance of a CGT database (solver/module/module.hpp): what every way in calls.
 //
 // TIERS (forms.hpp's TierLayout), for C classes in solve order (boards.hpp):
 //   0 .. C-1     class k's boards: each board's form id, in the class's rank order
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/core/module.hpp"
+#include "solver/module/module.hpp"
 #include "solver/games/toads_frogs_cgt/boards.hpp"
 #include "solver/games/toads_frogs_cgt/forms.hpp"
 

@@ -1,5 +1,5 @@
 // Toads and Frogs' combinatorial game values (issue 17): the module (the contract:
-// solver/core/module.hpp). A database of every board of 1..n cells with its canonical value,
+// solver/module/module.hpp). A database of every board of 1..n cells with its canonical value,
 // solved, verified, queried and analyzed by an engine of its own (instance.hpp): this is not
 // a win/lose tier game. Its own subcommand: `toadbase cgt sum`. One line in
 // tools/registry.cpp registers it.
@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "solver/core/module.hpp"
+#include "solver/module/module.hpp"
 
 namespace toadbase::toads_frogs_cgt {
 

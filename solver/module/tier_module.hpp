@@ -10,7 +10,7 @@
 #include <string>
 
 #include "solver/core/engine.hpp"
-#include "solver/core/module.hpp"
+#include "solver/module/module.hpp"
 
 namespace toadbase {
 

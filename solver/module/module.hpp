@@ -83,13 +83,14 @@
 #include <vector>
 
 #include "solver/core/distribute.hpp"
-#include "solver/core/engine.hpp"
-#include "solver/core/params.hpp"
+#include "solver/core/game.hpp"
 #include "solver/core/printable.hpp"
 #include "solver/core/progress.hpp"
 #include "solver/core/record.hpp"
+#include "solver/core/results.hpp"
 #include "solver/core/store.hpp"
 #include "solver/core/transport.hpp"
+#include "solver/module/params.hpp"
 
 namespace CLI {
 class App;  // CLI11, included where a command line is built

@@ -20,7 +20,7 @@
 // difference of dyadics is halved at most. A number's walls are its value for t >= 0.
 #include <algorithm>
 
-#include "solver/core/cgt.hpp"
+#include "solver/cgt/cgt.hpp"
 
 namespace toadbase::cgt {
 

@@ -21,7 +21,7 @@
 #include <cctype>
 #include <cstring>
 
-#include "solver/core/cgt.hpp"
+#include "solver/cgt/cgt.hpp"
 
 namespace toadbase::cgt {
 

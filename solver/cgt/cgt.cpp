@@ -1,6 +1,6 @@
 // The table of canonical forms: dyadic numbers, interning, canonicalization (make),
 // comparison, negation, sums, atomic weights and deterministic renumbering.
-#include "solver/core/cgt.hpp"
+#include "solver/cgt/cgt.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -51,7 +51,7 @@
 // Values are exact: numbers are dyadic rationals (a 64-bit numerator over a power of two),
 // and thermographs (mean, temperature) are computed with them.
 //
-// Notation, as CGSuite prints it (to_string / parse; see cgt_notation.cpp):
+// Notation, as CGSuite prints it (to_string / parse; see notation.cpp):
 //   0  3  -1/2  *  *2  ^  v  ^^  v3  ^*  vv*3  2*  1/2^  -1v3*2   numbers, nimbers, ups
 //   ^<2> v<3>*   ^[4]   (up-second, ...: {0|v[n-1]*};  ^[n] = ^ + ^<2> + ... + ^<n>)
 //   {2|*}  {a||b|c} (longer bars split first; a side of several options braces each)
@@ -269,7 +269,7 @@ class FormTable {
   // ---- derived values ----------------------------------------------------------------
 
   /// Computed once per form, then kept (thread-safe): a hot form's walls in a few words of
-  /// the table's thermograph arena (cgt_thermograph.cpp), any other's from its stop.
+  /// the table's thermograph arena (thermograph.cpp), any other's from its stop.
   Thermograph thermograph(FormId g);
   Dyadic mean(FormId g);
   Dyadic temperature(FormId g);
@@ -352,7 +352,7 @@ class FormTable {
   struct Shard;
   class LeqCache;
   class OpCache;
-  /// Uptimal expansions found so far, and the up-nths built (cgt_notation.cpp).
+  /// Uptimal expansions found so far, and the up-nths built (notation.cpp).
   /// Forms found not to be uptimals (most of those asked about) are kept as ids alone, in
   /// an open-addressing set.
   struct UptimalMemo {
@@ -365,7 +365,7 @@ class FormTable {
     void add_none(FormId g);
   };
   struct Pending;
-  /// Where kept thermographs lie: words in blocks that never move (cgt_thermograph.cpp).
+  /// Where kept thermographs lie: words in blocks that never move (thermograph.cpp).
   /// 32-bit words handed out from blocks of `block_words` and never given back (the
   /// caller locks): a form's options, a kept thermograph.
   struct WordArena {
@@ -396,13 +396,13 @@ class FormTable {
   bool leq_to_pending(FormId x, const Pending& g);
   bool leq_from_pending(const Pending& g, FormId x);
   FormId naive_atomic_weight(FormId g);
-  // cgt_notation.cpp
+  // notation.cpp
   int print_order(FormId a, FormId b);
   struct PrintOut;
   int print(PrintOut& out, FormId g, bool force_brackets, bool force_parens);
   int print_composite(PrintOut& out, FormId g, bool force_brackets, bool force_parens);
   std::optional<UptimalExpansion> expansion_of_right_first(FormId g);
-  // cgt_thermograph.cpp
+  // thermograph.cpp
   const uint32_t* hot_walls(FormId g);
   Trajectory wall(FormId g, bool left_wall);
 
