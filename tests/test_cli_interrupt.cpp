@@ -15,6 +15,7 @@
 
 #include "solver/core/progress.hpp"
 #include "support.hpp"
+#include "tools/progress_report.hpp"
 
 using namespace tbtest;
 using Catch::Matchers::Contains;
@@ -119,7 +120,7 @@ TEST_CASE("cli interrupt: a database being solved is named as such, and Ctrl-C k
 
 TEST_CASE("progress: an interrupted pass ends the bar's line", "[cli][interrupt]") {
   std::ostringstream out;
-  toadbase::Progress bar(&out, true, "solve", 100, 4);
+  toadbase::tools::ProgressReport bar(&out, true, "solve", 100, 4);
   std::this_thread::sleep_for(std::chrono::milliseconds(150));  // the bar redraws at most every 0.1 s
   bar.tier_done("t0", 25, false);
   bar.interrupted();
@@ -128,7 +129,7 @@ TEST_CASE("progress: an interrupted pass ends the bar's line", "[cli][interrupt]
   CHECK(s.back() == '\n');
   CHECK(s.find('\r') != std::string::npos);  // it was a bar
   std::ostringstream plain;
-  toadbase::Progress lines(&plain, false, "solve", 100, 4);
+  toadbase::tools::ProgressReport lines(&plain, false, "solve", 100, 4);
   lines.interrupted();
   CHECK(plain.str().empty());  // plain lines end themselves
 }

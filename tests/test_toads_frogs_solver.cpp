@@ -15,6 +15,7 @@
 #include "solver/core/combinatorics.hpp"
 #include "solver/core/progress.hpp"
 #include "support.hpp"
+#include "tools/progress_report.hpp"
 
 using namespace tbtest;
 using toadbase::Outcome;
@@ -542,7 +543,7 @@ TEST_CASE("progress lines name every tier, and the last line the totals", "[solv
   std::ostringstream out;
   {
     MemStore store(s.tier_count());
-    toadbase::Progress progress(&out, false, "solve test", s.total_positions(), s.tier_count(),
+    toadbase::tools::ProgressReport progress(&out, false, "solve test", s.total_positions(), s.tier_count(),
                                 0.0);
     toadbase::solve_tiers(s, store, &progress);
     progress.finish();
@@ -577,7 +578,7 @@ TEST_CASE("progress lines name every tier, and the last line the totals", "[solv
     skipped += s.tier_size(t);
   }
   std::ostringstream out2;
-  toadbase::Progress progress(&out2, false, "solve test", s.total_positions(), s.tier_count(), 0.0);
+  toadbase::tools::ProgressReport progress(&out2, false, "solve test", s.total_positions(), s.tier_count(), 0.0);
   toadbase::solve_tiers(s, half, &progress);
   progress.finish();
   CHECK_THAT(out2.str(),

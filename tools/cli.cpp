@@ -19,6 +19,8 @@
 #include <sstream>
 #include <utility>
 
+#include "tools/progress_report.hpp"
+
 namespace toadbase::tools {
 
 namespace fs = std::filesystem;
@@ -451,8 +453,8 @@ nlohmann::json camel_keys(const nlohmann::json& j) {
 // ---- output for people -----------------------------------------------------------------------
 
 std::unique_ptr<Progress> make_progress(const std::string& task, uint64_t positions, uint64_t tiers, bool quiet) {
-  if (quiet) return std::make_unique<Progress>(nullptr, false, task, positions, tiers);
-  return std::make_unique<Progress>(&std::cerr, isatty(2) != 0, task, positions, tiers);
+  if (quiet) return std::make_unique<ProgressReport>(nullptr, false, task, positions, tiers);
+  return std::make_unique<ProgressReport>(&std::cerr, isatty(2) != 0, task, positions, tiers);
 }
 
 std::string human_bytes(double b) {

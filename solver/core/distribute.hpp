@@ -63,9 +63,8 @@ struct Piece {
 };
 
 /// What the plan weighs, in picoseconds of one thread (integers: every rank computes the
-/// same plan). The defaults are this project's measurements relative to a scan at 60 M
-/// positions a second: zstd level 1 compresses record bytes at about half the speed the hot
-/// loop solves positions, and decompresses them four times faster than that.
+/// same plan). The defaults are this project's measurements (results/MPI.md): compressing a
+/// record byte costs more than scanning a position, decompressing it less.
 struct CostModel {
   uint64_t scan_ps = 16'000;             // a scanned position
   uint64_t tail_ps = 1'600;              // a tail position copied

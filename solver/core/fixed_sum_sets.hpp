@@ -13,8 +13,7 @@
 // Example, m = 4, k = 2, s = 3: the sets {0,3} = 1001 and {1,2} = 0110 have rank 1 and 0.
 // Tables: 2^h low entries and (sums x 2^(m-h)) prefix entries; h = (m + 1) / 2 balances them
 // (m = 25: 8,192 low entries, 157 x 4,096 prefix entries; a tier's scan reads a few 32 KiB rows,
-// which stay in cache (12 + 12 frog puzzle: median 1.00 s against 1.17 s for h = m - m/3,
-// five interleaved runs each on a noisy machine).
+// which stay in cache; a wider split, h = m - m/3, solved the 12 + 12 frog puzzle slower).
 #pragma once
 
 #include <algorithm>

@@ -1,10 +1,11 @@
-// Progress of a long pass over tiers: a bar on a terminal, plain lines otherwise.
+// Progress of a long pass over tiers, as the engines report it: counts and the time, one tier
+// at a time. How it is shown (a bar on a terminal, plain lines) is the caller's: tools/
+// derives from it (tools/progress_report.hpp); the core writes nothing.
 // Thread-compatible: the solver reports under a lock, one tier at a time.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
-#include <ostream>
 #include <stdexcept>
 #include <string>
 
@@ -25,31 +26,35 @@ struct Interrupted : std::runtime_error {
 
 class Progress {
  public:
-  /// `task` names the pass ("solve", "verify"); `bar` draws a one-line bar (a terminal),
-  /// otherwise a plain line is printed at most every `interval_s` seconds and at the end.
-  Progress(std::ostream* out, bool bar, std::string task, uint64_t total_positions,
-           uint64_t total_tiers, double interval_s = 1.0);
+  /// `task` names the pass ("solve", "verify").
+  Progress(std::string task, uint64_t total_positions, uint64_t total_tiers);
+  virtual ~Progress() = default;
 
   /// A tier has been done (or skipped because an earlier run committed it).
   void tier_done(const std::string& tier_name, uint64_t positions, bool skipped);
-  /// The last line: totals and the overall rate.
-  void finish();
-  /// The pass stopped early: ends the bar's line (a terminal) so what follows starts clean.
-  void interrupted();
+  /// The pass ended: a report may print its totals.
+  virtual void finish() {}
+  /// The pass stopped early.
+  virtual void interrupted() {}
 
+  const std::string& task() const { return task_; }
   double elapsed_seconds() const;
   uint64_t positions_done() const { return done_positions_; }
+  /// Of positions_done(), those an earlier run had committed.
+  uint64_t positions_skipped() const { return skipped_positions_; }
+  uint64_t tiers_done() const { return done_tiers_; }
+  uint64_t total_positions() const { return total_positions_; }
+  uint64_t total_tiers() const { return total_tiers_; }
+
+ protected:
+  /// Called after each tier_done(), with the counts already updated.
+  virtual void tier_counted(const std::string& tier_name) { (void)tier_name; }
 
  private:
-  void draw(const std::string& tier_name, bool force);
-
-  std::ostream* out_;
-  bool bar_;
   std::string task_;
   uint64_t total_positions_, total_tiers_;
   uint64_t done_positions_ = 0, done_tiers_ = 0, skipped_positions_ = 0;
-  double interval_s_;
-  std::chrono::steady_clock::time_point start_, last_draw_;
+  std::chrono::steady_clock::time_point start_;
 };
 
 }  // namespace toadbase

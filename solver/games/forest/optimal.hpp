@@ -40,7 +40,7 @@ struct PolicyEntry {
 };
 
 /// Every belief state the expectimax meets from the start tile `start` (0..8), sorted by key.
-/// Solves first when needed (about 10 s for all nine starts).
+/// Solves first when needed (all nine starts at once: the slow part of a forest database).
 std::vector<PolicyEntry> optimal_policy(int start);
 /// How many times optimal_policy() was called in this process: each call copies and sorts a
 /// start tile's beliefs out of the search (and searches first, the first time), which

@@ -15,8 +15,8 @@
 //
 //   "m12_t3f4.forms"    a row of kColumns words a form, row after row (a query reads a form's
 //                       row and the one before it in one run; column after column it read a
-//                       block a column and byte plane: a cold query at length 14 took 0.86 ms
-//                       instead of 0.58 on a loaded machine, for 11 % less stored):
+//                       block a column and byte plane, a slower cold query for a little
+//                       less stored):
 //       options_end   where the form's options end in the options tier (they start where
 //                     the previous form's end)
 //       counts        Left options | Right options << 16

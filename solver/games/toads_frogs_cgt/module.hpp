@@ -27,9 +27,9 @@ struct Module {
   static constexpr const char* kRecord = "cgt-form-id-u32";
   /// The blocks a database is cut into (Identity::block_bytes): a query reads a dozen
   /// scattered records of 4 byte planes (its board's form id, the form's row, options and
-  /// text, every child's), each a block decompressed when it is not held. At 16 KiB instead
-  /// of 64, length 16's cold query median went from 1.15 ms to 0.82 and its database from 5.31
-  /// to 5.71 bits a board (results/cgt.md, before and after).
+  /// text, every child's), each a block decompressed when it is not held. 16 KiB instead of
+  /// 64 makes a cold query faster for a slightly larger database (results/cgt.md, before and
+  /// after).
   static constexpr uint32_t kBlockBytes = 16384;
 
   /// `solve toads-frogs-cgt --length n`.
