@@ -3,7 +3,8 @@
 # warnings as errors (the browser tests of the page included, label `browser`), then again
 # under AddressSanitizer + UndefinedBehaviorSanitizer without the slow and browser labels, then
 # every parser's fuzz target for a bounded time (tools/fuzz.sh). Each stage says how long it
-# took (the two builds are most of it: precompiled headers, TOADBASE_PCH, keep them short).
+# took (the two builds are most of it: the test programs' precompiled headers, TOADBASE_PCH,
+# keep them short).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -17,6 +18,8 @@ stage() {
 launcher=()
 if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="$PWD"
+  # the test programs' precompiled headers are cached only so (ccache's manual, "Precompiled headers")
+  export CCACHE_SLOPPINESS=pch_defines,time_macros
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 fi
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DTOADBASE_WERROR=ON -DTOADBASE_PYTHON=ON "${launcher[@]}" >/dev/null
