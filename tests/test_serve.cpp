@@ -623,13 +623,23 @@ TEST_CASE("serve: the page, built-in files, and no path escapes", "[serve]") {
   CHECK(page.status == 200);
   CHECK_THAT(page.get_header_value("Content-Type"), Contains("text/html"));
   CHECK(page.body == read_file(std::string(TOADBASE_SOURCE_DIR) + "/tools/web/index.html"));
-  for (const char* file : {"/app.js", "/toadbase.css"}) {
-    CHECK_THAT(page.body, Contains(std::string("\"") + file + "\""));
+  // every file of tools/web/ is built in, named by the page and served as its kind
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(std::string(TOADBASE_SOURCE_DIR) + "/tools/web")) {
+    const std::string file = "/" + e.path().filename().string();
+    if (file[1] == '.') continue;
+    ++files;
+    INFO(file);
     const auto f = s.get(file);
     CHECK(f.status == 200);
-    CHECK(f.body == read_file(std::string(TOADBASE_SOURCE_DIR) + "/tools/web" + file));
+    CHECK(f.body == read_file(e.path().string()));
+    if (file == "/index.html") continue;
+    CHECK_THAT(page.body, Contains(std::string("\"") + file + "\""));
+    if (e.path().extension() == ".js")
+      CHECK(f.get_header_value("Content-Type") == "text/javascript; charset=utf-8");
   }
-  CHECK_THAT(s.get("/app.js").get_header_value("Content-Type"), Contains("text/javascript"));
+  CHECK(files >= 4);  // the page, the style, app.js and its views
+  CHECK(toadbase::tools::web_asset_count() == files);
   // the listing without script
   auto r = s.get("/databases");
   CHECK(r.status == 200);
