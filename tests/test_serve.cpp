@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "serve_support.hpp"
+#include "tools/registry.hpp"
 #include "tools/uwapi.hpp"
 #include "tools/web_assets.hpp"
 
@@ -351,6 +352,99 @@ TEST_CASE("serve: UWAPI puzzle answers follow the one-player rules (-200, delta 
   CHECK(dead_moves > 0);
 }
 
+TEST_CASE("serve: /api/ says how the page shows each game, after the fields it had", "[serve]") {
+  TempDir dir("serve-api-page");
+  const std::string tf = solve_tf(dir, "tf6", 6), frogs = solve_puzzle(dir, "frogs3", 3, 3);
+  const std::string cgt = dir / "cgt5";
+  ok({"solve", "toads-frogs-cgt", "--length", "5", "--db", cgt, "--quiet"});
+  TestServer s({tf, frogs, cgt});
+  const auto listing = nlohmann::ordered_json::parse(s.get("/api/").body);
+  const auto keys = [](const nlohmann::ordered_json& j) {
+    std::vector<std::string> out;
+    for (const auto& [k, v] : j.items()) out.push_back(k);
+    return out;
+  };
+  CHECK(keys(listing) == std::vector<std::string>{"databases", "games"});
+  // each database: the fields it had, in their order, then the page's line and explanation
+  std::map<std::string, nlohmann::ordered_json> db;
+  for (const auto& d : listing["databases"]) {
+    std::vector<std::string> want = {"id",          "game",   "parameters", "positions", "tiers",
+                                     "storedBytes", "digest", "manifest",   "query",     "start"};
+    if (d.contains("uwapi")) want.push_back("uwapi");
+    want.insert(want.end(), {"description", "about"});
+    CHECK(keys(d) == want);
+    db[d["id"].get<std::string>()] = d;
+  }
+  REQUIRE(db.size() == 3);
+  CHECK(db["tf6"]["description"] == "Toads and Frogs, 6 cells");
+  CHECK(db["frogs3"]["description"] == "Frog puzzle, 3 + 3 frogs, 1 empty");
+  CHECK(db["cgt5"]["description"] == "Toads and Frogs values, boards of 1..5 cells");
+  CHECK_THAT(db["frogs3"]["about"].get<std::string>(), Contains("the goal is RRR_LLL."));
+
+  // every registered game in the registry's order, as its module's page() says
+  const auto& listed = listing["games"];
+  REQUIRE(listed.size() == toadbase::tools::games().size());
+  std::set<std::string> tools;
+  std::map<std::string, nlohmann::ordered_json> game;
+  for (size_t i = 0; i < listed.size(); ++i) {
+    const auto& g = *toadbase::tools::games()[i];
+    const toadbase::PageView v = g.page();
+    const auto& j = listed[i];
+    INFO(j.dump());
+    CHECK(keys(j) == std::vector<std::string>{"name", "title", "view", "tools"});
+    CHECK(j["name"] == g.name());
+    CHECK(j["title"] == v.title);
+    CHECK(!v.title.empty());
+    CHECK(j["view"]["kind"] == v.kind);
+    CHECK(j["view"]["positionField"] == v.position_field);
+    CHECK(j["view"]["turnPrefix"] == v.turn_prefix);
+    CHECK(j["view"]["pieces"].size() == v.pieces.size());
+    CHECK(j["view"]["sides"].size() == v.sides.size());
+    CHECK(j["tools"].size() == v.tools.size());
+    // every route the page calls is one of the game's own: the server answers it (not 404)
+    std::vector<std::string> routes = {j["view"]["route"]};
+    for (const auto& t : j["tools"]) {
+      CHECK(tools.insert(t["id"].get<std::string>()).second);  // a tool's id is unique
+      CHECK(!t["kind"].get<std::string>().empty());
+      routes.push_back(t["route"]);
+    }
+    for (const auto& r : routes)
+      if (!r.empty()) {
+        INFO(r);
+        CHECK(r.rfind("/api/" + g.name() + "/", 0) == 0);
+        CHECK(s.get(r).status != 404);
+      }
+    game[g.name()] = j;
+  }
+  const auto& strip = game["toads-frogs"]["view"];
+  CHECK(strip["kind"] == "strip");
+  CHECK(strip["turnPrefix"] == true);
+  CHECK(strip["pieces"][0]["letter"] == "T");
+  CHECK(strip["pieces"][1]["letter"] == "F");
+  CHECK(strip["sides"][0]["name"] == "Toads");
+  CHECK(game["frog-puzzle"]["view"]["route"] == "/api/frog-puzzle/solve");
+  CHECK(game["toads-frogs-cgt"]["view"]["kind"] == "plain");
+
+  // the field the description names holds the position, in the query's answer and in each of
+  // its moves that leads to one: what the plain view shows and opens
+  for (const auto& [id, d] : db) {
+    const std::string field = game[d["game"].get<std::string>()]["view"]["positionField"];
+    const json q =
+        json::parse(s.get("/api/" + id + "/query?p=" + d["start"].get<std::string>()).body);
+    INFO(id << " " << q.dump());
+    CHECK(q.at(field).is_string());
+    int moves = 0;
+    for (const auto& [k, v] : q.items())
+      if (v.is_array())
+        for (const auto& m : v)
+          if (m.is_object() && m.contains("move")) {
+            CHECK(m.at(field).is_string());
+            ++moves;
+          }
+    CHECK(moves > 0);
+  }
+}
+
 TEST_CASE("serve: /api/ answers exactly what query and info --json print", "[serve]") {
   TempDir dir("serve-api");
   const std::string tf = solve_tf(dir, "tf10", 10), frogs = solve_puzzle(dir, "frogs3", 3, 3);
@@ -529,13 +623,23 @@ TEST_CASE("serve: the page, built-in files, and no path escapes", "[serve]") {
   CHECK(page.status == 200);
   CHECK_THAT(page.get_header_value("Content-Type"), Contains("text/html"));
   CHECK(page.body == read_file(std::string(TOADBASE_SOURCE_DIR) + "/tools/web/index.html"));
-  for (const char* file : {"/app.js", "/toadbase.css"}) {
-    CHECK_THAT(page.body, Contains(std::string("\"") + file + "\""));
+  // every file of tools/web/ is built in, named by the page and served as its kind
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(std::string(TOADBASE_SOURCE_DIR) + "/tools/web")) {
+    const std::string file = "/" + e.path().filename().string();
+    if (file[1] == '.') continue;
+    ++files;
+    INFO(file);
     const auto f = s.get(file);
     CHECK(f.status == 200);
-    CHECK(f.body == read_file(std::string(TOADBASE_SOURCE_DIR) + "/tools/web" + file));
+    CHECK(f.body == read_file(e.path().string()));
+    if (file == "/index.html") continue;
+    CHECK_THAT(page.body, Contains(std::string("\"") + file + "\""));
+    if (e.path().extension() == ".js")
+      CHECK(f.get_header_value("Content-Type") == "text/javascript; charset=utf-8");
   }
-  CHECK_THAT(s.get("/app.js").get_header_value("Content-Type"), Contains("text/javascript"));
+  CHECK(files >= 4);  // the page, the style, app.js and its views
+  CHECK(toadbase::tools::web_asset_count() == files);
   // the listing without script
   auto r = s.get("/databases");
   CHECK(r.status == 200);

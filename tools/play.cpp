@@ -5,6 +5,7 @@
 
 #include "tools/cli.hpp"
 #include "tools/open.hpp"
+#include "tools/registry.hpp"
 #include "tools/uwapi.hpp"
 
 namespace toadbase::tools {
@@ -24,29 +25,39 @@ std::string move_value(const ojson& m) {
   return m["moveValue"].get<std::string>() + " in " + std::to_string(m["remoteness"].get<unsigned>() + 1);
 }
 
-/// The player to move, from the position as GamesmanUni reads it ("1_..." or "2_...").
-std::string player_of(const ojson& j) {
-  const std::string a = j.value("autoguiPosition", j["position"].get<std::string>());
-  return a.size() > 1 && a[1] == '_' ? a.substr(0, 1) : "1";
+/// The player to move, as the game's probe says (a game that does not say: player 1).
+std::string player_of(const PositionProbe& p) {
+  return p.turn == 2 ? "2" : "1";
+}
+
+/// The games whose databases play takes ("a or b"), from the registry.
+std::string win_lose_games() {
+  std::vector<std::string> names;
+  for (const auto& g : games())
+    if (g->win_lose()) names.push_back(g->name());
+  std::string s;
+  for (size_t i = 0; i < names.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return s;
 }
 
 int run_play(const PlayOptions& o) {
   if (o.as != "1" && o.as != "2") throw UsageError("--as must be 1 or 2 (the player you are), not '" + o.as + "'");
   const Opened d = open_database(o.c.db);
   if (!d.instance->win_lose())
-    throw UsageError("play: " + d.db->identity().game + " values are not win/lose; play takes a database of "
-                     "toads-frogs or frog-puzzle");
+    throw UsageError("play: " + d.db->identity().game +
+                     " values are not win/lose; play takes a database of " + win_lose_games());
   std::string pos = o.position.empty() ? d.instance->start_position() : o.position;
   if (pos.empty()) throw UsageError("play: give a position (" + d.db->identity().game + " names no start)");
-  const PositionProbe first = d.instance->probe(*d.db, pos, o.turn);  // a bad position: exit 1
-  const bool puzzle = first.players == 1;
-  ojson j = position_json(first);
+  PositionProbe probe = d.instance->probe(*d.db, pos, o.turn);  // a bad position: exit 1
+  const bool puzzle = probe.players == 1;
+  ojson j = position_json(probe);
   std::cout << (o.watch ? "perfect play on both sides" : puzzle ? "you play the puzzle" : "you are player " + o.as)
             << "; values are for the player making the move, best first\n";
   int ply = 0;
   std::string line;
   while (true) {
-    const std::string player = player_of(j);
+    const std::string player = player_of(probe);
     std::cout << "\n" << j["position"].get<std::string>() << "  " << (puzzle ? "" : "player " + player + " to move: ")
               << j["positionValue"].get<std::string>() << " in " << j["remoteness"] << "\n";
     const ojson& moves = j["moves"];
@@ -91,7 +102,8 @@ int run_play(const PlayOptions& o) {
       }
       std::cout << "you play " << (*chosen)["move"].get<std::string>() << " (" << move_value(*chosen) << ")\n";
     }
-    j = position_json(d.instance->probe(*d.db, (*chosen)["position"].get<std::string>(), ""));
+    probe = d.instance->probe(*d.db, (*chosen)["position"].get<std::string>(), "");
+    j = position_json(probe);
     ++ply;
   }
 }

@@ -82,6 +82,23 @@ class Registered : public Game {
       return std::nullopt;
     }
   }
+  bool win_lose() const override { return TierGameRules<M>; }
+  bool cgt_values() const override {
+    if constexpr (requires { M::kCgtValues; }) {
+      return M::kCgtValues;
+    } else {
+      return false;
+    }
+  }
+  PageView page() const override {
+    if constexpr (WithPage<M>) {
+      return M::page();
+    } else {
+      PageView v;
+      v.title = M::kTitle;
+      return v;
+    }
+  }
 };
 
 }  // namespace toadbase::tools

@@ -35,6 +35,12 @@ class Game {
   virtual std::vector<ApiRoute> api_routes() const = 0;
   /// How GamesmanUni shows the game, or nothing for a game it does not play.
   virtual std::optional<UwapiGame> uwapi() const = 0;
+  /// True for a game whose databases answer win/lose values (a tier game: probe, play).
+  virtual bool win_lose() const = 0;
+  /// True for a game whose query answers combinatorial game values (kCgtValues).
+  virtual bool cgt_values() const = 0;
+  /// How the page shows the game: its page(), or the plain view under its kTitle.
+  virtual PageView page() const = 0;
 };
 
 /// Every registered game, in registration order.

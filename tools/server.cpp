@@ -157,6 +157,59 @@ std::string target_path(std::string_view target) {
   return out;
 }
 
+// ---- the page's games ------------------------------------------------------------------
+
+/// A database in a line, as its game describes it (without a describe(): the game's title and
+/// the parameters).
+std::string describe(const PageView& v, const nlohmann::json& parameters) {
+  if (v.describe) return v.describe(parameters);
+  std::string s = v.title;
+  for (const auto& [k, x] : parameters.items())
+    s += ", " + k + " " + (x.is_string() ? x.get<std::string>() : text(x));
+  return s;
+}
+
+/// A game route as the page calls it ("" for none).
+std::string route_path(const std::string& game, const std::string& route) {
+  return route.empty() ? std::string() : "/api/" + url_escape(game) + "/" + url_escape(route);
+}
+
+/// How the page shows a game (its module's page()): /api/'s `games`.
+ojson page_json(const Game& g) {
+  const PageView v = g.page();
+  ojson view;
+  view["kind"] = v.kind;
+  view["route"] = route_path(g.name(), v.route);
+  view["positionField"] = v.position_field;
+  view["turnPrefix"] = v.turn_prefix;
+  view["sides"] = ojson::array();
+  for (const PageSide& s : v.sides)
+    view["sides"].push_back({{"name", s.name}, {"colour", s.colour}});
+  view["pieces"] = ojson::array();
+  for (const PagePiece& p : v.pieces)
+    view["pieces"].push_back({{"letter", std::string(1, p.letter)},
+                              {"name", p.name},
+                              {"glyph", p.glyph},
+                              {"style", p.style}});
+  view["words"] = ojson::object();
+  for (const auto& [k, w] : v.words) view["words"][k] = w;
+  ojson tools = ojson::array();
+  for (const PageTool& t : v.tools)
+    tools.push_back({{"id", t.id},
+                     {"kind", t.kind},
+                     {"card", t.card},
+                     {"picker", t.picker},
+                     {"about", t.about},
+                     {"route", route_path(g.name(), t.route)},
+                     {"params", t.params}});
+  ojson j;
+  j["name"] = g.name();
+  j["title"] = v.title;
+  j["view"] = std::move(view);
+  j["tools"] = std::move(tools);
+  return j;
+}
+
 bool is_batch_route(const std::vector<std::string>& seg) {
   return seg.size() == 3 && seg[0] == "api" && seg[2] == "query";
 }
@@ -329,9 +382,18 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
         entry["uwapi"] = "/uwapi/" + d->game + "/" + url_escape(d->id) + "/";
       }
     }
+    // after the fields above (add-only): the page's line and explanation of the database
+    if (game) {
+      const PageView page = game->page();
+      const nlohmann::json params = m.value("parameters", nlohmann::json::object());
+      entry["description"] = describe(page, params);
+      entry["about"] = page.about ? page.about(params) : std::string();
+    }
     api.push_back(std::move(entry));
   }
-  api_json_ = text(ojson{{"databases", std::move(api)}});
+  ojson page_games = ojson::array();  // every game as the page shows it, served or not
+  for (const auto& g : games()) page_games.push_back(page_json(*g));
+  api_json_ = text(ojson{{"databases", std::move(api)}, {"games", std::move(page_games)}});
   std::vector<std::pair<std::string, const UwapiGame*>> listed;
   for (const auto& [id, g] : uwapi_games) listed.emplace_back(id, &g);
   std::sort(listed.begin(), listed.end(),

@@ -47,6 +47,8 @@
 //   OPTIONAL  static std::string autogui_position(const Position& p)
 //                      the position as GamesmanUni's board reads it (default: format(p))
 //   OPTIONAL  static Position start(const Space& space)          the space's start position
+//   OPTIONAL  static int turn(const Position& p)   the player to move, 1 or 2 (a two-player
+//                      game: `play` names the player from it; a puzzle has no turn)
 //   OPTIONAL  static nlohmann::json census(const Space&, const std::function<
 //                      std::vector<Outcome>(TierId)>& read_tier)  `analyze`'s own findings
 //                      (read_tier: the values of a tier's positions, in index order)
@@ -55,6 +57,18 @@
 //   REQUIRED  static std::unique_ptr<Instance> make_instance(const nlohmann::json& normalized)
 //
 // A GAME WITHOUT A DATABASE brings its subcommands only (kName, kTitle, add_commands).
+//
+// A GAME WHOSE QUERY ANSWERS COMBINATORIAL GAME VALUES (CGSuite's notation) says so:
+//   OPTIONAL  static constexpr bool kCgtValues = true    Python's Database.cgt() answers its
+//                      databases (and refuses every other game's)
+//
+// ANY GAME may say how the page (`toadbase serve`'s /, tools/web/) shows it; /api/ lists it:
+//   OPTIONAL  static PageView page()
+//                      a title, a line describing a database from its parameters, the page's
+//                      view of its databases ("strip": the pieces, the players; "plain" for
+//                      any game: the position in, the query's JSON shown, moves clickable)
+//                      and the views it offers without a database; without it the plain view
+//                      under kTitle. tools/web/ names no game: all it knows of one is this.
 //
 // A WIN/LOSE TIER GAME may be played on GamesmanUni from `toadbase serve`:
 //   OPTIONAL  static UwapiGame uwapi()
@@ -74,6 +88,7 @@
 #include <concepts>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -132,6 +147,7 @@ struct MoveProbe {
 };
 struct PositionProbe {
   int players = 2;  // 2: a two-player game; 1: a puzzle (win = the goal can be reached)
+  int turn = 0;     // the player to move, 1 or 2 (0: the game does not say; a puzzle)
   std::string position, autogui_position;
   Outcome outcome;
   std::vector<MoveProbe> moves;  // in the game's order (the JSON writer sorts them)
@@ -325,6 +341,65 @@ struct UwapiGame {
 template <class M>
 concept WithUwapi = requires {
   { M::uwapi() } -> std::convertible_to<UwapiGame>;
+};
+
+/// One kind of piece of a strip (the page's "strip" view).
+struct PagePiece {
+  char letter = 0;    // as the position string writes it ('T')
+  std::string name;   // in words, for a screen reader ("toad")
+  std::string glyph;  // drawn on the piece, the way it moves too ("T\u203a")
+  std::string style;  // its class in tools/web/toadbase.css ("toad")
+};
+
+/// A player of a two-player strip.
+struct PageSide {
+  std::string name;    // "Toads": the value line says "Toads to move win in 9"
+  std::string colour;  // a CSS colour: the chart's line while this player is winning
+};
+
+/// A view of a game that needs no database (a forest walked, a roll file replayed): a card
+/// on the page's start and an entry of its list, opened at #view=<id>.
+struct PageTool {
+  std::string id;      // the address's view=<id>, unique among every game's tools
+  std::string kind;    // the page's view that shows it (tools/web/view-<kind>.js)
+  std::string card;    // the start's card, under the game's title
+  std::string picker;  // its entry in the page's list, after "<title>: "
+  std::string about;   // the view's explanation under its heading
+  std::string route;   // the game's own route it calls (api_routes(): /api/<game>/<route>)
+  /// The address fields the card opens (#view=<id>&side=4...), in this order.
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+};
+
+/// How the page (`toadbase serve`, tools/web/) shows a game: /api/ lists it, and the page
+/// knows no game but through it.
+struct PageView {
+  std::string title;  // the game in the page's headings ("Toads and Frogs")
+  /// The view of a database: "plain" (any game: the position in, the query's JSON shown as a
+  /// list, every move that names its position clickable), "strip" (a row of cells, each
+  /// holding a piece or empty; a move's name holds the cells it goes from and to, in that
+  /// order: "1-2", "L from 1 to 2"), "wanderer", "river" (tools/web/view-<kind>.js).
+  std::string kind = "plain";
+  /// A database in a line, from its parameters ("Toads and Frogs, 8 cells"); without it the
+  /// title and the parameters.
+  std::function<std::string(const nlohmann::json& parameters)> describe;
+  /// What a database's view says under its heading (the rules in short), from its parameters.
+  std::function<std::string(const nlohmann::json& parameters)> about;
+  /// A game route the view calls (api_routes(): /api/<game>/<route>): the strip puzzle's
+  /// optimal solution, the wanderer's walk.
+  std::string route;
+  /// The field of the query's answer, and of each of its moves, that holds a position.
+  std::string position_field = "position";
+  bool turn_prefix = false;       // strip: position strings begin with the player to move ("1_")
+  std::vector<PageSide> sides;    // strip, two players: players 1 and 2
+  std::vector<PagePiece> pieces;  // strip: every kind of piece (other letters are empty cells)
+  /// The view's sentences the game words itself (the strip puzzle: "solved", "stuck").
+  std::map<std::string, std::string> words;
+  std::vector<PageTool> tools;  // the game's views that need no database
+};
+
+template <class M>
+concept WithPage = requires {
+  { M::page() } -> std::convertible_to<PageView>;
 };
 
 // ---- the concept ----------------------------------------------------------------------

@@ -91,6 +91,7 @@ class TierInstance : public Instance {
     const Position p = parse(text, turn);
     PositionProbe out;
     out.players = Rec::kPlayers;
+    if constexpr (requires { M::turn(p); }) out.turn = M::turn(p);
     out.position = M::format(p);
     out.autogui_position = autogui(p);
     out.outcome = outcome(source, p);

@@ -5,7 +5,7 @@
 //     db.query("1_TT--FF")                 # tools/uwapi.hpp query_json(): the command's JSON
 //     db.value("1_TT--FF")                 # Instance::value()
 //     db.values(positions)                 # Instance::lookup() on the engine's threads
-//     toadbase.solve("toads-frogs", db="data/tf12", length=12)   # tools/solve.hpp
+//     toadbase.solve(game, db="data/x", **parameters)   # tools/solve.hpp
 //
 // Every call goes through the engine face the command uses: no second lookup path. Batch
 // calls copy the positions out of Python first and release the GIL; the parallel part
@@ -544,15 +544,21 @@ class Database {
     return py::make_tuple(std::string(value_name(out.value)), out.remoteness);
   }
 
-  /// A toads-frogs-cgt database's answer for a board: query() by another name, refused on any
-  /// other game (whose query answers win/lose or survival, not a combinatorial value).
+  /// The answer for a board of a database whose game answers combinatorial game values (its
+  /// module's kCgtValues): query() by another name, refused on any other game (whose query
+  /// answers win/lose or survival, not a combinatorial value).
   py::dict cgt(const py::handle& board) const {
     {
       auto o = state_->get();
       const std::string game = o->instance->identity().game;
-      if (game != "toads-frogs-cgt")
-        throw py::type_error("cgt() answers a toads-frogs-cgt database (toadbase solve toads-frogs-cgt); this one "
-                             "holds " + game + ": query() and value() answer it");
+      const tools::Game* g = tools::find_game(game);
+      if (!g || !g->cgt_values()) {
+        std::string names;  // the games that answer it, from the registry
+        for (const auto& x : tools::games())
+          if (x->cgt_values()) names += (names.empty() ? "" : " or ") + x->name();
+        throw py::type_error("cgt() answers a " + names + " database (toadbase solve " + names +
+                             "); this one holds " + game + ": query() and value() answer it");
+      }
     }
     return query(board, py::none());
   }
@@ -815,8 +821,8 @@ position is worth, one position at a time or a million at once::
         codes, remoteness = db.values(["1_TT--FF", "2_T-F"])   # numpy arrays
         for tier in db.tiers():
             tier.name, tier.size, tier.records()
-    toadbase.solve("toads-frogs", db="data/tf12", length=12, threads=2)
-    toadbase.games()
+    toadbase.games()                            # every game: its name, title and parameters
+    toadbase.solve(game, db="data/x", threads=2, **parameters)   # as `toadbase solve`
 
 Value codes (the arrays of Database.values() and Tier.values()): 0 = no value (a bad
 position, with errors="mark"), 1 = win, 2 = lose, 3 = tie, 4 = draw; VALUE_NAMES[code]
@@ -850,8 +856,8 @@ command's.)";
 
   py::class_<Tier>(
       m, "Tier",
-      "One tier of a database: positions solved together (Toads and Frogs: one count of "
-      "toads and frogs, one sum of toad cells, one player to move).")
+      "One tier of a database: positions solved together, as the game groups them (`toadbase "
+      "info --tiers` lists them).")
       .def_property_readonly("id", &Tier::id, "The tier's number (its place in solve order).")
       .def_property_readonly("name", &Tier::name,
                              "The tier's name, as progress lines show it (t3f3_s12_toads).")
@@ -864,10 +870,10 @@ command's.)";
            R"(records() -> numpy.ndarray
 
 Every record of the tier, in index order (record i is position(i)'s). One-byte records
-(Toads and Frogs: the remoteness, odd = win; the frog puzzle: 0 = lose, else 1 + the
-fewest moves) come as a uint8 array; wider ones (River Toad: 8 bytes, the forest: 17) as
-a uint8 array of shape (size, bytes). Tiers the database keeps in part or not at all are
-rebuilt, as `toadbase export` does.)")
+(a two-player game's: the remoteness, odd = win; a puzzle's: 0 = lose, else 1 + the
+fewest moves) come as a uint8 array; wider ones (a game with values of its own: 8 or 17
+bytes, info['recordBytes']) as a uint8 array of shape (size, bytes). Tiers the database
+keeps in part or not at all are rebuilt, as `toadbase export` does.)")
       .def("values", &Tier::values,
            R"(values() -> tuple[numpy.ndarray, numpy.ndarray]
 
@@ -889,7 +895,7 @@ closes it at the end; or call close().)")
       .def_property_readonly("path", &Database::path, "The database directory.")
       .def_property_readonly("closed", &Database::closed, "True after close().")
       .def_property_readonly("game", &Database::game,
-                             "The game the database holds (toads-frogs, ...).")
+                             "The game the database holds (its name, as games() lists it).")
       .def_property_readonly("parameters", &Database::parameters,
                              "The space's parameters, as the manifest holds them ({'length': 16}).")
       .def_property_readonly("info", &Database::info,
@@ -899,7 +905,8 @@ closes it at the end; or call close().)")
                              "The space's start position, or None when the game names none.")
       .def_property_readonly(
           "win_lose", &Database::win_lose,
-          "True for a win/lose game (values() answers it); False for River Toad and the forest.")
+          "True for a win/lose game (values() answers it); False for a game with values of its "
+          "own (survival odds, a policy, combinatorial game values).")
       .def("query", &Database::query, py::arg("position"), py::arg("turn") = py::none(),
            R"(query(position: str | dict, turn: int | str | None = None) -> dict
 
@@ -910,17 +917,18 @@ ValueError, with the command's message, for a position the database does not hol
            R"(value(position: str | dict, turn: int | str | None = None) -> tuple[str, int] | dict
 
 The position's value without its moves. Win/lose games: (value, remoteness), e.g.
-('win', 11). River Toad and the forest: the query's dict without 'moves' (survival odds
-and best action; a belief's value and decision). Raises ValueError for a bad position.)")
+('win', 11). Games with values of their own: the query's dict without 'moves' (survival
+odds and best action, a belief's value and decision, ...). Raises ValueError for a bad
+position.)")
       .def("cgt", &Database::cgt, py::arg("board"),
            R"(cgt(board: str) -> dict
 
-A toads-frogs-cgt database's answer for one Toads and Frogs board (cells T, F, -; '_'
-and '.' read as empty): its combinatorial game value in CGSuite's notation ('value'),
-outcomeClass, leftStop, rightStop, mean, temperature, kind, birthday, atomicWeight (when
-it exists) and each player's moves with the child's value: the dict `toadbase query`
-prints. Raises ValueError for a board the database does not hold and TypeError on a
-database of another game.)")
+The answer of a database of combinatorial game values (a game whose query answers them)
+for one board (cells T, F, -; '_' and '.' read as empty): its value in CGSuite's
+notation ('value'), outcomeClass, leftStop, rightStop, mean, temperature, kind, birthday,
+atomicWeight (when it exists) and each player's moves with the child's value: the dict
+`toadbase query` prints. Raises ValueError for a board the database does not hold and
+TypeError on a database of another game.)")
       .def("get_value", &Database::get_value, py::arg("position"), py::arg("turn") = py::none(),
            "get_value(position: str | dict, turn: int | str | None = None) -> tuple[str, int] | "
            "dict | None\n\n"

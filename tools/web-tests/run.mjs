@@ -5,7 +5,7 @@
 // commands' own text output. Any console error, page error or failed request fails the case.
 //
 //   node run.mjs --toadbase BIN --work DIR --shots DIR CASE
-//   CASE: toads-frogs | puzzle | forest | river-toad | deep-link
+//   CASE: toads-frogs | puzzle | forest | river-toad | deep-link | plain
 // Exit 0: passed; 1: failed; 77: skipped (no chromium, or playwright-core not installed).
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -405,10 +405,82 @@ cases['deep-link'] = async (browser, base) => {
   assert.match(await page.textContent('#error'), /no database 'nosuch'/);
 };
 
+cases.plain = async (browser, base) => {
+  // a game without a view of its own (combinatorial game values): the plain view, from its card
+  const listing = await json(base + 'api/');
+  const d = listing.databases.find(x => x.id === 'cgt6');
+  const page = await openPage(browser, base);
+  await ready(page);
+  const card = `#db=cgt6&p=${encodeURIComponent(d.start)}`;
+  assert.ok((await page.$$eval('.dbs a.card', as => as.map(a => a.getAttribute('href')))).includes(card), 'the card opens the start');
+  assert.ok((await page.textContent(`.dbs a.card[href="${card}"]`)).includes(d.description), 'the card says what /api/ describes');
+  await page.click(`.dbs a.card[href="${card}"]`);
+  await page.waitForSelector('section.plain');
+  await ready(page);
+  const field = listing.games.find(g => g.name === d.game).view.positionField;
+  /// Every field of the answer shown (the lists of moves as tables), against the query.
+  async function check(q) {
+    const shown = await page.$$eval('#answer > div > dd', dds => Object.fromEntries(dds.map(x => [x.dataset.key, x.textContent])));
+    for (const [k, v] of Object.entries(q)) {
+      if (Array.isArray(v) && v.length && typeof v[0] === 'object') {
+        const rows = await page.$$eval(`table[data-list="${k}"] tbody tr`, trs => trs.map(tr => {
+          const b = tr.querySelector('button.move');
+          return b ? [b.dataset.move, b.dataset.position] : [tr.cells[0].textContent, null];
+        }));
+        assert.deepEqual(rows, v.map(m => [m.move, typeof m[field] === 'string' ? m[field] : null]), `the ${k} listed, each opening its position`);
+      } else if (Array.isArray(v)) {
+        assert.equal(shown[k], v.length === 0 ? 'none' : v.every(x => typeof x === 'string') ? v.join('\n') : v.join(', '), `${k} shown`);
+      } else {
+        assert.equal(shown[k], String(v), `${k} shown`);
+      }
+    }
+  }
+  let q = await json(`${base}api/cgt6/query?p=${encodeURIComponent(d.start)}`);
+  assert.equal(await page.textContent('#answer dd[data-key="value"]'), q.value, 'the value of the start');
+  await check(q);
+  // a move opens its board: the value shown is the one the move list gave it
+  const m = q.leftMoves[0];
+  await page.click(`table[data-list="leftMoves"] button.move[data-move="${m.move}"]`);
+  await page.waitForFunction(pp => new URLSearchParams(location.hash.slice(1)).get('p') === pp, m[field]);
+  await ready(page);
+  q = await json(`${base}api/cgt6/query?p=${encodeURIComponent(m[field])}`);
+  assert.equal(q.value, m.value);
+  assert.equal(await page.textContent('#answer dd[data-key="value"]'), m.value, `the value of ${m[field]}`);
+  await check(q);
+  // a board typed in (up: T-TFF), and one the database refuses
+  await page.fill('#position', 'T-TFF');
+  await page.press('#position', 'Enter');
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('p') === 'T-TFF');
+  await ready(page);
+  q = await json(`${base}api/cgt6/query?p=T-TFF`);
+  assert.equal(await page.textContent('#answer dd[data-key="value"]'), q.value);
+  await check(q);
+  await noOverflow(page, 'the plain view');
+  await shot(page, 'plain-cgt');
+  const before = problems.length;
+  await page.fill('#position', 'TX');
+  await page.click('#position-form button[type=submit]');
+  await page.waitForSelector('#error:not([hidden])');
+  const refused = await fetch(`${base}api/cgt6/query?p=TX`).then(r => r.json());
+  assert.equal(await page.textContent('#error'), refused.error);
+  assert.equal(await page.inputValue('#position'), 'TX', 'the position stays to be mended');
+  problems.splice(before);  // the 400 asked for above is the point, not a problem
+  // any database in the plain view: River Toad's actions lead to no one position
+  const rt = listing.databases.find(x => x.id === 'rt2');
+  await page.goto(`${base}#db=rt2&p=${encodeURIComponent(rt.start)}&as=plain`);
+  await ready(page);
+  await page.waitForSelector('section.plain');
+  q = await json(`${base}api/rt2/query?p=${encodeURIComponent(rt.start)}`);
+  await check(q);
+  assert.equal(await page.$$eval('button.move', bs => bs.length), 0, 'no action names a position to open');
+  await shot(page, 'plain-river-toad');
+};
+
 // ---- main ----------------------------------------------------------------------------------
 
 const needs = {
   'toads-frogs': ['tf8'], puzzle: ['frogs3'], forest: ['forest3'], 'river-toad': ['rt2'], 'deep-link': ['tf8', 'frogs3'],
+  plain: ['cgt6', 'rt2'],
 };
 if (!cases[which]) { console.error(`no case '${which}': ${Object.keys(cases).join(', ')}`); process.exit(2); }
 fs.mkdirSync(path.join(WORK, 'data'), { recursive: true });
@@ -417,6 +489,7 @@ for (const id of needs[which]) {
   if (id === 'frogs3') solve(id, 'frog-puzzle', '--left', '3', '--right', '3');
   if (id === 'rt2') solve(id, 'river-toad', '--turns', '2');
   if (id === 'forest3') solve(id, 'forest', '--side', '3');
+  if (id === 'cgt6') solve(id, 'toads-frogs-cgt', '--length', '6');
 }
 const server = await serve();
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });

@@ -221,4 +221,28 @@ std::vector<ApiRoute> Module::api_routes() {
   return {play};
 }
 
+PageView Module::page() {
+  static const std::string about =
+      "The wanderer learns the forest tile by tile: bones lie next to a monster, leaves next to "
+      "a trap. A step costs 1, a stone 10, a death 10 per tile, and the portal pays 10 per tile.";
+  PageView v;
+  v.title = "Magic Forest";
+  v.kind = "wanderer";
+  v.describe = [](const nlohmann::json& p) {
+    return "Magic Forest policy, side " + std::to_string(p.value("side", 0));
+  };
+  v.about = [](const nlohmann::json&) { return about; };
+  v.route = "play";
+  PageTool walk;
+  walk.id = kName;
+  walk.kind = "wanderer";
+  walk.card = "watch a wanderer cross a misty forest";
+  walk.picker = "watch the wanderer";
+  walk.about = about;
+  walk.route = "play";
+  walk.params = {{"side", 4}, {"seed", 7}, {"agent", "bayes"}};
+  v.tools = {walk};
+  return v;
+}
+
 }  // namespace toadbase::forest

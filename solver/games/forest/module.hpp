@@ -42,6 +42,9 @@ struct Module {
   /// GET /api/forest/play?side=&seed=&agent=[&db=]: play_json of a forest played by an agent
   /// (the optimal one reads a served forest database); sides 2 to the limit "side" (8).
   static std::vector<ApiRoute> api_routes();
+  /// The page's view: a forest walked step by step by an agent (/api/forest/play), with or
+  /// without a database (the optimal agent reads one).
+  static PageView page();
 };
 
 }  // namespace toadbase::forest

@@ -145,4 +145,29 @@ UwapiGame Module::uwapi() {
   return g;
 }
 
+PageView Module::page() {
+  PageView v;
+  v.title = "The frog swap puzzle";
+  v.kind = "strip";
+  v.describe = [](const nlohmann::json& p) {
+    return "Frog puzzle, " + std::to_string(p.value("left", 0)) + " + " +
+           std::to_string(p.value("right", 0)) + " frogs, " + std::to_string(p.value("empty", 1)) +
+           " empty";
+  };
+  v.about = [](const nlohmann::json& p) {
+    const std::string goal = std::string(p.value("right", 0), 'R') +
+                             std::string(p.value("empty", 1), '_') +
+                             std::string(p.value("left", 0), 'L');
+    return "Click a frog to move it: it slides into the empty cell ahead or jumps one frog of the "
+           "other kind. Swap the two groups: the goal is " +
+           goal + ".";
+  };
+  v.route = "solve";
+  v.pieces = {{'L', "frog facing right", "L\u203a", "left"},
+              {'R', "frog facing left", "\u2039R", "right"}};
+  v.words = {{"solved", "Solved! Every frog has crossed."},
+             {"stuck", "Stuck: no frog can move, and this is not the goal."}};
+  return v;
+}
+
 }  // namespace toadbase::frog_puzzle

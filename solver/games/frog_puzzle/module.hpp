@@ -44,6 +44,9 @@ struct Module {
   /// GamesmanUni's view: one player, frogs L and R, the rules; a variant is named
   /// "3 + 3 frogs, 1 empty cell".
   static UwapiGame uwapi();
+  /// The page's view: a strip of frogs, played alone, with the optimal solution from
+  /// /api/frog-puzzle/solve.
+  static PageView page();
 
   /// From the start L^n _^k R^m: positions reachable, how many can still reach the goal,
   /// dead ends, stuck positions, remoteness of the reachable ones (values from the records).

@@ -279,4 +279,36 @@ std::vector<ApiRoute> Module::api_routes() {
   return {solve};
 }
 
+PageView Module::page() {
+  PageView v;
+  v.title = "River Toad";
+  v.kind = "river";
+  v.describe = [](const nlohmann::json& p) {
+    return "River Toad positions, " + std::to_string(p.value("turns", 0)) + " turns";
+  };
+  v.about = [](const nlohmann::json&) {
+    return std::string(
+        "A position: turns left, HP, column, and the river above. Each action\u2019s chance of "
+        "surviving every remaining turn, over every roll, with the best play after it.");
+  };
+  // the river's cells as a query's `board` and solve's turns draw them
+  v.pieces = {{'#', "bank", "", "bank"},
+              {'S', "snake", "S", "snake"},
+              {'F', "fly", "F", "fly"},
+              {'T', "toad", "T", "toad"},
+              {'X', "the toad, dead", "X", "dead"}};
+  PageTool rolls;
+  rolls.id = "rolls";
+  rolls.kind = "river";
+  rolls.card = "solve a roll file and replay it";
+  rolls.picker = "replay a roll file";
+  rolls.about =
+      "The toad crosses a river of snakes (S) and flies (F) that the rolls bring down; each turn "
+      "it moves with A S D F G. Give a roll file (the count, then one roll 0..33 a line): the "
+      "server finds the plan that ends with the most HP, and you replay it turn by turn.";
+  rolls.route = "solve";
+  v.tools = {rolls};
+  return v;
+}
+
 }  // namespace toadbase::river_toad

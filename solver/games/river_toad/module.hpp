@@ -35,6 +35,9 @@ struct Module {
   /// POST /api/river-toad/solve (the body is a roll file; GET ?rolls=TEXT for a short one),
   /// with ?hp=&column=&fly_hp=: solve_json; at most the limit "rolls" (100,000) rolls.
   static std::vector<ApiRoute> api_routes();
+  /// The page's view: a position database as the river's rows and each action's survival
+  /// odds; and, without a database, a roll file solved and replayed (#view=rolls).
+  static PageView page();
 
   /// The record type's name in a database's manifest.
   static constexpr const char* kRecord = "survival-count-u61-action-u3-planes";

@@ -176,4 +176,25 @@ UwapiGame Module::uwapi() {
   return g;
 }
 
+PageView Module::page() {
+  PageView v;
+  v.title = "Toads and Frogs";
+  v.kind = "strip";
+  v.describe = [](const nlohmann::json& p) {
+    std::string s = "Toads and Frogs, " + std::to_string(p.value("length", 0)) + " cells";
+    if (p.contains("toads"))
+      s += ", " + std::to_string(p.value("toads", 0)) + " toads, " +
+           std::to_string(p.value("frogs", 0)) + " frogs";
+    return s;
+  };
+  v.about = [](const nlohmann::json&) {
+    return std::string(
+        "Toads (T, brown) slide or jump right, Frogs (F, blue) left; whoever cannot move loses.");
+  };
+  v.turn_prefix = true;
+  v.sides = {{"Toads", "var(--toad)"}, {"Frogs", "var(--frog)"}};
+  v.pieces = {{'T', "toad", "T\u203a", "toad"}, {'F', "frog", "\u2039F", "frog"}};
+  return v;
+}
+
 }  // namespace toadbase::toads_frogs

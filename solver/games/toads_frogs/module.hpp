@@ -32,12 +32,17 @@ struct Module {
   static Position parse(const std::string& text, const std::string& turn);
   static std::string format(const Position& p) { return toads_frogs::format(p); }
   static std::vector<NamedMove<Position>> moves(const Position& p);
+  /// The player to move: 1 the Toads, 2 the Frogs.
+  static int turn(const Position& p) { return static_cast<int>(p.turn); }
   /// The space's start: its piece counts packed at the ends (T..T-..-F..F), or for every
   /// count the conventional start of the length (round(n/3) toads and frogs), Toads to move.
   static Position start(const Space& space);
   /// GamesmanUni's view: two players, toads T and frogs F, the rules; a variant is named
   /// "16 cells" or "16 cells, 5 toads, 5 frogs".
   static UwapiGame uwapi();
+  /// The page's view: a strip of toads and frogs, the player to move first ("1_"), against
+  /// perfect play.
+  static PageView page();
 
   /// The P-potential bound on the number of moves of any game of the space, e(t + f) + 2tf
   /// (e empty cells, t toads, f frogs), at its worst piece counts: every move lowers the sum

@@ -36,6 +36,23 @@ std::unique_ptr<Instance> Module::make_instance(const nlohmann::json& normalized
   return std::make_unique<CgtInstance>(normalized);
 }
 
+PageView Module::page() {
+  PageView v;
+  v.title = "Toads and Frogs values";
+  v.describe = [](const nlohmann::json& p) {
+    return "Toads and Frogs values, boards of 1.." + std::to_string(p.value("length", 0)) +
+           " cells";
+  };
+  v.about = [](const nlohmann::json&) {
+    return std::string(
+        "A board of toads (T), frogs (F) and empty cells (-): its combinatorial game value in "
+        "CGSuite's notation and what follows from it. Left moves the toads, Right the frogs; a "
+        "move's board opens when you click it.");
+  };
+  v.position_field = "board";
+  return v;
+}
+
 // ---- the instance -----------------------------------------------------------------------
 
 CgtInstance::CgtInstance(nlohmann::json params)

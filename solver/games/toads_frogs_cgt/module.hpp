@@ -31,6 +31,8 @@ struct Module {
   /// 64 makes a cold query faster for a slightly larger database (results/cgt.md, before and
   /// after).
   static constexpr uint32_t kBlockBytes = 16384;
+  /// Its query answers combinatorial game values (Python's Database.cgt()).
+  static constexpr bool kCgtValues = true;
 
   /// `solve toads-frogs-cgt --length n`.
   static std::vector<ParamSpec> parameters();
@@ -39,6 +41,8 @@ struct Module {
   static std::unique_ptr<Instance> make_instance(const nlohmann::json& normalized);
   /// `toadbase cgt sum` (command.cpp).
   static std::vector<GameCommand> add_commands(CLI::App& root, const Host& host);
+  /// The page's view: the plain one, a board's value and its Left and Right moves.
+  static PageView page();
 };
 
 }  // namespace toadbase::toads_frogs_cgt
