@@ -322,6 +322,15 @@ TEST_CASE("cli args: export --format tsv is position, value, remoteness in tier 
   CHECK(first.at("claimedRemoteness") == 11);
   CHECK(first.at("value") == "win");
   CHECK(first.at("remoteness") == 11);
+  // a claim file with no claim (empty, or comments only: an export that wrote nothing) checks
+  // nothing, and says so with exit 1, as text and as JSON
+  for (const std::string empty : {"", "# toads-frogs {\"length\":8}\n\n"}) {
+    CHECK_THAT(run_expecting({"validate", "--db", f.tf, "-"}, 1, empty).err,
+               Catch::Matchers::Contains("no claim in standard input") &&
+                   Catch::Matchers::Contains("nothing was checked"));
+    CHECK_THAT(json::parse(run_expecting({"validate", "--db", f.tf, "-", "--json"}, 1, empty).out).at("error").get<std::string>(),
+               Catch::Matchers::Contains("nothing was checked"));
+  }
 }
 
 TEST_CASE("cli args: every --json speaks camelCase", "[cli][args][json]") {

@@ -527,6 +527,9 @@ TEST_CASE("cli forest: play, eval (sampled and exact), posterior, and bad input"
     const auto j = nlohmann::json::parse(line);
     REQUIRE(j["side"] == 4);
     REQUIRE(j["portalRate"].get<double>() > 0.98);
+    // a count of forests is a whole number in the JSON (it once printed 500.0)
+    REQUIRE(j["forests"].is_number_unsigned());
+    REQUIRE(j["forests"] == 500);
     ++n;
   }
   REQUIRE(n == 3);

@@ -127,6 +127,9 @@ TEST_CASE("river toad database: exact counts equal a brute-force expectimax for 
                    Catch::Matchers::Contains("--force"));
   REQUIRE_FALSE(std::filesystem::exists(dir / "rt.bin"));
   REQUIRE_FALSE(std::filesystem::exists(dir / "rt.bin.partial"));
+  // to "-" the message names standard output (it once said standard input)
+  REQUIRE_THAT(run_expecting({"export", "--db", db, "-"}, 2).err,
+               Catch::Matchers::Contains("to standard output; give --force"));
   REQUIRE_THAT(run_expecting({"export", "--db", db, "--format", "tsv", dir / "rt.tsv"}, 1).err,
                Catch::Matchers::Contains("not win/lose") && Catch::Matchers::Contains("no tsv"));
 }

@@ -966,6 +966,15 @@ TEST_CASE("serve: the command prints its URL, answers, and stops on SIGTERM and 
   CHECK_THAT(r.err, Contains("broken"));
   r = run_expecting({"serve", "--data", dir / "data/notes", "--port", "0"}, 1);
   CHECK_THAT(r.err, Contains("no database"));
+  // --data naming a database itself (it holds CURRENT) serves that database
+  {
+    std::vector<std::string> warnings;
+    const auto served = toadbase::tools::open_served({std::string(dir / "data/tf8")}, {}, 1 << 20, warnings);
+    INFO((warnings.empty() ? std::string() : warnings.front()));
+    REQUIRE(served.size() == 1);
+    CHECK(served[0]->id == "tf8");
+    CHECK(warnings.empty());
+  }
   r = run_expecting({"serve"}, 2);
   CHECK_THAT(r.err, Contains("--data"));
   run_expecting({"serve", "--db", dir / "data/tf8", "--port", "70000"}, 2);

@@ -286,6 +286,7 @@ std::ifstream open_input(const std::string& path) {
 }  // namespace
 
 std::string input_name(const std::string& path) { return path == "-" ? "standard input" : path; }
+std::string output_name(const std::string& path) { return path == "-" ? "standard output" : path; }
 
 std::string read_input(const std::string& path) {
   std::stringstream ss;

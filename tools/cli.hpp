@@ -96,6 +96,8 @@ std::string read_input(const std::string& path);
 void each_input_line(const std::string& path, const std::function<void(uint64_t, const std::string&)>& each);
 /// The name of a file in messages ("standard input" for "-").
 std::string input_name(const std::string& path);
+/// The file a command writes, as a message names it ("-": "standard output").
+std::string output_name(const std::string& path);
 
 /// A file written whole or not at all: into PATH.partial, renamed over PATH by commit();
 /// removed when the writer is dropped without commit(), and by SIGINT or SIGTERM while it is

@@ -52,8 +52,8 @@ int run_export(const ExportOptions& o) {
                            (o.format == "tsv" ? "" : " of " + std::to_string(static_cast<int>(per_record)) + " bytes") +
                            ")";
   if (bytes > kLargeExport && !o.force)
-    throw UsageError("export would write " + size + " to " + input_name(o.out_path) + "; give --force to write it");
-  if (bytes > kLargeExport) std::cerr << "export: writing " << size << " to " << input_name(o.out_path) << "\n";
+    throw UsageError("export would write " + size + " to " + output_name(o.out_path) + "; give --force to write it");
+  if (bytes > kLargeExport) std::cerr << "export: writing " << size << " to " << output_name(o.out_path) << "\n";
   OutputFile out(o.out_path);
   std::ostream& os = out.stream();
   if (o.format == "tsv")

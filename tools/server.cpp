@@ -262,6 +262,10 @@ std::vector<std::unique_ptr<ServedDatabase>> open_served(const std::vector<std::
       warnings.push_back(dir + ": not a directory; no databases from it");
       continue;
     }
+    if (fs::exists(fs::path(dir) / "CURRENT", ec)) {  // a database itself, given as a folder of them
+      paths.push_back(dir);
+      continue;
+    }
     std::vector<std::string> found;
     for (const auto& e : fs::directory_iterator(dir, ec))
       if (e.is_directory(ec) && fs::exists(e.path() / "CURRENT", ec))

@@ -78,6 +78,10 @@ int run_validate(const ValidateOptions& o) {
                           {"remoteness", got.second.remoteness}});
     }
   });
+  // an empty claim file (an export that wrote nothing, a wrong path piped in) checks nothing
+  if (rows == 0)
+    throw std::runtime_error("validate: no claim in " + input_name(o.file) +
+                             " (only blank or # comment lines, or none): nothing was checked");
   if (o.c.json_out) {
     std::cout << dump(nlohmann::ordered_json{{"file", o.file},
                                              {"rows", rows},

@@ -267,7 +267,7 @@ struct Totals {
 json totals_json(const std::string& agent, int side, const Totals& t, bool exact) {
   const double mean = t.scored ? t.score_sum / t.scored : 0;
   const double var = t.scored > 1 ? (t.score_sq / t.scored - mean * mean) * t.scored / (t.scored - 1) : 0;
-  json j = {{"agent", agent}, {"side", side}, {"forests", exact ? json("exact") : json(t.forests)},
+  json j = {{"agent", agent}, {"side", side}, {"forests", exact ? json("exact") : json(static_cast<uint64_t>(std::llround(t.forests)))},
             {"portalRate", t.portal / t.forests}, {"stuckRate", t.stuck / t.forests},
             {"deathsPerForest", t.deaths / t.forests}, {"movesPerForest", t.moves / t.forests},
             {"stonesPerForest", t.stones / t.forests}, {"scorePerForest", mean}};
