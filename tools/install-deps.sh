@@ -9,7 +9,7 @@ pkgs=(build-essential cmake pkg-config librocksdb-dev libtbb-dev libzstd-dev cat
       libopenmpi-dev openmpi-bin  # the distributed solve
       # the Python module, its tests and the plots in results/
       python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-matplotlib
-      chromium nodejs npm)       # the page's browser tests (tools/web-tests)
+      chromium nodejs npm)       # the page's browser tests (tests/web)
 missing=()
 for p in "${pkgs[@]}"; do
   # node and npm may come from elsewhere (NodeSource ships both in one package): a working
@@ -28,9 +28,9 @@ else
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 # the browser tests' driver: playwright-core from npm, pinned by the committed lock file, into
-# tools/web-tests/node_modules (not committed); it drives the system chromium, downloads none
-web_tests="$(cd "$(dirname "$0")" && pwd)/web-tests"
+# tests/web/node_modules (not committed); it drives the system chromium, downloads none
+web_tests="$(cd "$(dirname "$0")/.." && pwd)/tests/web"
 if [ ! -f "$web_tests/node_modules/playwright-core/package.json" ]; then
-  echo "install-deps: npm ci in tools/web-tests (playwright-core)"
+  echo "install-deps: npm ci in tests/web (playwright-core)"
   (cd "$web_tests" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
 fi

@@ -30,7 +30,7 @@ let chromium;
 try {
   chromium = createRequire(import.meta.url)('playwright-core').chromium;
 } catch (e) {
-  skip('playwright-core is not installed in tools/web-tests/node_modules (run tools/install-deps.sh)');
+  skip('playwright-core is not installed in tests/web/node_modules (run tools/install-deps.sh)');
 }
 if (!BIN || !WORK || !SHOTS || !which) {
   console.error('usage: node run.mjs --toadbase BIN --work DIR --shots DIR CASE');
