@@ -76,7 +76,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::array<int, 12> documented = {100, 200, 204, 400, 404, 405, 408, 411, 413, 414, 431, 503};
   fuzz::require(std::find(documented.begin(), documented.end(), status) != documented.end(),
                 "a status the server documents (no 206, no 416: a Range is ignored)");
-  fuzz::require(raw.find("multipart/byteranges") == std::string::npos, "never a multipart answer");
+  // the answer's own headers, not its body: a 400 may quote the header value it refuses
+  fuzz::require(!has_header(raw, "content-type: multipart/"), "never a multipart answer");
   if (status == 200 && !post && !has_header(raw, "content-encoding:"))
     fuzz::require(body_of(raw).substr(0, whole[kTargets[target]].size()) == whole[kTargets[target]],
                   "a 200 carries the whole body");
