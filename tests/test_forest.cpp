@@ -212,6 +212,10 @@ TEST_CASE("forest posterior: the spec's example, and every 3x3 observation set a
   REQUIRE(checked == 12);
   REQUIRE_THROWS_AS(read_observations("{\"side\": 3}"), std::invalid_argument);
   REQUIRE_THROWS_AS(read_observations("{\"side\": 3, \"start\": [3, 0]}"), std::invalid_argument);
+  // a side below 2, read as an unsigned number by the JSON library, is refused as a signed one is
+  for (const char* side : {"0", "1", "-1"})
+    REQUIRE_THROWS_WITH(read_observations(std::string("{\"side\": ") + side + ", \"start\": [0, 0]}"),
+                        Catch::Matchers::Contains(std::string("\"side\" is 2..12, not ") + side));
   Observations bad = o;
   bad.visited.push_back({0, true, false});  // the start shows no clue
   REQUIRE_THROWS_AS(posterior(bad), std::invalid_argument);
@@ -679,6 +683,8 @@ TEST_CASE("forest query: a position that is not a belief is named in words, with
       {R"({"side": 3.0, "start": [0, 0], "at": [0, 0]})", R"("side" is a whole number, not 3.0)"},
       {R"({"side": 18446744073709551615, "start": [0, 0], "at": [0, 0]})",
        R"("side" is 2..12, not 18446744073709551615)"},
+      {R"({"side": 1, "start": [0, 0], "at": [0, 1]})", R"("side" is 2..12, not 1)"},
+      {R"({"side": 0, "start": [0, 0], "at": [0, 0]})", R"("side" is 2..12, not 0)"},
       {R"({"side": 4, "start": [0, 0], "at": [0, 0]})", R"(the optimal policy covers 3x3 forests only ("side": 3), not side 4)"},
       {R"({"side": 3, "start": "a1", "at": [0, 0]})", R"("start" is a tile [row, column], not "a1")"},
       {R"({"side": 3, "start": [0, 0], "at": [0, 4294967296]})", R"("at" [0,4294967296] is outside the forest (rows and columns 0..2))"},

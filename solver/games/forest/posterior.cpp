@@ -105,7 +105,8 @@ Observations read_checked(const nlohmann::json& j, int* at) {
   if (!j.contains("side")) fail(belief ? "give \"side\": 3" : "give \"side\": the forest's side");
   const auto& side = j["side"];
   if (!side.is_number_integer()) fail("\"side\" is a whole number, not " + shown(side));
-  if (side.is_number_unsigned() ? side.get<uint64_t>() > uint64_t{kMaxSide}
+  // the JSON library reads 0 and 1 as unsigned: the lower bound is checked both ways
+  if (side.is_number_unsigned() ? side.get<uint64_t>() < 2 || side.get<uint64_t>() > uint64_t{kMaxSide}
                                 : side.get<int64_t>() < 2 || side.get<int64_t>() > kMaxSide)
     fail("\"side\" is 2.." + std::to_string(kMaxSide) + ", not " + shown(side));
   o.side = side.get<int>();
