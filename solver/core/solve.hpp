@@ -1,0 +1,227 @@
+// Solve: every tier the store does not hold yet, level by level along the walk (walk.hpp),
+// each tier a pass of the game's scan over its prefix (the hot loop: records combined from
+// its children's records) and its tail copied from its source; committed to the store.
+// A resumed solve passes committed tiers over and recovers those a later tier reads.
+#pragma once
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "solver/core/distribute.hpp"
+#include "solver/core/game.hpp"
+#include "solver/core/progress.hpp"
+#include "solver/core/record.hpp"
+#include "solver/core/results.hpp"
+#include "solver/core/store.hpp"
+#include "solver/core/threads.hpp"
+#include "solver/core/transport.hpp"
+#include "solver/core/walk.hpp"
+
+namespace toadbase {
+
+/// Positions handed to one task of the parallel loop: big enough to amortise the task,
+/// small enough to balance two cores on small tiers.
+inline constexpr uint64_t kScanGrain = 8192;
+
+/// Records [lo, hi) of a tier into out[lo, hi) (`out` spans the whole tier) from its child
+/// tiers' records (and, when the range takes the tail, hi == size, its tail source's).
+template <TierGame G, class Rec = ParityRecord>
+void solve_range(const G& game, TierId tier, uint64_t lo, uint64_t hi,
+                 const std::vector<const typename Rec::Storage*>& child_records, typename Rec::Storage* out,
+                 const typename Rec::Storage* tail_records = nullptr) {
+  const uint64_t size = game.tier_size(tier), prefix = tier_prefix(game, tier);
+  const uint64_t scan_hi = std::min(hi, prefix);
+  std::atomic<bool> overflow{false};
+  if (lo < scan_hi)
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(lo, scan_hi, kScanGrain), [&](const tbb::blocked_range<uint64_t>& r) {
+      typename Rec::Accumulator acc{child_records.data(), out};
+      game.scan(tier, r.begin(), r.end(), acc);
+      if (acc.overflow) overflow.store(true, std::memory_order_relaxed);
+    });
+  if (overflow.load())
+    throw std::overflow_error("remoteness above " + std::to_string(kMaxStored<Rec>) + " in tier " + game.tier_name(tier));
+  if (hi == size && prefix < size) {
+    if (!tail_records) throw std::logic_error("tier " + game.tier_name(tier) + ": its tail's source is not in memory");
+    fill_tail(game, tier, tail_records, out);
+  }
+}
+
+/// Solve one tier into `out` given its child tiers' records (and, for a tier with a tail,
+/// its tail source's records).
+template <TierGame G, class Rec = ParityRecord>
+void solve_tier(const G& game, TierId tier, const std::vector<const typename Rec::Storage*>& child_records,
+                std::vector<typename Rec::Storage>& out, const typename Rec::Storage* tail_records = nullptr) {
+  out.assign(game.tier_size(tier), 0);
+  solve_range<G, Rec>(game, tier, 0, out.size(), child_records, out.data(), tail_records);
+}
+
+/// The whole records of a tier an earlier run committed: loaded, or for a derived tier
+/// recomputed from its children; a tail is copied from its source. `fetch(id)` gives the
+/// whole records of another committed tier (a child of a derived tier, a tail's source);
+/// without it they are recovered the same way, each once.
+template <TierGame G, class Rec = ParityRecord>
+std::vector<typename Rec::Storage> recover_tier(const G& game, const TierSource& source, TierId t,
+                                                const std::function<const typename Rec::Storage*(TierId)>& fetch = {}) {
+  using R = typename Rec::Storage;
+  if (!fetch) {
+    std::map<TierId, std::vector<R>> memo;  // a derived tier's chain reads tiers twice
+    std::function<const R*(TierId)> own = [&](TierId c) -> const R* {
+      auto it = memo.find(c);
+      if (it == memo.end()) it = memo.emplace(c, recover_tier<G, Rec>(game, source, c, own)).first;
+      return it->second.data();
+    };
+    return recover_tier<G, Rec>(game, source, t, own);
+  }
+  const uint64_t size = game.tier_size(t), prefix = tier_prefix(game, t);
+  std::vector<R> out;
+  if (tier_stored(game, t)) {
+    if (prefix > 0) out = source.load<R>(t);  // else all of it is tail: nothing kept
+    if (out.size() == size) return out;      // kept whole (an older database): no tail to fill
+    if (out.size() != prefix) throw std::runtime_error("stored tier " + game.tier_name(t) + " has the wrong size");
+    out.resize(size);
+    fill_tail(game, t, fetch(tail_source(game, t)), out.data());
+  } else {
+    std::vector<const R*> kids;
+    for (TierId c : game.child_tiers(t)) kids.push_back(fetch(c));
+    solve_tier<G, Rec>(game, t, kids, out, prefix < size ? fetch(tail_source(game, t)) : nullptr);
+  }
+  return out;
+}
+
+/// The tiers an earlier run committed, as far as a resumed solve may pass them over: the
+/// store holds the tier and every tier its recovery reads is done too (the source of its
+/// tail, and for a derived tier its children: a crash may keep a tier's group and lose
+/// theirs; levels put them first). So recovering a done tier reads the store only, never a
+/// tier another rank is solving.
+template <TierGame G>
+std::vector<char> committed_tiers(const G& game, const TierPlan& plan, const TierStore& store) {
+  std::vector<char> done(plan.reads.size(), 0);
+  for (const auto& tiers : plan.by_level)
+    for (TierId t : tiers) {
+      done[t] = store.has_tier(t);
+      if (tier_stored(game, t)) {
+        if (has_tail(game, t)) done[t] = done[t] && done[tail_source(game, t)];
+      } else {
+        for (TierId c : plan.reads[t]) done[t] = done[t] && done[c];
+      }
+    }
+  return done;
+}
+
+/// The plan of this solve, the same on every rank: rank 0 tells every rank which tiers are
+/// done (`done`, filled in on the others), the ranks share their thread counts, and each
+/// checks that all made the same plan.
+inline Distribution agree_on_plan(const TierPlan& plan, std::vector<char>& done, Transport* transport,
+                                  CostModel model, uint64_t record_bytes) {
+  const TierId n = static_cast<TierId>(plan.reads.size());
+  const int ranks = transport ? transport->ranks() : 1;
+  model.record_bytes = static_cast<decltype(model.record_bytes)>(record_bytes);
+  const uint64_t threads = static_cast<uint64_t>(tbb::this_task_arena::max_concurrency());
+  model.threads.assign(static_cast<size_t>(ranks), static_cast<int>(threads));
+  if (transport && ranks > 1) {
+    std::vector<uint8_t> bytes(done.begin(), done.end());
+    transport->broadcast(bytes);
+    if (bytes.size() != n) throw std::runtime_error("rank 0 solves a space of " + std::to_string(bytes.size()) + " tiers, this rank one of " + std::to_string(n));
+    done.assign(bytes.begin(), bytes.end());
+    const std::vector<uint64_t> all = transport->all_gather(std::span<const uint64_t>(&threads, 1));
+    for (size_t r = 0; r < all.size(); ++r) model.threads[r] = static_cast<int>(all[r]);
+  }
+  Distribution dist = distribute(plan, done, ranks, model);
+  if (transport && ranks > 1) {
+    const uint64_t mine = dist.hash();
+    for (uint64_t h : transport->all_gather(std::span<const uint64_t>(&mine, 1)))
+      if (h != mine)
+        throw std::runtime_error("the ranks made different plans of the solve (not the same toadbase on every rank?)");
+  }
+  return dist;
+}
+
+/// Solve every tier the store does not hold yet. Call inside with_threads(). With a
+/// transport, as one rank of a distributed solve: rank 0 holds the store (the other ranks
+/// pass none) and commits every tier; every rank returns its own share in the stats.
+/// In one process, after request_stop() no further level starts; the tiers in progress are
+/// committed, then it throws Interrupted.
+template <TierGame G, class Rec = ParityRecord>
+SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer, Progress* progress,
+                       Transport* transport, CostModel model = {}) {
+  using R = typename Rec::Storage;
+  TierWalk<R> walk(plan_tiers(game));
+  const TierPlan& plan = walk.plan();
+  const int me = transport ? transport->rank() : 0;
+  if (me == 0 && !store) throw std::logic_error("rank 0 of a solve needs the store");
+  if (me != 0 && !packer) throw std::logic_error("rank " + std::to_string(me) + " of a solve needs a packer");
+  if (store && store->record_bytes() != sizeof(R))
+    throw std::logic_error("records of " + std::to_string(sizeof(R)) + " bytes solved into a store of " +
+                           std::to_string(store->record_bytes()) + "-byte records");
+  std::vector<char> done = me == 0 ? committed_tiers(game, plan, *store) : std::vector<char>(plan.reads.size(), 0);
+  const Distribution dist = agree_on_plan(plan, done, transport, model, sizeof(R));
+  SolveStats stats;
+  std::mutex report_mu;  // progress and stats, from the level's tasks
+  auto committed = [&](TierId t) {
+    std::lock_guard lock(report_mu);
+    stats.positions_solved += plan.size[t];
+    ++stats.tiers_solved;
+    if (progress) progress->tier_done(game.tier_name(t), plan.size[t], false);
+  };
+  typename TierWalk<R>::Steps steps;
+  std::atomic<bool> stopped{false};
+  steps.skip = [&](TierId t) {
+    // a stop between levels in one process (the ranks of a distributed solve must stay in step)
+    if (!transport && (stopped || stop_requested())) {  // pass every remaining tier over
+      stopped = true;
+      return true;
+    }
+    if (!done[t]) return false;
+    ++stats.tiers_skipped;
+    if (progress) progress->tier_done(game.tier_name(t), game.tier_size(t), true);
+    return true;
+  };
+  if (store)
+    steps.fetch = [&](TierId c, const typename TierWalk<R>::Hold& hold) { return recover_tier<G, Rec>(game, *store, c, hold); };
+  steps.work = [&](TierId t, uint64_t lo, uint64_t hi, R* out) {
+    std::vector<const R*> kids;
+    for (TierId c : game.child_tiers(t)) kids.push_back(walk.held(c));
+    const R* tail = hi == plan.size[t] && plan.tail[t] ? walk.held(tail_source(game, t)) : nullptr;
+    solve_range<G, Rec>(game, t, lo, hi, kids, out, tail);
+  };
+  steps.report = [&](TierId t, const R* whole) {
+    store->commit(t, std::span<const R>(whole, plan.size[t]), plan.kept[t]);
+    committed(t);
+  };
+  steps.pack = [&](TierId t, const R* whole) { return packer->pack(whole, plan.size[t], plan.kept[t]); };
+  steps.report_packed = [&](TierId t, std::span<const uint8_t> packed) {
+    store->commit_packed(t, packed);
+    committed(t);
+  };
+  if (transport) {
+    walk.run(steps, dist, *transport);
+  } else {
+    walk.run(steps, dist);
+  }
+  stats.peak_bytes_in_flight = walk.peak_bytes();
+  stats.positions_computed = walk.positions_computed();
+  stats.pieces_computed = walk.pieces_computed();
+  stats.seconds_solving = walk.seconds_solving();
+  stats.seconds_reporting = walk.seconds_reporting();
+  if (transport) stats.seconds_waiting = transport->counters().seconds_waiting;
+  if (stopped) throw Interrupted("the solve was asked to stop");
+  return stats;
+}
+
+/// Solve every tier the store does not hold yet, in this process. Call inside with_threads().
+template <TierGame G, class Rec = ParityRecord>
+SolveStats solve_tiers(const G& game, TierStore& store, Progress* progress) {
+  return solve_tiers<G, Rec>(game, &store, nullptr, progress, nullptr);
+}
+}  // namespace toadbase

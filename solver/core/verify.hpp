@@ -1,0 +1,207 @@
+// Verify: every tier recomputed through the generic path (unrank, children, rank: not the
+// hot loop), compared with the stored records and the tier's digest; then a sample of its
+// positions probed as a lookup does.
+#pragma once
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "solver/core/distribute.hpp"
+#include "solver/core/game.hpp"
+#include "solver/core/progress.hpp"
+#include "solver/core/record.hpp"
+#include "solver/core/results.hpp"
+#include "solver/core/store.hpp"
+#include "solver/core/walk.hpp"
+
+namespace toadbase {
+
+/// One verify: the walk's work for each tier, and the first problem found (the lowest
+/// tier, then the lowest index: the same report whatever the thread count).
+template <TierGame G, class Rec, class Lookup, class Name>
+class TierVerifier {
+ public:
+  using Position = typename G::Position;
+  using R = typename Rec::Storage;
+
+  TierVerifier(const G& game, const TierSource& source, Progress* progress, Lookup& lookup, Name& name)
+      : game_(game), source_(source), progress_(progress), lookup_(lookup), name_(name), walk_(plan_tiers(game)) {
+    uint64_t total = 0;
+    for (TierId t = 0; t < game.tier_count(); ++t) total += game.tier_size(t);
+    probe_all_ = total <= kProbeAllBelow;
+  }
+
+  VerifyReport run() {
+    typename TierWalk<R>::Steps steps;
+    steps.skip = [&](TierId) { return !rep_.ok; };  // after a failure the remaining levels are passed over
+    steps.fetch = [&](TierId t, const typename TierWalk<R>::Hold&) -> std::vector<R> {
+      throw std::logic_error("verify: tier " + game_.tier_name(t) + " was not recomputed before its readers");
+    };
+    steps.work = [&](TierId t, uint64_t, uint64_t, R* mine) { check_tier(t, mine); };
+    steps.report = [](TierId, const R*) {};
+    walk_.run(steps, distribute(walk_.plan(), std::vector<char>(walk_.plan().size.size(), 0), 1, CostModel{}));
+    return rep_;
+  }
+
+ private:
+  // a failed level ends the walk: the levels above read its records
+  void check_tier(TierId t, R* mine) {
+    const uint64_t size = game_.tier_size(t);
+    std::vector<R> stored;
+    if (!load_stored(t, stored)) return;
+    if (!recompute(t, stored, mine)) return;
+    if (!source_.matches_digest(t, mine, size)) {
+      fail(t, 0, "tier " + game_.tier_name(t) +
+                     (tier_stored(game_, t) ? std::string(" (its tail, copied from another tier)")
+                                            : std::string(" (derived, not stored)")) +
+                     ": its recomputed records do not match the digest the solve recorded");
+      return;
+    }
+    const uint64_t probes = probe_all_ ? size : std::min(size, kProbesPerTier);
+    if (!probe_sample(t, mine, probes)) return;
+    std::lock_guard lock(mu_);
+    rep_.positions_checked += size;
+    rep_.positions_probed += probes;
+    if (progress_) progress_->tier_done(game_.tier_name(t), size, false);
+  }
+
+  // the tier's committed records (none for a derived tier), checked against the space
+  bool load_stored(TierId t, std::vector<R>& stored) {
+    const uint64_t size = game_.tier_size(t);
+    try {
+      if (!source_.has_tier(t)) throw std::runtime_error("is not committed");
+      if (source_.tier_positions(t) != size)
+        throw std::runtime_error("holds " + std::to_string(source_.tier_positions(t)) + " records, the space has " +
+                                 std::to_string(size));
+      if (tier_stored(game_, t)) stored = source_.load<R>(t);  // checks block digests
+      if (tier_stored(game_, t) && stored.size() < records_kept(game_, t))
+        throw std::runtime_error("keeps " + std::to_string(stored.size()) + " records, lookups need " +
+                                 std::to_string(records_kept(game_, t)));
+    } catch (const std::exception& e) {
+      fail(t, 0, std::string(e.what()) + " (tier " + game_.tier_name(t) + ")");
+      return false;
+    }
+    return true;
+  }
+
+  // every record of the tier from its children's, through the generic path, into `mine`,
+  // compared with the stored records
+  bool recompute(TierId t, const std::vector<R>& stored, R* mine) {
+    const std::vector<TierId> kids = game_.child_tiers(t);
+    std::atomic<bool> bad{false};
+    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, game_.tier_size(t), 4096), [&](const tbb::blocked_range<uint64_t>& r) {
+      std::vector<unsigned> recs;
+      for (uint64_t i = r.begin(); i != r.end(); ++i)
+        if (!recompute_one(t, i, kids, stored, mine, recs)) {
+          bad = true;
+          return;
+        }
+    });
+    return !bad;
+  }
+
+  bool recompute_one(TierId t, uint64_t i, const std::vector<TierId>& kids, const std::vector<R>& stored, R* mine,
+                     std::vector<unsigned>& recs) {
+    const Position p = game_.unrank(t, i);
+    if (!(game_.rank(p) == TierIndex{t, i})) {
+      fail(t, i, "tier " + game_.tier_name(t) + " index " + std::to_string(i) + ": rank(unrank) does not come back (" +
+                     name_(p) + ")");
+      return false;
+    }
+    recs.clear();
+    for (const auto& c : game_.children(p)) {
+      const TierIndex ci = game_.rank(c);
+      if (std::find(kids.begin(), kids.end(), ci.tier) == kids.end()) {
+        fail(t, i, at(t, i, p) + ": child " + name_(c) + " lies outside the child tiers");
+        return false;
+      }
+      recs.push_back(walk_.held(ci.tier)[ci.index]);
+    }
+    const unsigned want =
+        record_from_children<Rec>(game_, p, static_cast<unsigned>(recs.size()), [&](unsigned k) { return recs[k]; });
+    if (want > kMaxStored<Rec>) {
+      fail(t, i, at(t, i, p) + ": remoteness overflows the record");
+      return false;
+    }
+    mine[i] = static_cast<R>(want);
+    if (i < stored.size() && mine[i] != stored[i]) {
+      fail(t, i, at(t, i, p) + ": stored " + outcome_text(Rec::decode(stored[i])) + ", recomputed " +
+                     outcome_text(Rec::decode(mine[i])));
+      return false;
+    }
+    return true;
+  }
+
+  // the path users take: a sample of the tier's positions looked up as query does
+  bool probe_sample(TierId t, const R* mine, uint64_t probes) {
+    const uint64_t size = game_.tier_size(t);
+    for (uint64_t k = 0; k < probes; ++k) {
+      const uint64_t i = probe_all_ ? k : (size * k) / probes + (k * 7919) % std::max<uint64_t>(1, size / probes);
+      const Position p = game_.unrank(t, i);
+      std::string problem;
+      try {
+        const Outcome got = lookup_(p), want = Rec::decode(mine[i]);
+        if (!(got == want)) problem = "looked up as " + outcome_text(got) + ", recomputed " + outcome_text(want);
+      } catch (const std::exception& e) {
+        problem = std::string("the lookup fails: ") + e.what();
+      }
+      if (!problem.empty()) {
+        fail(t, i, at(t, i, p) + ": " + problem);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void fail(TierId t, uint64_t i, std::string what) {
+    std::lock_guard lock(mu_);
+    if (t < bad_tier_ || (t == bad_tier_ && i < bad_index_)) {
+      bad_tier_ = t;
+      bad_index_ = i;
+      rep_.ok = false;
+      rep_.problem = std::move(what);
+    }
+  }
+  std::string at(TierId t, uint64_t i, const Position& p) const {
+    return "tier " + game_.tier_name(t) + " index " + std::to_string(i) + " (" + name_(p) + ")";
+  }
+  static std::string outcome_text(Outcome o) {
+    return std::string(value_name(o.value)) + " in " + std::to_string(o.remoteness);
+  }
+
+  const G& game_;
+  const TierSource& source_;
+  Progress* progress_;
+  Lookup& lookup_;
+  Name& name_;
+  TierWalk<R> walk_;
+  bool probe_all_ = false;
+  VerifyReport rep_;
+  std::mutex mu_;
+  TierId bad_tier_ = UINT32_MAX;  // the first problem: lowest tier, then lowest index
+  uint64_t bad_index_ = 0;
+};
+
+/// Recomputes every record of the space from its children through the generic path
+/// (unrank, children, rank: not the hot loop), compares it with the source's stored
+/// records and every tier's digest, then probes a sample of each tier's positions through
+/// `lookup(position) -> Outcome` (the path a query takes: the position's string parsed
+/// back, then probe()) and compares with the recomputed record. `name(position)` writes
+/// positions in reports. Call inside with_threads().
+template <TierGame G, class Rec, class Lookup, class Name>
+VerifyReport verify_tiers(const G& game, const TierSource& source, Progress* progress, Lookup&& lookup, Name&& name) {
+  return TierVerifier<G, Rec, std::remove_reference_t<Lookup>, std::remove_reference_t<Name>>(game, source, progress,
+                                                                                             lookup, name)
+      .run();
+}
+
+}  // namespace toadbase
