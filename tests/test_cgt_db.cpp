@@ -241,8 +241,8 @@ TEST_CASE("cgt database: the outcome class of every board of 10 cells is the win
   std::map<char, uint64_t> seen;
   for (const std::string& b : cgt_oracle::all_boards(10)) {
     INFO(b);
-    const bool left_first = wl.instance->value(*wl.db, "1_" + b, "").second.value == toadbase::Value::Win;
-    const bool right_first = wl.instance->value(*wl.db, "2_" + b, "").second.value == toadbase::Value::Win;
+    const bool left_first = wl.instance->win_lose_values()->value(*wl.db, "1_" + b, "").second.value == toadbase::Value::Win;
+    const bool right_first = wl.instance->win_lose_values()->value(*wl.db, "2_" + b, "").second.value == toadbase::Value::Win;
     const char want = outcome_letter(left_first, right_first);
     REQUIRE(str(s.query(b)["outcomeClass"]) == std::string(1, want));
     ++seen[want];

@@ -120,3 +120,25 @@ TEST_CASE("contract: the naming patterns catch a game's name written as the page
   CHECK_FALSE(named("if (d.game === game.name) return 1;"));
   CHECK_FALSE(named("const x = '" + n + "x';"));
 }
+
+TEST_CASE("contract: win/lose values are a capability an instance has or lacks, as its game says",
+          "[contract]") {
+  int with = 0, without = 0;
+  for (const auto& g : toadbase::tools::games()) {
+    if (!g->has_database()) continue;
+    const auto inst = g->instance(g->normalize(nlohmann::json::object()));
+    INFO(g->name());
+    const toadbase::WinLoseValues* values = inst->win_lose_values();
+    CHECK((values != nullptr) == g->win_lose());
+    (values ? with : without)++;
+  }
+  // both kinds are registered: the check above saw each
+  CHECK(with >= 1);
+  CHECK(without >= 1);
+  // the names of either kind, listed for messages, are the registry's, joined as people write them
+  const std::string wl = toadbase::tools::game_names(&toadbase::tools::Game::win_lose);
+  CHECK(wl.find("toads-frogs") != std::string::npos);
+  CHECK(wl.find(" or ") != std::string::npos);
+  CHECK(wl.find("forest") == std::string::npos);
+  CHECK(toadbase::tools::game_names(&toadbase::tools::Game::cgt_values) == "toads-frogs-cgt");
+}

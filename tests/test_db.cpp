@@ -564,7 +564,7 @@ TEST_CASE("a Toads and Frogs database of format 1 (every Toads tier whole) answe
   for (const std::string& board : all_boards(7))
     for (const char* turn : {"1", "2"}) {
       const Truth want = oracle(std::string(turn) + "_" + board);
-      const auto o = inst->value(*d, board, turn).second;
+      const auto o = inst->win_lose_values()->value(*d, board, turn).second;
       bad += (o.value == toadbase::Value::Win) != want.win || o.remoteness != want.remoteness;
     }
   CHECK(bad == 0);
@@ -586,7 +586,7 @@ TEST_CASE("verify recomputes every record and names the first wrong one", "[db][
     // both turns: Frogs-to-move positions come from derived tiers
     for (const std::string& board : all_boards(7)) {
       for (const char* turn : {"1", "2"}) {
-        const auto [canon, o] = inst->value(*d, board, turn);
+        const auto [canon, o] = inst->win_lose_values()->value(*d, board, turn);
         const std::string pos = std::string(turn) + "_" + board;
         const Truth want = oracle(pos);
         if (canon != pos || (o.value == toadbase::Value::Win) != want.win ||

@@ -74,7 +74,7 @@ TEST_CASE("export gamescrafters16: the frog puzzle writes a win in k as a win in
   for (TierId t = 0; t < d.db->tier_count(); ++t)
     for (uint64_t i = 0; i < d.db->tier_meta(t).positions; ++i, ++k) {
       const std::string pos = d.instance->position_at(t, i);
-      const toadbase::Outcome o = d.instance->value(*d.db, pos, "").second;
+      const toadbase::Outcome o = d.instance->win_lose_values()->value(*d.db, pos, "").second;
       const unsigned rem = o.remoteness;
       const auto [code, r] = gc16(file, k);
       if (o.value == toadbase::Value::Win) {

@@ -30,7 +30,7 @@ int run_bench_lookup(const BenchOptions& o) {
     cum[t + 1] = cum[t] + (d.db->tier_sized_by_solve(t) ? 0 : d.db->tier_meta(t).positions);
   // a game without win/lose values is looked up as its query does
   auto lookup = [](const Opened& x, const std::string& s) {
-    if (x.instance->win_lose()) return x.instance->value(*x.db, s, "").second.value == Value::Win;
+    if (const WinLoseValues* v = x.instance->win_lose_values()) return v->value(*x.db, s, "").second.value == Value::Win;
     return !x.instance->query(*x.db, s, "").empty();
   };
   auto pick = [&] {
@@ -51,7 +51,7 @@ int run_bench_lookup(const BenchOptions& o) {
   // query that reads many records (a CGT board: its form's columns, options, text and every
   // child's) gets a reader of its own with an empty cache instead, opened before the clock
   // starts: what a query costs in a process that has read nothing yet
-  const bool one_record = d.instance->win_lose();
+  const bool one_record = d.instance->win_lose_values() != nullptr;
   std::optional<Opened> cold;
   if (one_record) cold = open_database(o.c.db, true, 0);
   std::vector<double> lat;

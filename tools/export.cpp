@@ -36,7 +36,8 @@ int run_export(const ExportOptions& o) {
     throw UsageError("export: --format must be raw, gamescrafters16 or tsv, not '" + o.format + "'");
   const Opened d = open_database(o.c.db, true, 0);
   const std::string game = d.db->identity().game;
-  if (o.format != "raw" && !d.instance->win_lose())  // the database cannot answer this: exit 1
+  const WinLoseValues* values = d.instance->win_lose_values();
+  if (o.format != "raw" && !values)  // the database cannot answer this: exit 1
     throw UserError("export: " + game + " values (" + d.db->identity().record + ") are not win/lose: no " +
                     (o.format == "tsv" ? std::string("tsv (position, value, remoteness)") : "GamesCrafters 16-bit") +
                     " form; use --format raw");
@@ -65,7 +66,7 @@ int run_export(const ExportOptions& o) {
       os.write(reinterpret_cast<const char*>(raw.data()), static_cast<std::streamsize>(raw.size()));
       return;
     }
-    const std::vector<uint16_t> wide = d.instance->gamescrafters16(raw);
+    const std::vector<uint16_t> wide = values->gamescrafters16(raw);
     if (o.format == "gamescrafters16") {
       std::string le(wide.size() * 2, '\0');  // little-endian whatever the machine
       for (size_t i = 0; i < wide.size(); ++i) {

@@ -30,26 +30,16 @@ std::string player_of(const PositionProbe& p) {
   return p.turn == 2 ? "2" : "1";
 }
 
-/// The games whose databases play takes ("a or b"), from the registry.
-std::string win_lose_games() {
-  std::vector<std::string> names;
-  for (const auto& g : games())
-    if (g->win_lose()) names.push_back(g->name());
-  std::string s;
-  for (size_t i = 0; i < names.size(); ++i)
-    s += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-  return s;
-}
-
 int run_play(const PlayOptions& o) {
   if (o.as != "1" && o.as != "2") throw UsageError("--as must be 1 or 2 (the player you are), not '" + o.as + "'");
   const Opened d = open_database(o.c.db);
-  if (!d.instance->win_lose())
+  const WinLoseValues* values = d.instance->win_lose_values();
+  if (!values)
     throw UsageError("play: " + d.db->identity().game +
-                     " values are not win/lose; play takes a database of " + win_lose_games());
+                     " values are not win/lose; play takes a database of " + game_names(&Game::win_lose));
   std::string pos = o.position.empty() ? d.instance->start_position() : o.position;
   if (pos.empty()) throw UsageError("play: give a position (" + d.db->identity().game + " names no start)");
-  PositionProbe probe = d.instance->probe(*d.db, pos, o.turn);  // a bad position: exit 1
+  PositionProbe probe = values->probe(*d.db, pos, o.turn);  // a bad position: exit 1
   const bool puzzle = probe.players == 1;
   ojson j = position_json(probe);
   std::cout << (o.watch ? "perfect play on both sides" : puzzle ? "you play the puzzle" : "you are player " + o.as)
@@ -102,7 +92,7 @@ int run_play(const PlayOptions& o) {
       }
       std::cout << "you play " << (*chosen)["move"].get<std::string>() << " (" << move_value(*chosen) << ")\n";
     }
-    probe = d.instance->probe(*d.db, (*chosen)["position"].get<std::string>(), "");
+    probe = values->probe(*d.db, (*chosen)["position"].get<std::string>(), "");
     j = position_json(probe);
     ++ply;
   }

@@ -29,4 +29,13 @@ const Game* find_game(const std::string& name) {
   return nullptr;
 }
 
+std::string game_names(bool (Game::*which)() const) {
+  std::vector<std::string> names;
+  for (const auto& g : games())
+    if (((*g).*which)()) names.push_back(g->name());
+  std::string s;
+  for (size_t i = 0; i < names.size(); ++i) s += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return s;
+}
+
 }  // namespace toadbase::tools

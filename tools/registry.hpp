@@ -47,5 +47,7 @@ class Game {
 const std::vector<std::unique_ptr<Game>>& games();
 /// The game of a name, or nullptr.
 const Game* find_game(const std::string& name);
+/// The names of the games `which` picks, for a message: "a", "a or b", "a, b or c".
+std::string game_names(bool (Game::*which)() const);
 
 }  // namespace toadbase::tools

@@ -363,11 +363,12 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
     entry["start"] = d->opened.instance->start_position();  // "" when the game has none
     const Game* game = find_game(d->game);
     const std::optional<UwapiGame> g = game ? game->uwapi() : std::nullopt;
-    if (g && d->opened.instance->win_lose()) {
+    const WinLoseValues* values = d->opened.instance->win_lose_values();
+    if (g && values) {
       const std::string start = d->opened.instance->start_position();
       if (!start.empty()) {
         // one probe at start-up gives the start's autogui form (and checks the database answers)
-        const PositionProbe p = d->opened.instance->probe(*d->opened.db, start, "");
+        const PositionProbe p = values->probe(*d->opened.db, start, "");
         const std::string& autogui = p.autogui_position;
         d->cells = static_cast<int>(autogui.size() > 2 ? autogui.size() - 2 : 0);
         const nlohmann::json params = m.value("parameters", nlohmann::json::object());
@@ -522,11 +523,13 @@ void Server::uwapi(const std::vector<std::string>& seg, const httplib::Request& 
   if (it == by_id_.end() || it->second->game != seg[1] || it->second->uwapi_variant.empty())
     return send_error(res, 404, "Invalid Variant");
   const ServedDatabase& d = *it->second;
+  const WinLoseValues* values = d.opened.instance->win_lose_values();  // a variant has them
+  if (!values) return send_error(res, 404, "Invalid Variant");
   if (seg.size() == 3) return send_json(res, 200, d.uwapi_variant);
   if (seg.size() == 4 && seg[3] == "positions") {
     if (!req.has_param("p")) return send_error(res, 400, "Invalid Position");
     try {
-      const PositionProbe p = d.opened.instance->probe(*d.opened.db, req.get_param_value("p"), "");
+      const PositionProbe p = values->probe(*d.opened.db, req.get_param_value("p"), "");
       return send_json(res, 200, uwapi_position_text(p));
     } catch (const BadPosition&) {
       return send_error(res, 400, "Invalid Position");

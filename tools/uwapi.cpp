@@ -226,7 +226,7 @@ nlohmann::ordered_json uwapi_position_json(const PositionProbe& probe) {
 
 nlohmann::ordered_json query_json(const Instance& instance, const TierSource& source, const std::string& text,
                                   const std::string& turn) {
-  if (instance.win_lose()) return position_json(instance.probe(source, text, turn));
+  if (const WinLoseValues* values = instance.win_lose_values()) return position_json(values->probe(source, text, turn));
   return instance.query(source, text, turn);
 }
 

@@ -23,7 +23,8 @@ struct ValidateOptions {
 
 int run_validate(const ValidateOptions& o) {
   const Opened d = open_database(o.c.db);
-  if (!d.instance->win_lose())
+  const WinLoseValues* values = d.instance->win_lose_values();
+  if (!values)
     throw UsageError("validate: " + d.db->identity().game + " values are not win/lose; validate reads win/lose claims");
   uint64_t rows = 0, agree = 0, disagree = 0, unparseable = 0;
   nlohmann::ordered_json firsts = nlohmann::ordered_json::array(), bad_rows = nlohmann::ordered_json::array();
@@ -59,7 +60,7 @@ int run_validate(const ValidateOptions& o) {
     }
     std::pair<std::string, Outcome> got;
     try {
-      got = d.instance->value(*d.db, cols[0], o.turn);
+      got = values->value(*d.db, cols[0], o.turn);
     } catch (const BadPosition& e) {
       unparse(e.what());
       return;

@@ -153,6 +153,28 @@ struct PositionProbe {
   std::vector<MoveProbe> moves;  // in the game's order (the JSON writer sorts them)
 };
 
+/// The values of a win/lose game (a capability an Instance has or lacks: win_lose_values()).
+class WinLoseValues {
+ public:
+  /// A position's value and every move's; throws BadPosition.
+  virtual PositionProbe probe(const TierSource& source, const std::string& text,
+                              const std::string& turn) const = 0;
+  /// The canonical string and value of a position, without its moves.
+  virtual std::pair<std::string, Outcome> value(const TierSource& source, const std::string& text,
+                                                const std::string& turn) const = 0;
+  /// The value of a position alone: what batch lookups call, many threads at once, so a game
+  /// answers it without building strings; throws BadPosition.
+  virtual Outcome lookup(const TierSource& source, const std::string& text,
+                         const std::string& turn) const = 0;
+  /// GamesCrafters' 16-bit records of a tier's whole records (GamesmanOne's value in the top
+  /// four bits: lose 1, tie 3, win 4; remoteness below); throws std::invalid_argument for a
+  /// record that does not fit.
+  virtual std::vector<uint16_t> gamescrafters16(const std::vector<uint8_t>& records) const = 0;
+
+ protected:
+  ~WinLoseValues() = default;
+};
+
 /// One solved space of a game (the game and its normalized parameters): what every way in
 /// (the command, the server, the Python module) calls.
 class Instance {
@@ -186,34 +208,16 @@ class Instance {
   /// Counts and the game's own findings (`toadbase analyze --json`).
   virtual nlohmann::json analyze(const TierSource& source) const = 0;
 
-  /// True for a win/lose game: it answers probe(), and its query JSON is the UWAPI shape
-  /// that tools/ writes from the probe. Other games answer query() with their own JSON.
-  virtual bool win_lose() const { return false; }
-  /// A position's value and every move's; throws BadPosition.
-  virtual PositionProbe probe(const TierSource&, const std::string& text,
-                              const std::string& turn) const {
-    (void)turn;
-    throw BadPosition("position '" + printable(text) + "': " + identity().game +
-                      " values are not win/lose; use query");
-  }
+  /// What only a win/lose game can do (probe values and remoteness, batch lookups, export
+  /// for GamesCrafters, play), or nullptr: such a game's query JSON is the UWAPI shape that
+  /// tools/ writes from the probe. Other games answer query() with their own JSON.
+  virtual const WinLoseValues* win_lose_values() const { return nullptr; }
   /// The position's JSON (games with their own values); throws BadPosition.
   virtual nlohmann::ordered_json query(const TierSource&, const std::string& text,
                                        const std::string& turn) const {
     (void)turn;
     throw BadPosition("position '" + printable(text) + "': " + identity().game +
                       " answers through probe()");
-  }
-  /// The canonical string and value of a position, without its moves (win/lose games).
-  virtual std::pair<std::string, Outcome> value(const TierSource& source, const std::string& text,
-                                                const std::string& turn) const {
-    PositionProbe p = probe(source, text, turn);
-    return {p.position, p.outcome};
-  }
-  /// The value of a position alone (win/lose games): what batch lookups call, many threads
-  /// at once, so a game answers it without building strings; throws BadPosition.
-  virtual Outcome lookup(const TierSource& source, const std::string& text,
-                         const std::string& turn) const {
-    return value(source, text, turn).second;
   }
 
   /// The space's start position ("" when the game names none).
@@ -244,14 +248,6 @@ class Instance {
       if (!raw.empty()) source.load_tier(t, raw.data());
       return raw;
     };
-  }
-  /// GamesCrafters' 16-bit records of a tier's whole records (GamesmanOne's value in the top
-  /// four bits: lose 1, tie 3, win 4; remoteness below); throws std::invalid_argument for a
-  /// game whose values do not map.
-  virtual std::vector<uint16_t> gamescrafters16(const std::vector<uint8_t>& records) const {
-    (void)records;
-    throw std::invalid_argument(identity().game + " values (" + identity().record +
-                                ") have no GamesCrafters 16-bit form");
   }
 };
 

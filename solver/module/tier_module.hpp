@@ -16,7 +16,7 @@ namespace toadbase {
 
 template <class M, class Rec = typename M::RecordType>
 requires TierGameRules<M>
-class TierInstance : public Instance {
+class TierInstance final : public Instance, public WinLoseValues {
  public:
   using Space = typename M::Space;
   using Position = typename M::Position;
@@ -84,7 +84,7 @@ class TierInstance : public Instance {
     }
   }
 
-  bool win_lose() const override { return true; }
+  const WinLoseValues* win_lose_values() const override { return this; }
 
   PositionProbe probe(const TierSource& source, const std::string& text,
                       const std::string& turn) const override {

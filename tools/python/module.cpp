@@ -436,7 +436,8 @@ class Tier {
 
   py::tuple values() const {
     auto o = state_->get();
-    if (!o->instance->win_lose())
+    const WinLoseValues* values = o->instance->win_lose_values();
+    if (!values)
       throw py::type_error(o->instance->identity().game +
                            " values are not win/lose: read records()");
     py::array_t<uint8_t> raw = records();
@@ -450,7 +451,7 @@ class Tier {
     {
       py::gil_scoped_release release;
       const std::vector<uint16_t> gc =
-          o->instance->gamescrafters16(std::vector<uint8_t>(in, in + bytes));
+          values->gamescrafters16(std::vector<uint8_t>(in, in + bytes));
       for (size_t i = 0; i < n && i < gc.size(); ++i) {
         const unsigned code = gc[i] >> 12;
         c[i] = static_cast<uint8_t>(code == kGamesmanWin    ? Value::Win
@@ -514,7 +515,7 @@ class Database {
     const std::string s = state_->get()->instance->start_position();
     return s.empty() ? py::object(py::none()) : py::object(py::str(s));
   }
-  bool win_lose() const { return state_->get()->instance->win_lose(); }
+  bool win_lose() const { return state_->get()->instance->win_lose_values() != nullptr; }
 
   py::object query(const py::handle& position, const py::handle& turn) const {
     auto o = state_->get();
@@ -530,7 +531,8 @@ class Database {
   py::object value(const py::handle& position, const py::handle& turn) const {
     auto o = state_->get();
     const std::string text = position_arg(position), t = turn_arg(turn);
-    if (!o->instance->win_lose()) {
+    const WinLoseValues* values = o->instance->win_lose_values();
+    if (!values) {
       // a game with its own values: its query without the moves
       py::dict d = query(position, turn);
       if (d.contains("moves")) PyDict_DelItemString(d.ptr(), "moves");
@@ -539,7 +541,7 @@ class Database {
     Outcome out;
     {
       py::gil_scoped_release release;
-      out = o->instance->lookup(*o->db, text, t);
+      out = values->lookup(*o->db, text, t);
     }
     return py::make_tuple(std::string(value_name(out.value)), out.remoteness);
   }
@@ -553,9 +555,7 @@ class Database {
       const std::string game = o->instance->identity().game;
       const tools::Game* g = tools::find_game(game);
       if (!g || !g->cgt_values()) {
-        std::string names;  // the games that answer it, from the registry
-        for (const auto& x : tools::games())
-          if (x->cgt_values()) names += (names.empty() ? "" : " or ") + x->name();
+        const std::string names = tools::game_names(&tools::Game::cgt_values);
         throw py::type_error("cgt() answers a " + names + " database (toadbase solve " + names +
                              "); this one holds " + game + ": query() and value() answer it");
       }
@@ -582,7 +582,8 @@ class Database {
   py::tuple values(const py::handle& positions, const py::handle& turn, const py::handle& threads_given,
                    const py::handle& errors_given) const {
     auto o = state_->get();
-    if (!o->instance->win_lose())
+    const WinLoseValues* lookups = o->instance->win_lose_values();
+    if (!lookups)
       throw py::type_error("values() answers win/lose games; " + o->instance->identity().game +
                            " answers value() and query()");
     const std::string errors = text_arg(errors_given, "errors", "'raise' or 'mark'");
@@ -599,7 +600,7 @@ class Database {
     FirstBad bad;
     {
       py::gil_scoped_release release;
-      const Instance& inst = *o->instance;
+      const WinLoseValues& inst = *lookups;
       with_threads(threads, [&] {
         tbb::parallel_for(tbb::blocked_range<size_t>(0, n, kBatchGrain),
                           [&](const tbb::blocked_range<size_t>& range) {
