@@ -48,6 +48,75 @@ std::string differs(const StoredForm& a, const StoredForm& b) {
   return "";
 }
 
+/// Every board of class k recomputed from its children's stored values (`values`: this
+/// class's and every shorter one's); the first that differs, or "".
+std::string recompute_class(const Boards& boards, FormTable& table, const std::vector<std::vector<FormId>>& values,
+                            uint32_t k) {
+  const BoardClass& c = boards.cls(k);
+  const std::vector<FormId>& v = values[k];
+  // a child's stored value: in this class or, stripped (mirrored), in a shorter one
+  auto child_value = [&](const toads_frogs::Position& q) {
+    const Located at = boards.locate(Board{q.toads, q.frogs, q.length});
+    const FormId g = values[at.cls][at.index];
+    return at.mirrored ? table.negate(g) : g;
+  };
+  FirstProblem bad;
+  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, c.size, 1024), [&](const tbb::blocked_range<uint64_t>& r) {
+    std::vector<FormId> left, right;
+    for (uint64_t i = r.begin(); i != r.end(); ++i) {
+      const Board b = boards.unrank(k, i);
+      toads_frogs::Position p;
+      p.toads = b.toads;
+      p.frogs = b.frogs;
+      p.length = static_cast<uint8_t>(b.length);
+      left.clear();
+      right.clear();
+      p.turn = toads_frogs::Player::Toads;
+      for (const toads_frogs::Move mv : toads_frogs::legal_moves(p)) left.push_back(child_value(toads_frogs::apply(p, mv)));
+      p.turn = toads_frogs::Player::Frogs;
+      for (const toads_frogs::Move mv : toads_frogs::legal_moves(p)) right.push_back(child_value(toads_frogs::apply(p, mv)));
+      const FormId g = table.make(left, right);
+      if (g != v[i])
+        bad.report(i, "class " + c.name() + " board " + board_string(b) + ": stored " + table.to_string(v[i]) +
+                          ", recomputed from its children " + table.to_string(g));
+    }
+  });
+  return bad.found() ? bad.what : std::string();
+}
+
+constexpr uint64_t kProbes = 16;  // boards of each class looked up as query does
+
+/// A sample of class k's boards looked up through `value_of(board)` (the query's value), each
+/// itself and, padded with a dead frog when it can be and mirrored, its negative; the first
+/// that differs from the recomputed value `v`, or "".
+template <class ValueOf>
+std::string probe_class(const Boards& boards, FormTable& table, const std::vector<FormId>& v, uint32_t k,
+                        ValueOf&& value_of) {
+  const BoardClass& c = boards.cls(k);
+  const int n = boards.max_length();
+  for (uint64_t s = 0; s < std::min(kProbes, c.size); ++s) {
+    const uint64_t i = c.size * s / std::min(kProbes, c.size);
+    const Board b = boards.unrank(k, i);
+    const std::string want = table.to_string(v[i]), negative = table.to_string(table.negate(v[i]));
+    Board padded = b;
+    if (b.length < n) {  // a dead frog in front
+      padded.toads <<= 1;
+      padded.frogs = padded.frogs << 1 | 1u;
+      padded.length += 1;
+    }
+    try {
+      const std::string got = value_of(board_string(b));
+      const std::string got_mirror = value_of(board_string(mirror(padded)));
+      if (got != want) return "query of " + board_string(b) + " gives " + got + ", recomputed " + want;
+      if (got_mirror != negative)
+        return "query of " + board_string(mirror(padded)) + " gives " + got_mirror + ", recomputed " + negative;
+    } catch (const std::exception& e) {
+      return "query of " + board_string(b) + ": " + e.what();
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 VerifyReport CgtInstance::verify(const TierSource& source, Progress* progress) const {
@@ -118,34 +187,8 @@ VerifyReport CgtInstance::verify(const TierSource& source, Progress* progress) c
                     std::to_string(stored[i]) + ", beyond the form table");
       v[i] = ids.form(stored[i]);
     }
-    // a child's stored value: in this class or, stripped (mirrored), in a shorter one
-    auto child_value = [&](const toads_frogs::Position& q) {
-      const Located at = boards_.locate(Board{q.toads, q.frogs, q.length});
-      const FormId g = values[at.cls][at.index];
-      return at.mirrored ? table.negate(g) : g;
-    };
-    FirstProblem bad;
-    tbb::parallel_for(tbb::blocked_range<uint64_t>(0, c.size, 1024), [&](const tbb::blocked_range<uint64_t>& r) {
-      std::vector<FormId> left, right;
-      for (uint64_t i = r.begin(); i != r.end(); ++i) {
-        const Board b = boards_.unrank(k, i);
-        toads_frogs::Position p;
-        p.toads = b.toads;
-        p.frogs = b.frogs;
-        p.length = static_cast<uint8_t>(b.length);
-        left.clear();
-        right.clear();
-        p.turn = toads_frogs::Player::Toads;
-        for (const toads_frogs::Move mv : toads_frogs::legal_moves(p)) left.push_back(child_value(toads_frogs::apply(p, mv)));
-        p.turn = toads_frogs::Player::Frogs;
-        for (const toads_frogs::Move mv : toads_frogs::legal_moves(p)) right.push_back(child_value(toads_frogs::apply(p, mv)));
-        const FormId g = table.make(left, right);
-        if (g != v[i])
-          bad.report(i, "class " + c.name() + " board " + board_string(b) + ": stored " + table.to_string(v[i]) +
-                            ", recomputed from its children " + table.to_string(g));
-      }
-    });
-    if (bad.found()) return fail(bad.what);
+    const std::string wrong = recompute_class(boards_, table, values, k);
+    if (!wrong.empty()) return fail(wrong);
     if (again.count() == 0) again.number(FormTable::zero());
     for (int sa = static_cast<int>(c.cnt0.size()) - 1; sa >= 0 && rep.ok; --sa)
       boards_.toad_sets(c, sa, 0, c.cnt0[sa] + c.cnt1[sa], [&](uint64_t, uint32_t, uint64_t start, uint64_t nb) {
@@ -155,29 +198,12 @@ VerifyReport CgtInstance::verify(const TierSource& source, Progress* progress) c
                  std::to_string(stored[i]) + ", the deterministic numbering gives " + std::to_string(again.number(v[i])));
       });
     if (!rep.ok) return rep;
-    // 4. a sample looked up as query does: the board, and padded and mirrored
-    constexpr uint64_t kProbes = 16;
-    for (uint64_t s = 0; s < std::min(kProbes, c.size); ++s) {
-      const uint64_t i = c.size * s / std::min(kProbes, c.size);
-      const Board b = boards_.unrank(k, i);
-      const std::string want = table.to_string(v[i]), negative = table.to_string(table.negate(v[i]));
-      Board padded = b;
-      if (b.length < n) {  // a dead frog in front
-        padded.toads <<= 1;
-        padded.frogs = padded.frogs << 1 | 1u;
-        padded.length += 1;
-      }
-      try {
-        const std::string got = query(source, board_string(b), "")["value"].get<std::string>();
-        const std::string got_mirror = query(source, board_string(mirror(padded)), "")["value"].get<std::string>();
-        if (got != want) return fail("query of " + board_string(b) + " gives " + got + ", recomputed " + want);
-        if (got_mirror != negative)
-          return fail("query of " + board_string(mirror(padded)) + " gives " + got_mirror + ", recomputed " + negative);
-      } catch (const std::exception& e) {
-        return fail("query of " + board_string(b) + ": " + e.what());
-      }
-      rep.positions_probed += 1;
-    }
+    // 4. a sample looked up as query does
+    const std::string looked_up = probe_class(boards_, table, values[k], k, [&](const std::string& board) {
+      return query(source, board, "")["value"].get<std::string>();
+    });
+    if (!looked_up.empty()) return fail(looked_up);
+    rep.positions_probed += std::min(kProbes, c.size);
     rep.positions_checked += c.size;
     if (c.m == n) std::vector<FormId>().swap(v);  // no longer class reads it
     if (progress) progress->tier_done(c.name(), c.size, false);
