@@ -25,7 +25,7 @@ double Progress::elapsed_seconds() const {
 
 void Progress::tier_done(const std::string& tier_name, uint64_t positions, bool skipped) {
   done_positions_ += positions;
-  if (skipped) skipped_positions_ += positions;
+  if (skipped) skipped_positions_ += positions, ++skipped_tiers_;
   ++done_tiers_;
   tier_counted(tier_name);
 }

@@ -43,6 +43,8 @@ class Progress {
   /// Of positions_done(), those an earlier run had committed.
   uint64_t positions_skipped() const { return skipped_positions_; }
   uint64_t tiers_done() const { return done_tiers_; }
+  /// Of tiers_done(), those an earlier run had committed.
+  uint64_t tiers_skipped() const { return skipped_tiers_; }
   uint64_t total_positions() const { return total_positions_; }
   uint64_t total_tiers() const { return total_tiers_; }
 
@@ -53,7 +55,7 @@ class Progress {
  private:
   std::string task_;
   uint64_t total_positions_, total_tiers_;
-  uint64_t done_positions_ = 0, done_tiers_ = 0, skipped_positions_ = 0;
+  uint64_t done_positions_ = 0, done_tiers_ = 0, skipped_positions_ = 0, skipped_tiers_ = 0;
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -20,6 +20,7 @@
 
 #include "solver/core/distribute.hpp"
 #include "solver/core/game.hpp"
+#include "solver/core/ledger.hpp"
 #include "solver/core/progress.hpp"
 #include "solver/core/record.hpp"
 #include "solver/core/results.hpp"
@@ -167,24 +168,14 @@ SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer
   std::vector<char> done = me == 0 ? committed_tiers(game, plan, *store) : std::vector<char>(plan.reads.size(), 0);
   const Distribution dist = agree_on_plan(plan, done, transport, model, sizeof(R));
   SolveStats stats;
-  std::mutex report_mu;  // progress and stats, from the level's tasks
-  auto committed = [&](TierId t) {
-    std::lock_guard lock(report_mu);
-    stats.positions_solved += plan.size[t];
-    ++stats.tiers_solved;
-    if (progress) progress->tier_done(game.tier_name(t), plan.size[t], false);
-  };
+  SolveLedger ledger(stats, progress);  // progress and stats, from the level's tasks
+  auto committed = [&](TierId t) { ledger.solved(game.tier_name(t), plan.size[t]); };
   typename TierWalk<R>::Steps steps;
-  std::atomic<bool> stopped{false};
   steps.skip = [&](TierId t) {
     // a stop between levels in one process (the ranks of a distributed solve must stay in step)
-    if (!transport && (stopped || stop_requested())) {  // pass every remaining tier over
-      stopped = true;
-      return true;
-    }
+    if (!transport && ledger.stopping()) return true;  // pass every remaining tier over
     if (!done[t]) return false;
-    ++stats.tiers_skipped;
-    if (progress) progress->tier_done(game.tier_name(t), game.tier_size(t), true);
+    ledger.skipped(game.tier_name(t), game.tier_size(t));
     return true;
   };
   if (store)
@@ -215,7 +206,7 @@ SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer
   stats.seconds_solving = walk.seconds_solving();
   stats.seconds_reporting = walk.seconds_reporting();
   if (transport) stats.seconds_waiting = transport->counters().seconds_waiting;
-  if (stopped) throw Interrupted("the solve was asked to stop");
+  ledger.finish();
   return stats;
 }
 

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <optional>
 
+#include "solver/core/ledger.hpp"
 #include "solver/games/forest/agents.hpp"
 #include "solver/games/forest/forest.hpp"
 #include "solver/games/forest/optimal.hpp"
@@ -50,22 +51,21 @@ class PolicyInstance : public Instance {
 
   SolveStats solve(TierStore& store, Progress* progress) const override {
     SolveStats st;
-    for (int s = 0; s < kTiles; ++s) {
-      const TierId t = static_cast<TierId>(s);
-      if (store.has_tier(t)) {
-        ++st.tiers_skipped;
-        continue;
-      }
-      if (stop_requested()) throw Interrupted("the solve was asked to stop");
-      const auto recs = records(s);
-      if (recs.size() != policy_tier_beliefs(s))
-        throw std::logic_error("tier " + policy_tier_name(s) + ": the search met " + std::to_string(recs.size()) +
-                               " beliefs, not the " + std::to_string(policy_tier_beliefs(s)) + " its tier declares");
-      store.commit(t, recs);
-      ++st.tiers_solved;
-      st.positions_solved += recs.size();
-      if (progress) progress->tier_done(policy_tier_name(s), recs.size(), false);
-    }
+    SolveLedger ledger(st, progress);
+    ledger.in_order(
+        kTiles, [&](uint64_t s) { return store.has_tier(static_cast<TierId>(s)); },
+        [&](uint64_t s) {  // a later start reads nothing of it
+          ledger.skipped(policy_tier_name(static_cast<int>(s)), policy_tier_beliefs(static_cast<int>(s)));
+        },
+        [&](uint64_t i) {
+          const int s = static_cast<int>(i);
+          const auto recs = records(s);
+          if (recs.size() != policy_tier_beliefs(s))
+            throw std::logic_error("tier " + policy_tier_name(s) + ": the search met " + std::to_string(recs.size()) +
+                                   " beliefs, not the " + std::to_string(policy_tier_beliefs(s)) + " its tier declares");
+          store.commit(static_cast<TierId>(s), recs);
+          ledger.solved(policy_tier_name(s), recs.size());
+        });
     return st;
   }
 

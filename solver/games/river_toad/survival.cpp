@@ -5,6 +5,8 @@
 
 #include <stdexcept>
 
+#include "solver/core/ledger.hpp"
+
 namespace toadbase::river_toad {
 
 namespace {
@@ -92,29 +94,35 @@ std::vector<uint64_t> SurvivalSpace::expectation(int t, const std::vector<Surviv
 
 SolveStats SurvivalSpace::solve(TierStore& store, Progress* progress) const {
   SolveStats stats;
+  SolveLedger ledger(stats, progress);
   std::vector<uint64_t> e = first_expectation();
   std::vector<SurvivalRecord> records;
-  for (int t = 1; t <= turns_; ++t) {
-    const TierId id = static_cast<TierId>(t - 1);
-    if (store.has_tier(id)) {
-      std::vector<SurvivalRecord>().swap(records);
-      records = store.load<SurvivalRecord>(id);
-      if (records.size() != tier_positions(t))
-        throw std::runtime_error("stored tier t" + std::to_string(t) + " has the wrong size");
-      ++stats.tiers_skipped;
-      if (progress) progress->tier_done("t" + std::to_string(t), tier_positions(t), true);
-    } else {
-      if (stop_requested()) throw Interrupted("the solve was asked to stop");
-      solve_tier(t, e, records);
-      store.commit(id, records);
-      stats.positions_solved += tier_positions(t);
-      ++stats.tiers_solved;
-      if (progress) progress->tier_done("t" + std::to_string(t), tier_positions(t), false);
-    }
+  auto turn = [](uint64_t i) { return static_cast<int>(i) + 1; };  // tier i holds turn i + 1
+  auto name = [&](uint64_t i) { return "t" + std::to_string(turn(i)); };
+  // what the next turn reads: the expectation over this one's records
+  auto next = [&](int t) {
     if (t < turns_) e = expectation(t, records);
     stats.peak_bytes_in_flight =
         std::max<uint64_t>(stats.peak_bytes_in_flight, records.size() * sizeof(SurvivalRecord) + e.size() * 8);
-  }
+  };
+  ledger.in_order(
+      static_cast<uint64_t>(turns_), [&](uint64_t i) { return store.has_tier(static_cast<TierId>(i)); },
+      [&](uint64_t i) {
+        const int t = turn(i);
+        std::vector<SurvivalRecord>().swap(records);
+        records = store.load<SurvivalRecord>(static_cast<TierId>(i));
+        if (records.size() != tier_positions(t))
+          throw std::runtime_error("stored tier t" + std::to_string(t) + " has the wrong size");
+        ledger.skipped(name(i), tier_positions(t));
+        next(t);
+      },
+      [&](uint64_t i) {
+        const int t = turn(i);
+        solve_tier(t, e, records);
+        store.commit(static_cast<TierId>(i), records);
+        ledger.solved(name(i), tier_positions(t));
+        next(t);
+      });
   return stats;
 }
 

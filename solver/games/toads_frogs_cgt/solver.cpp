@@ -13,6 +13,7 @@
 #endif
 
 #include "solver/core/combinatorics.hpp"
+#include "solver/core/ledger.hpp"
 #include "solver/games/toads_frogs_cgt/forms.hpp"
 
 namespace toadbase::toads_frogs_cgt {
@@ -22,11 +23,16 @@ namespace {
 using cgt::FormTable;
 using cgt::kNoForm;
 
+/// A class's four tiers, as progress names them: its boards, then its chunk of the table.
+std::vector<std::pair<std::string, uint64_t>> class_tiers(const BoardClass& c) {
+  return {{c.name(), c.size}, {c.name() + ".forms", 0}, {c.name() + ".options", 0}, {c.name() + ".text", 0}};
+}
+
 class Solver {
  public:
   Solver(const Boards& boards, TierStore& store, Progress* progress, uint64_t text_cap)
-      : b_(boards), store_(store), progress_(progress), layout_{boards.class_count()}, text_cap_(text_cap), ids_(table_),
-        values_(boards.class_count()), readers_(boards.class_count(), 0) {}
+      : b_(boards), store_(store), layout_{boards.class_count()}, text_cap_(text_cap), ids_(table_),
+        values_(boards.class_count()), readers_(boards.class_count(), 0), ledger_(stats_, progress) {}
 
   SolveStats run() {
     count_readers();
@@ -41,7 +47,10 @@ class Solver {
       const int workers = std::max(1, tbb::this_task_arena::max_concurrency());
       tbb::parallel_for(tbb::blocked_range<int>(0, workers, 1), [&](const tbb::blocked_range<int>&) { work(); },
                         tbb::simple_partitioner());
-      if (next_commit_ != hi) throw std::logic_error("cgt solve: a class of length " + std::to_string(m) + " was not committed");
+      if (next_commit_ != hi) {
+        ledger_.finish();  // stopped on request: every class begun is committed
+        throw std::logic_error("cgt solve: a class of length " + std::to_string(m) + " was not committed");
+      }
     }
     return stats_;
   }
@@ -109,13 +118,7 @@ class Solver {
         }
         held_bytes_ += c.size * sizeof(FormId);
       }
-      if (progress_) {
-        progress_->tier_done(c.name(), c.size, true);
-        progress_->tier_done(c.name() + ".forms", 0, true);
-        progress_->tier_done(c.name() + ".options", 0, true);
-        progress_->tier_done(c.name() + ".text", 0, true);
-      }
-      stats_.tiers_skipped += 4;
+      ledger_.skipped(class_tiers(c));
     }
     stats_.peak_bytes_in_flight = held_bytes_;
   }
@@ -124,6 +127,7 @@ class Solver {
 
   void work() {
     for (;;) {
+      if (ledger_.stopping()) return;  // a class begun is finished and committed; no new one
       const uint32_t k = next_.fetch_add(1);
       if (k >= end_) return;
       tbb::this_task_arena::isolate([&] { solve_class(k); });
@@ -171,7 +175,6 @@ class Solver {
       held_bytes_ += c.size * sizeof(FormId);
       stats_.peak_bytes_in_flight = std::max(stats_.peak_bytes_in_flight, held_bytes_);
     }
-    stats_positions_ += c.size;
     if (c.m == 1) {
       v[0] = FormTable::zero();
       return;
@@ -266,14 +269,7 @@ class Solver {
     // the chunk first, the boards last: a class is done when its board tier is in
     writer.commit(store_, layout_.forms(k), layout_.options(k), layout_.text(k));
     store_.commit(layout_.board(k), out);
-    if (progress_) {
-      progress_->tier_done(c.name(), c.size, false);
-      progress_->tier_done(c.name() + ".forms", 0, false);
-      progress_->tier_done(c.name() + ".options", 0, false);
-      progress_->tier_done(c.name() + ".text", 0, false);
-    }
-    stats_.tiers_solved += 4;
-    stats_.positions_solved = stats_positions_;
+    ledger_.solved(class_tiers(c));
     if (!read_later) {  // no longer class reads it
       std::vector<FormId>().swap(v);
       std::lock_guard lock(mu_);
@@ -289,7 +285,6 @@ class Solver {
 
   const Boards& b_;
   TierStore& store_;
-  Progress* progress_;
   TierLayout layout_;
   uint64_t text_cap_;
   FormTable table_;
@@ -298,7 +293,7 @@ class Solver {
   std::vector<uint32_t> readers_;             // [class]: classes left to solve that read it; mu_
   uint32_t first_ = 0;                        // the first class not read back
   SolveStats stats_;
-  std::atomic<uint64_t> stats_positions_{0};
+  SolveLedger ledger_;  // skipped, solved, stopped
 
   // the workers of one length
   std::atomic<uint32_t> next_{0};
