@@ -11,6 +11,7 @@
 
 using namespace tbtest;
 using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
 using json = nlohmann::json;
 
 namespace {
@@ -95,6 +96,8 @@ TEST_CASE("cli play: a person's moves by name, number or position, bad lines, q 
   CHECK(shown_positions(puzzle.out).front() == "LL_RR");
   CHECK(shown_positions(puzzle.out).back() == "RR_LL");
   CHECK_THAT(puzzle.out, Contains("the goal, after 8 moves"));
+  // one player: no "both sides" to speak of
+  CHECK_THAT(puzzle.out, StartsWith("perfect play;"));
 }
 
 TEST_CASE("cli forest play: the board after every step, [r, c] tiles, and one JSON object a step",

@@ -194,8 +194,13 @@ TEST_CASE("serve: UWAPI games, variants and board data, field by field", "[serve
   CHECK(tf.at("allowCustomVariantCreation") == false);
   CHECK(tf.at("supportsWinBy") == false);
   REQUIRE(tf.at("variants").size() == 2);
-  CHECK(tf["variants"][0].at("id") == "tf10");
-  CHECK(tf["variants"][1].at("id") == "tf9");
+  // smallest board first (not the ids' order), each named without parentheses: GamesmanUni
+  // titles a variant "Toads and Frogs (its name)"
+  CHECK(tf["variants"][0].at("id") == "tf9");
+  CHECK(tf["variants"][1].at("id") == "tf10");
+  CHECK(tf["variants"][0].at("name") == "9 cells \u2014 tf9");
+  CHECK(tf["variants"][1].at("name") == "10 cells \u2014 tf10");
+  for (const auto& v : tf["variants"]) CHECK(v.at("name").get<std::string>().find_first_of("()") == std::string::npos);
   for (const auto& v : tf["variants"]) CHECK(v.at("gui") == "v2");
 
   const json v10 = json::parse(s.get("/uwapi/toads-frogs/tf10/").body);
@@ -520,6 +525,12 @@ TEST_CASE("serve: /api/ answers exactly what query and info --json print", "[ser
       r = c.Post(("/api/" + id + "/query?turn=2").c_str(), "TTT----FFF\r\n\r\nT-TT--F-FF\r\n", "text/plain");
       REQUIRE(r);
       CHECK(r->body == ok({"query", "--db", path, "--turn", "2", "TTT----FFF", "T-TT--F-FF"}).out);
+      // comment lines, indented or not, are skipped as `query -` skips them
+      const std::string commented = "# boards\nTTT----FFF\n  # an indented comment\n\t\n#T-TT--F-FF\n";
+      r = c.Post(("/api/" + id + "/query?turn=2").c_str(), commented, "text/plain");
+      REQUIRE(r);
+      CHECK(r->body == ok({"query", "--db", path, "--turn", "2", "-"}, commented).out);
+      CHECK(r->body == ok({"query", "--db", path, "--turn", "2", "TTT----FFF"}).out);
       CHECK(s.get("/api/tf10/query?p=TTT----FFF&turn=2").body + "\n" ==
             ok({"query", "--db", path, "--turn", "2", "TTT----FFF"}).out);
     }

@@ -42,7 +42,7 @@ int run_play(const PlayOptions& o) {
   PositionProbe probe = values->probe(*d.db, pos, o.turn);  // a bad position: exit 1
   const bool puzzle = probe.players == 1;
   ojson j = position_json(probe);
-  std::cout << (o.watch ? "perfect play on both sides" : puzzle ? "you play the puzzle" : "you are player " + o.as)
+  std::cout << (o.watch ? (puzzle ? "perfect play" : "perfect play on both sides") : puzzle ? "you play the puzzle" : "you are player " + o.as)
             << "; values are for the player making the move, best first\n";
   int ply = 0;
   std::string line;

@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 #include <string_view>
+#include <tuple>
 
 #include "tools/cli.hpp"
 #include "tools/info.hpp"
@@ -345,7 +346,8 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
     for (ApiRoute& r : g->api_routes()) routes_[g->name() + "/" + r.name] = std::move(r);
   // what never changes while serving is written once
   ojson api = ojson::array();
-  std::map<std::string, ojson> variants;
+  // [game]: (cells, id, its entry): listed smallest board first
+  std::map<std::string, std::vector<std::tuple<int, std::string, ojson>>> variants;
   std::map<std::string, UwapiGame> uwapi_games;  // GamesmanUni's games with a database served
   for (auto& d : dbs_) {
     by_id_[d->id] = d.get();
@@ -372,8 +374,8 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
         const std::string& autogui = p.autogui_position;
         d->cells = static_cast<int>(autogui.size() > 2 ? autogui.size() - 2 : 0);
         const nlohmann::json params = m.value("parameters", nlohmann::json::object());
-        const std::string name =
-            d->id + " (" + (g->describe ? g->describe(params) : text(params)) + ")";
+        // GamesmanUni titles a variant "Game (name)": the name itself holds no parentheses
+        const std::string name = (g->describe ? g->describe(params) : text(params)) + " \u2014 " + d->id;
         ojson v;
         v["id"] = d->id;
         v["name"] = name;
@@ -382,7 +384,7 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
         v["imageAutoGUIData"] = image_data(*g, d->cells);
         v["gui"] = "v2";
         d->uwapi_variant = text(v);
-        variants[d->game].push_back({{"id", d->id}, {"name", name}, {"gui", "v2"}});
+        variants[d->game].emplace_back(d->cells, d->id, ojson{{"id", d->id}, {"name", name}, {"gui", "v2"}});
         uwapi_games.emplace(d->game, *g);
         entry["uwapi"] = "/uwapi/" + d->game + "/" + url_escape(d->id) + "/";
       }
@@ -412,7 +414,12 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
     ojson j;
     j["id"] = id;
     j["name"] = g->name;
-    j["variants"] = std::move(variants[id]);
+    auto& vs = variants[id];
+    std::sort(vs.begin(), vs.end(), [](const auto& a, const auto& b) {
+      return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+    });
+    j["variants"] = ojson::array();
+    for (auto& v : vs) j["variants"].push_back(std::move(std::get<2>(v)));
     j["allowCustomVariantCreation"] = false;
     j["supportsWinBy"] = false;
     game_json_[id] = text(j);
@@ -615,7 +622,8 @@ void Server::batch(const ServedDatabase& d, const httplib::Request& req,
     std::string_view line = body.substr(0, nl);
     body.remove_prefix(nl == std::string_view::npos ? body.size() : nl + 1);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    const size_t first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos || line[first] == '#') continue;  // as `query -` reads
     if (lines.size() == options_.max_batch_lines)
       return send_error(res, 413,
                         "more than " + std::to_string(options_.max_batch_lines) +

@@ -3,8 +3,7 @@
 # warnings as errors (the browser tests of the page included, label `browser`), then again
 # under AddressSanitizer + UndefinedBehaviorSanitizer without the slow and browser labels, then
 # every parser's fuzz target for a bounded time (tools/fuzz.sh). Each stage says how long it
-# took (the two builds are most of it: the test programs' precompiled headers, TOADBASE_PCH,
-# keep them short).
+# took (the two builds are most of it; ccache, when installed, keeps them short).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
