@@ -7,18 +7,11 @@
 #include <memory>
 #include <vector>
 
+#include "db/bytes.hpp"
 #include "db/errors.hpp"
 #include "solver/core/hash.hpp"
 
 namespace toadbase::db {
-
-namespace {
-uint64_t get_le64(const char* p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<uint8_t>(p[i]);
-  return v;
-}
-}  // namespace
 
 std::string encode_block(const uint8_t* raw, uint64_t len, int level) {
   // compressed into a buffer of the thread's own, then copied into a value of its size: a

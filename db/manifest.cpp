@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include "db/bytes.hpp"
 #include "db/errors.hpp"
 #include "db/layout.hpp"
 #include "solver/core/hash.hpp"
@@ -11,18 +12,6 @@ namespace toadbase::db {
 namespace {
 
 constexpr const char* kFormatName = "toadbase";
-
-void put_be32(std::string& s, uint32_t v) {
-  for (int i = 3; i >= 0; --i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-void put_le64(std::string& s, uint64_t v) {
-  for (int i = 0; i < 8; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-}
-uint64_t get_le64(const char* p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<uint8_t>(p[i]);
-  return v;
-}
 
 }  // namespace
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "solver/cgt/cgt.hpp"
+#include "support.hpp"
 
 namespace cgt_oracle {
 
@@ -59,16 +60,7 @@ inline std::vector<std::string> moves(const std::string& b, bool toads) {
   return out;
 }
 
-inline std::vector<std::string> all_boards(int n) {
-  std::vector<std::string> out{""};
-  for (int k = 0; k < n; ++k) {
-    std::vector<std::string> next;
-    for (const auto& b : out)
-      for (char c : {'T', 'F', '-'}) next.push_back(b + c);
-    out.swap(next);
-  }
-  return out;
-}
+using tbtest::all_boards;  // every board of n cells (tests/support.hpp)
 
 inline std::string mirror(const std::string& b) {
   std::string m(b.rbegin(), b.rend());

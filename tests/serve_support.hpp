@@ -140,6 +140,13 @@ inline std::string encode(const std::string& s) {
 }
 
 /// The status code of a raw HTTP answer ("HTTP/1.1 404 ..." -> 404; 0 when there is none).
+/// A Toads and Frogs database of `length` cells solved by the command into dir/name.
+inline std::string solve_tf(const TempDir& dir, const std::string& name, int length) {
+  const std::string db = dir / name;
+  ok({"solve", "toads-frogs", "--length", std::to_string(length), "--db", db, "--quiet"});
+  return db;
+}
+
 inline int status_of(const std::string& raw) {
   if (raw.rfind("HTTP/1.", 0) != 0 || raw.size() < 12) return 0;
   return std::atoi(raw.substr(9, 3).c_str());

@@ -285,4 +285,22 @@ RunResult run_expecting(const std::vector<std::string>& args, int rc, const std:
   return r;
 }
 
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+namespace {
+std::string be32(uint32_t v) {
+  std::string s;
+  for (int i = 3; i >= 0; --i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  return s;
+}
+}  // namespace
+
+std::string tier_key(uint32_t tier) { return "T" + be32(tier); }
+std::string block_key(uint32_t tier, uint32_t block) { return "B" + be32(tier) + be32(block); }
+
 }  // namespace tbtest

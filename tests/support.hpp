@@ -52,6 +52,15 @@ std::string oracle_mirror_board(const std::string& board);
 /// (toads, frogs) on a board.
 std::pair<int, int> piece_counts(const std::string& board);
 
+// ---- text and keys --------------------------------------------------------------------------
+
+/// The lines of a text, without their line ends.
+std::vector<std::string> lines_of(const std::string& text);
+/// The database's keys, written here from the README's layout (not the project's code): a
+/// tier's manifest "T" + tier (big-endian 32 bits), a block "B" + tier + block.
+std::string tier_key(uint32_t tier);
+std::string block_key(uint32_t tier, uint32_t block);
+
 // ---- conversions written here (not the project's parse / format) ------------------------
 
 tf::Position to_position(const std::string& pos);

@@ -19,13 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 /// The databases and files the cases below use, made once.
 struct Fixture {
   TempDir dir{"cli-args"};

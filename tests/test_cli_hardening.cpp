@@ -26,13 +26,6 @@ using json = nlohmann::json;
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 std::vector<std::string> words_of(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in(text);
@@ -64,10 +57,10 @@ RunResult run_with_stdin(const std::vector<std::string>& args, const std::string
 }
 
 /// The databases and files the cases below use, made once.
-struct Fixture {
+struct HardeningFixture {
   TempDir dir{"cli-hardening"};
   std::string tf, cgt, rolls, plan;
-  Fixture() {
+  HardeningFixture() {
     tf = dir / "tf4";
     ok({"solve", "toads-frogs", "--length", "4", "--db", tf, "--quiet"});
     cgt = dir / "cgt6";
@@ -79,8 +72,8 @@ struct Fixture {
   }
 };
 
-Fixture& fixture() {
-  static Fixture f;
+HardeningFixture& hardening_fixture() {
+  static HardeningFixture f;
   return f;
 }
 
@@ -167,7 +160,7 @@ TEST_CASE(
 
 TEST_CASE("cli hardening: the numeric options' messages name the range in words",
           "[cli][hardening]") {
-  Fixture& f = fixture();
+  HardeningFixture& f = hardening_fixture();
   struct Case {
     std::vector<std::string> args;
     std::string says;
@@ -225,7 +218,7 @@ TEST_CASE("cli hardening: the numeric options' messages name the range in words"
 
 TEST_CASE("cli hardening: a directory on standard input is said, for every command that reads -",
           "[cli][hardening]") {
-  Fixture& f = fixture();
+  HardeningFixture& f = hardening_fixture();
   const std::string folder = f.dir / "a-folder";
   std::filesystem::create_directories(folder);
   struct Case {
@@ -269,7 +262,7 @@ TEST_CASE(
     "cli hardening: a NUL or a huge line in a roll file, a solution, a plan or a claim is shown "
     "escaped and cut short",
     "[cli][hardening]") {
-  Fixture& f = fixture();
+  HardeningFixture& f = hardening_fixture();
   using namespace std::string_literals;
   // River Toad roll files: by name and on standard input
   const std::string nul_rolls = "3\n5\n1\0 after the NUL\n7\n"s;
@@ -324,7 +317,7 @@ TEST_CASE(
     "cli hardening: /api/river-toad/solve shows a NUL in its body escaped and a huge line cut "
     "short",
     "[cli][hardening][serve]") {
-  Fixture& f = fixture();
+  HardeningFixture& f = hardening_fixture();
   using namespace std::string_literals;
   TestServer s({f.tf});
   auto c = s.client();
@@ -345,7 +338,7 @@ TEST_CASE(
 
 TEST_CASE("cli hardening: analyze --per-tier on a CGT database, and its tiers in analyze --json",
           "[cli][hardening][cgt]") {
-  Fixture& f = fixture();
+  HardeningFixture& f = hardening_fixture();
   const json a = json::parse(ok({"analyze", "--db", f.cgt, "--json"}).out);
   REQUIRE(a.contains("tiers"));
   // the oracle: every stored board of 1..6 cells enumerated here, each queried

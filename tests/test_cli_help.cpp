@@ -35,13 +35,6 @@ std::vector<std::string> words(const std::string& s) {
   return out;
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 /// The option entries of a help page ("--name TYPE ... description [default: X]"), a wrapped
 /// description joined to its option.
 std::vector<std::string> option_entries(const std::string& help) {

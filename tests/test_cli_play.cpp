@@ -16,13 +16,6 @@ using json = nlohmann::json;
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 /// The positions a play shows, in order (the lines "<position>  [player N to move: ]value in r").
 std::vector<std::string> shown_positions(const std::string& out) {
   std::vector<std::string> v;

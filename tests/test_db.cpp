@@ -57,13 +57,6 @@ uint64_t expected_digest(const std::vector<std::vector<Record>>& recs) {
   return toadbase::xxh64(all.data(), all.size());
 }
 
-std::string be32(uint32_t v) {
-  std::string s;
-  for (int i = 3; i >= 0; --i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-  return s;
-}
-std::string block_key(uint32_t tier, uint32_t block) { return "B" + be32(tier) + be32(block); }
-std::string tier_key(uint32_t tier) { return "T" + be32(tier); }
 
 /// A complete database holding `recs`, committed in the given tier order.
 void make_db(const std::string& path, const std::vector<std::vector<Record>>& recs,

@@ -86,24 +86,6 @@ std::string raw_get(const std::string& path, const std::string& key) {
   REQUIRE(db->Get(rocksdb::ReadOptions(), key, &v).ok());
   return v;
 }
-std::string tier_key(uint32_t t) {
-  std::string k = "T";
-  for (int i = 3; i >= 0; --i) k.push_back(static_cast<char>((t >> (8 * i)) & 0xff));
-  return k;
-}
-std::string block_key(uint32_t t, uint32_t b) {
-  std::string k = "B";
-  for (uint32_t v : {t, b})
-    for (int i = 3; i >= 0; --i) k.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-  return k;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
 
 std::string digest_of(const std::string& db) { return json::parse(ok({"info", "--db", db, "--json"}).out).at("digest"); }
 

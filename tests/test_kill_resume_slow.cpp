@@ -21,7 +21,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-struct Case {
+struct KillCase {
   std::vector<std::string> solve;  // the command's game and parameters
   std::string game, params;        // the same for slow_solve
   int delay_ms;                    // each commit's sleep in the slowed-down solve
@@ -37,7 +37,7 @@ size_t commits_seen(const std::string& path) {
 /// Starts the slowed-down solve and kills it once it has committed `commits` tiers (or lets
 /// it finish first; never for a negative count). Returns true when the kill landed before the
 /// solve ended, and the tiers it saw committed.
-std::pair<bool, size_t> solve_and_kill_after(const TempDir& dir, const Case& c, const std::string& db, long commits) {
+std::pair<bool, size_t> solve_and_kill_after(const TempDir& dir, const KillCase& c, const std::string& db, long commits) {
   const std::string out = dir / "slow.out";
   const pid_t pid = spawn_program(TOADBASE_SLOW_SOLVE_BIN, {c.game, c.params, db, std::to_string(c.delay_ms)}, "", out,
                                   dir / "slow.err");
@@ -67,7 +67,7 @@ std::pair<bool, size_t> solve_and_kill_after(const TempDir& dir, const Case& c, 
 
 TEST_CASE("faults: every game's solve killed with SIGKILL at random points resumes to the same digest",
           "[faults][kill][slow]") {
-  const std::vector<Case> cases = {
+  const std::vector<KillCase> cases = {
       {{"toads-frogs", "--length", "11"}, "toads-frogs", R"({"length": 11})", 1, 6},
       {{"frog-puzzle", "--left", "5", "--right", "5", "--empty", "2"}, "frog-puzzle",
        R"({"left": 5, "right": 5, "empty": 2})", 1, 6},
@@ -76,7 +76,7 @@ TEST_CASE("faults: every game's solve killed with SIGKILL at random points resum
       {{"toads-frogs-cgt", "--length", "11"}, "toads-frogs-cgt", R"({"length": 11})", 1, 6},
   };
   std::mt19937 rng(11);
-  for (const Case& c : cases) {
+  for (const KillCase& c : cases) {
     DYNAMIC_SECTION(c.game) {
       TempDir dir("kill-" + c.game);
       std::vector<std::string> ref_args = {"solve"};

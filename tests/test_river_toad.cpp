@@ -203,7 +203,7 @@ TEST_CASE("river toad: the closed form and the board agree with the five phases 
              (landing == 33 && s.column + kShift[x] == kLastRiver)) &&
             rng() % 2)
           a = x;
-      const Step st = step(rolls, s, a, rules);
+      const toadbase::river_toad::Step st = step(rolls, s, a, rules);
       literal.turn(a, rolls[k]);
       b.turn(a, rolls[k]);
       INFO("case " << t << " turn " << k + 1);

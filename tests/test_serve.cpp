@@ -33,23 +33,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string solve_tf(const TempDir& dir, const std::string& name, int length) {
-  const std::string db = dir / name;
-  ok({"solve", "toads-frogs", "--length", std::to_string(length), "--db", db, "--quiet"});
-  return db;
-}
-
 std::string solve_puzzle(const TempDir& dir, const std::string& name, int left, int right) {
   const std::string db = dir / name;
   ok({"solve", "frog-puzzle", "--left", std::to_string(left), "--right", std::to_string(right), "--db", db, "--quiet"});
   return db;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
 }
 
 

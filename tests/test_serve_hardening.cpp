@@ -24,12 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;
 
-std::string solve_tf(const TempDir& dir, const std::string& name, int length) {
-  const std::string db = dir / name;
-  ok({"solve", "toads-frogs", "--length", std::to_string(length), "--db", db, "--quiet"});
-  return db;
-}
-
 std::string body_of(const std::string& raw) {
   const size_t at = raw.find("\r\n\r\n");
   return at == std::string::npos ? std::string() : raw.substr(at + 4);

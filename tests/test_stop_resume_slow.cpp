@@ -33,7 +33,7 @@ class StopCounter : public toadbase::Progress {
   uint64_t stop_after_;
 };
 
-struct Case {
+struct StopCase {
   std::string game;
   nlohmann::json params;
 };
@@ -49,13 +49,13 @@ uint64_t solved_digest(const toadbase::Instance& inst, const std::string& path) 
 }  // namespace
 
 TEST_CASE("every engine stops at a unit boundary when asked and resumes to the same database", "[ledger][resume][slow]") {
-  const std::vector<Case> cases = {
+  const std::vector<StopCase> cases = {
       {"toads-frogs", {{"length", 8}}},
       {"river-toad", {{"turns", 4}}},
       {"forest", nlohmann::json::object()},
       {"toads-frogs-cgt", {{"length", 7}}},
   };
-  for (const Case& c : cases) {
+  for (const StopCase& c : cases) {
     DYNAMIC_SECTION(c.game) {
       const toadbase::tools::Game* g = toadbase::tools::find_game(c.game);
       REQUIRE(g);

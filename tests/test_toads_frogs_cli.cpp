@@ -32,13 +32,6 @@ std::string solve(const std::string& db, int length, std::vector<std::string> ex
   return j.at("digest").get<std::string>();
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 std::vector<std::string> keys(const ojson& j) {
   std::vector<std::string> out;
   for (auto it = j.begin(); it != j.end(); ++it) out.push_back(it.key());
