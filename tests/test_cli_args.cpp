@@ -233,13 +233,46 @@ TEST_CASE("cli args: -- ends the options, an unknown option is never a position"
   REQUIRE(lines_of(j.out).size() == 1);
   CHECK(json::parse(j.out).at("position") == "1_TT--FF");
   // options after positions still count; after -- they are positions
-  CHECK(lines_of(ok({"query", "--db", f.tf, "1_TT--FF", "--turn", "2", "TT--FF"}).out).size() == 2);
+  CHECK(lines_of(ok({"query", "--db", f.tf, "1_TT--FF", "--turn", "1", "TT--FF"}).out).size() == 2);
   const RunResult after = run_toadbase({"query", "--db", f.tf, "--", "--turn"});
   CHECK(after.rc == 1);
   CHECK(json::parse(after.out).at("position") == "--turn");
   // a bare board with a leading '-' outside --: named as an unknown option, with the way out
   const RunResult bad = run_expecting({"query", "--db", f.tf, "--turn", "1", "-TT-FF"}, 2);
   CHECK_THAT(bad.err, Contains("unknown option -TT-FF") && Contains("after --"));
+}
+
+TEST_CASE("cli args: --turn the game does not take is a command-line mistake, and one a position contradicts is "
+          "that position's error",
+          "[cli][args]") {
+  Fixture& f = fixture();
+  struct TurnCase {
+    std::vector<std::string> args;
+    std::string input = "";
+  };
+  const std::vector<TurnCase> refused = {
+      {{"query", "--db", f.tf, "--turn", "3", "TT--FF"}},
+      {{"query", "--db", f.tf, "--turn", "toads", "TT--FF"}},
+      {{"query", "--db", f.tf, "--turn", "toads", "--start"}},
+      {{"query", "--db", f.tf, "--turn", "0", "-"}, "TT--FF\n"},
+      {{"validate", "--db", f.tf, "--turn", "3", "-"}, "TT--FF\twin\n"},
+      {{"play", "--db", f.tf, "--turn", "3", "TT--FF", "--watch"}},
+  };
+  for (const TurnCase& c : refused) {
+    INFO(c.args[0] << " " << c.args[4]);
+    const RunResult r = run_expecting(c.args, 2, c.input);
+    CHECK_THAT(r.err, Contains("--turn: the player to move is 1 (Toads) or 2 (Frogs), not '" + c.args[4] + "'"));
+    CHECK(r.out.empty());
+  }
+  // a position that names its player keeps it, and --turn must agree: 1_ with --turn 2 is that
+  // line's error (exit 1), the bare board beside it is answered with --turn
+  const RunResult mixed = run_expecting({"query", "--db", f.tf, "--turn", "2", "1_TT--FF", "TT--FF", "2_TT--FF"}, 1);
+  const auto lines = lines_of(mixed.out);
+  REQUIRE(lines.size() == 3);
+  CHECK_THAT(json::parse(lines[0]).at("error").get<std::string>(),
+             Contains("position '1_TT--FF': 1 (Toads) to move, and the turn given is 2"));
+  CHECK(json::parse(lines[1]).at("position") == "2_TT--FF");
+  CHECK(json::parse(lines[2]).at("position") == "2_TT--FF");
 }
 
 TEST_CASE("cli args: - reads standard input and writes standard output, and # lines are skipped",

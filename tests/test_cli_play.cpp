@@ -16,7 +16,12 @@ using json = nlohmann::json;
 
 namespace {
 
-/// The positions a play shows, in order (the lines "<position>  [player N to move: ]value in r").
+/// A Toads and Frogs player as the terminal names it, as the page does: "Toads (player 1)".
+std::string side(char player) {
+  return std::string(player == '1' ? "Toads" : "Frogs") + " (player " + player + ")";
+}
+
+/// The positions a play shows, in order (the lines "<position>  [<side> (player N) to move: ]value in r").
 std::vector<std::string> shown_positions(const std::string& out) {
   std::vector<std::string> v;
   const std::regex row("^([12]_[TF-]+|[LR_]+)  .*(win|lose) in [0-9]+$");
@@ -42,7 +47,7 @@ TEST_CASE("cli play: perfect play on both sides realises the oracle's value and 
     // every position shown with the oracle's value, every step a move of the rules
     for (size_t i = 0; i < shown.size(); ++i) {
       const Truth t = oracle(shown[i]);
-      CHECK_THAT(r.out, Contains(shown[i] + "  player " + shown[i].substr(0, 1) + " to move: " +
+      CHECK_THAT(r.out, Contains(shown[i] + "  " + side(shown[i][0]) + " to move: " +
                                  (t.win ? "win" : "lose") + " in " + std::to_string(t.remoteness)));
       if (i + 1 < shown.size()) {
         const auto kids = oracle_children(shown[i]);
@@ -54,7 +59,7 @@ TEST_CASE("cli play: perfect play on both sides realises the oracle's value and 
     CHECK(shown.size() == t.remoteness + 1);
     const char mover = start[0];
     const char winner = t.win ? mover : (mover == '1' ? '2' : '1');
-    CHECK_THAT(r.out, Contains(std::string("player ") + winner + " wins after " + std::to_string(t.remoteness) + " moves"));
+    CHECK_THAT(r.out, Contains(side(winner) + " wins after " + std::to_string(t.remoteness) + " moves"));
   }
   // the start position of the database when none is given
   CHECK(shown_positions(ok({"play", "--db", db, "--watch"}).out).front() == "1_TTT--FFF");
@@ -70,18 +75,19 @@ TEST_CASE("cli play: a person's moves by name, number or position, bad lines, q 
   for (int i = 0; i < 6; ++i) input += "1\n";
   const RunResult r = ok({"play", "--db", db, "1_TT--FF", "--as", "1"}, input);
   CHECK_THAT(r.out, Contains("'zz' is not a move here"));
-  CHECK_THAT(r.out, Contains("player 1 wins after 11 moves"));
+  CHECK_THAT(r.out, Contains("Toads (player 1) wins after 11 moves"));
   CHECK_THAT(r.out, Contains("  1. 1-2 -> 2_T-T-FF  win in 11"));  // the moves listed with their values
   // by name and by the position it leads to, then q
   const RunResult named = ok({"play", "--db", db, "1_TT--FF"}, "1-2\nq\n");
   CHECK_THAT(named.out, Contains("you play 1-2 (win in 11)"));
-  CHECK_THAT(named.out, Contains("player 2 plays"));
+  CHECK_THAT(named.out, Contains("Frogs (player 2) plays"));
   CHECK_THAT(named.out, Contains("stopped at"));
   const RunResult by_position = ok({"play", "--db", db, "1_TT--FF"}, "2_T-T-FF\n");
   CHECK_THAT(by_position.out, Contains("you play 1-2") && Contains("no more input: stopped at"));
   // as player 2 the machine moves first
   const RunResult second = ok({"play", "--db", db, "1_TT--FF", "--as", "2"}, "");
-  CHECK_THAT(second.out, Contains("player 1 plays 1-2 (win in 11)"));
+  CHECK_THAT(second.out, Contains("Toads (player 1) plays 1-2 (win in 11)"));
+  CHECK_THAT(second.out, StartsWith("you are Frogs (player 2);"));
   // a puzzle database plays alone: perfect play reaches the goal in the remoteness
   const std::string fp = dir / "fp";
   ok({"solve", "frog-puzzle", "--left", "2", "--db", fp, "--quiet"});

@@ -238,6 +238,9 @@ TEST_CASE("frog puzzle position strings: canonical, GamesCrafters, the blog's li
           "[frog-puzzle][positions]") {
   const fp::Position p = to_pos("LL_RR");
   REQUIRE(fp::parse("1_xx-oo") == p);
+  REQUIRE(fp::parse("1_LL-RR") == p);  // the autoguiPosition the command and the routes print
+  REQUIRE(fp::parse("1_ll-rr") == p);
+  REQUIRE(fp::parse("1_LL_RR") == p);
   REQUIRE(fp::parse("xx-oo") == p);
   REQUIRE(fp::parse("[1, 1, 0, -1, -1]") == p);
   REQUIRE(fp::parse("ll-rr") == p);

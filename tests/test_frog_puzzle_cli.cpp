@@ -136,10 +136,30 @@ TEST_CASE("cli frog-puzzle: a database answers queries in the one-player shape, 
     REQUIRE(m["remoteness"] == 23);
     REQUIRE(m["deltaRemoteness"] == 1);
   }
+  // every position the answer prints is read back as the same position
+  for (const json& m : q["moves"])
+    REQUIRE(json::parse(ok({"query", "--db", db, m["autoguiPosition"].get<std::string>()}).out)["position"] ==
+            m["position"]);
+  REQUIRE(json::parse(ok({"query", "--db", db, q["autoguiPosition"].get<std::string>()}).out) == q);
   q = json::parse(ok({"query", "--db", db, "LLL_LRRRR"}).out);  // one win, one dead end
   REQUIRE(q["moves"][0]["moveValue"] == "win");
   REQUIRE(q["moves"].back()["moveValue"] == "lose");
   REQUIRE(q["moves"].back()["positionValue"] == "lose");
+  // a dead end says plainly that the goal cannot be reached; a move into it changes no count
+  // of moves (0, as the UWAPI route says), where remoteness minus 0 read as a gain
+  REQUIRE(q["goalReachable"] == true);
+  REQUIRE(q["moves"][0]["goalReachable"] == true);
+  REQUIRE(q["moves"].back()["goalReachable"] == false);
+  REQUIRE(q["moves"].back()["deltaRemoteness"] == 0);
+  REQUIRE(q["moves"][0]["deltaRemoteness"] == 1);
+  const std::string dead = q["moves"].back()["position"];
+  const json d = json::parse(ok({"query", "--db", db, dead}).out);
+  REQUIRE(d["goalReachable"] == false);
+  REQUIRE(d["positionValue"] == "lose");
+  const std::string text = ok({"query", "--db", db, "--text", "LLL_LRRRR", dead}).out;
+  REQUIRE_THAT(text, Contains("LLL_LRRRR: win in "));
+  REQUIRE_THAT(text, Contains(dead + ": dead end, the goal cannot be reached"));
+  REQUIRE_THAT(text, !Contains("lose in 0"));
   // smaller boards with one empty cell, GamesCrafters strings; the goal is a win in 0
   q = json::parse(ok({"query", "--db", db, "1_xx-oo"}).out);
   REQUIRE(q["position"] == "LL_RR");
@@ -148,8 +168,8 @@ TEST_CASE("cli frog-puzzle: a database answers queries in the one-player shape, 
   REQUIRE(q["positionValue"] == "win");
   REQUIRE(q["remoteness"] == 0);
   REQUIRE(q["moves"].empty());
-  RunResult r = fails({"query", "--db", db, "LL__RR", "LLLL_RRRR", "--turn", "2"}, 1);
-  REQUIRE_THAT(r.out, Contains("error"));
+  RunResult r = fails({"query", "--db", db, "LL__RR", "LLLL_RRRR", "--turn", "2"}, 2);
+  REQUIRE_THAT(r.err, Contains("--turn: the frog puzzle has one player: the player to move can only be 1, not '2'"));
   json a = json::parse(ok({"analyze", "--db", db, "--json"}).out);
   REQUIRE(a["fromStart"]["reachable"] == 195);
   REQUIRE(a["fromStart"]["canReachGoal"].get<uint64_t>() + a["fromStart"]["deadEnds"].get<uint64_t>() == 195);

@@ -322,6 +322,11 @@ TEST_CASE("serve: UWAPI puzzle answers follow the one-player rules (-200, delta 
     autogui[1] = '_';
     CHECK(j.at("position") == cells);
     CHECK(j.at("autoguiPosition") == autogui);
+    // the autoguiPosition printed is read back (a GamesmanUni deep link holds it)
+    auto back = c.Get(("/uwapi/frog-puzzle/frogs3/positions/?p=" + autogui).c_str());
+    REQUIRE(back);
+    CHECK(back->status == 200);
+    CHECK(back->body == r->body);
     CHECK(j.at("positionValue") == (rem >= 0 ? "win" : "lose"));
     CHECK(j.at("remoteness") == (rem >= 0 ? rem : -200));
     if (rem < 0) ++dead_ends;

@@ -176,11 +176,11 @@ TEST_CASE("cli: query prints UWAPI-shaped JSON that agrees with the oracle", "[c
   }
   SECTION("lenient input: lower case, _ and . cells, bare boards with --turn, blank lines") {
     const RunResult r = ok({"query", "--db", db, "--turn", "2", "-"},
-                           "tt-..fff\n\n1_TTT_.FFF\r\n  \n");
+                           "tt-..fff\n\n2_TTT_.FFF\r\n  \n");
     const auto lines = lines_of(r.out);
     REQUIRE(lines.size() == 2);
     CHECK(ojson::parse(lines[0]).at("position") == "2_TT---FFF");
-    CHECK(ojson::parse(lines[1]).at("position") == "1_TTT--FFF");
+    CHECK(ojson::parse(lines[1]).at("position") == "2_TTT--FFF");
   }
   SECTION("positions as arguments, in order; --text") {
     const RunResult r = ok({"query", "--db", db, "2_TTT--FFF", "1_TTT--FFF"});
@@ -235,6 +235,26 @@ TEST_CASE("cli: a bare board that starts with an empty cell is not mistaken for 
     CHECK_THAT(r.err, Contains("-TTT-FFF"));
     CHECK_THAT(r.err, !Contains("positions is required"));
   }
+}
+
+TEST_CASE("cli: a solve reports one time, end to end, in its summary, and the progress gives counts", "[cli]") {
+  TempDir dir("cli-one-time");
+  const std::string db = dir / "tf6";
+  const RunResult r = ok({"solve", "toads-frogs", "--length", "6", "--db", db});
+  // the progress's last line (standard error): the totals, no time and no rate
+  const auto err = lines_of(r.err);
+  REQUIRE(!err.empty());
+  CHECK_THAT(err.back(), Contains("done, ") && Contains(" positions"));
+  CHECK_THAT(err.back(), !Contains(" s") && !Contains("pos/s"));
+  // the summary: one time and its rate, the JSON's seconds
+  const auto out = lines_of(r.out);
+  REQUIRE(out.size() >= 2);
+  CHECK_THAT(out[1], Contains("solved 1458 positions in ") && Contains(" M positions/s)"));
+  const std::string all = r.out + r.err;
+  size_t times = 0;
+  for (size_t at = all.find(" s"); at != std::string::npos; at = all.find(" s", at + 1))
+    if (at > 0 && std::isdigit(static_cast<unsigned char>(all[at - 1]))) ++times;
+  CHECK(times == 1);
 }
 
 TEST_CASE("cli: info, analyze and solving again", "[cli]") {

@@ -90,13 +90,17 @@ TEST_CASE("parse errors name the problem", "[positions]") {
     using toadbase::toads_frogs::Module;
     CHECK(tf::format(Module::parse("T-F", "2")) == "2_T-F");
     CHECK(tf::format(Module::parse("1_T-F", "")) == "1_T-F");
+    // a turn the game does not take is the caller's mistake (BadTurn: the command exits 2)
     try {
       (void)Module::parse("T-F", "3");
       FAIL("--turn 3 accepted");
-    } catch (const tf::PositionError& e) {
+    } catch (const toadbase::BadTurn& e) {
       CHECK_THAT(std::string(e.what()), Contains("'3'"));
     }
     CHECK_THROWS_AS(Module::parse("T-F", ""), tf::PositionError);
+    // a position that names its player must agree with the turn given
+    CHECK(tf::format(Module::parse("2_T-F", "2")) == "2_T-F");
+    CHECK_THROWS_WITH(Module::parse("1_T-F", "2"), Contains("1 (Toads) to move, and the turn given is 2"));
   }
 }
 

@@ -453,9 +453,10 @@ nlohmann::json camel_keys(const nlohmann::json& j) {
 
 // ---- output for people -----------------------------------------------------------------------
 
-std::unique_ptr<Progress> make_progress(const std::string& task, uint64_t positions, uint64_t tiers, bool quiet) {
+std::unique_ptr<Progress> make_progress(const std::string& task, uint64_t positions, uint64_t tiers, bool quiet,
+                                        bool timed) {
   if (quiet) return std::make_unique<ProgressReport>(nullptr, false, task, positions, tiers);
-  return std::make_unique<ProgressReport>(&std::cerr, isatty(2) != 0, task, positions, tiers);
+  return std::make_unique<ProgressReport>(&std::cerr, isatty(2) != 0, task, positions, tiers, 1.0, timed);
 }
 
 std::string human_bytes(double b) {

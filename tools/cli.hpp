@@ -128,8 +128,10 @@ nlohmann::json camel_keys(const nlohmann::json& j);
 
 // ---- output for people ----------------------------------------------------------------------
 
-/// A bar on a terminal, plain lines otherwise, nothing with --quiet.
-std::unique_ptr<Progress> make_progress(const std::string& task, uint64_t positions, uint64_t tiers, bool quiet);
+/// A bar on a terminal, plain lines otherwise, nothing with --quiet. `timed` false: the last
+/// line says no time (the task's summary does).
+std::unique_ptr<Progress> make_progress(const std::string& task, uint64_t positions, uint64_t tiers, bool quiet,
+                                        bool timed = true);
 /// "21.0 KiB".
 std::string human_bytes(double b);
 

@@ -20,14 +20,22 @@ struct PlayOptions {
   bool watch = false;
 };
 
-/// "win in 3" / "lose in 4" for the player making the move (the child's remoteness + 1).
+/// "win in 3" / "lose in 4" for the player making the move (the child's remoteness + 1); a
+/// puzzle's move into a dead end says so.
 std::string move_value(const ojson& m) {
+  if (m.contains("goalReachable") && !m["goalReachable"].get<bool>()) return "a dead end";
   return m["moveValue"].get<std::string>() + " in " + std::to_string(m["remoteness"].get<unsigned>() + 1);
 }
 
 /// The player to move, as the game's probe says (a game that does not say: player 1).
 std::string player_of(const PositionProbe& p) {
   return p.turn == 2 ? "2" : "1";
+}
+
+/// A player as the game's page names it ("Toads (player 1)"), or "player 1" when it names none.
+std::string player_name(const PageView& view, const std::string& player) {
+  if (view.sides.size() < 2) return "player " + player;
+  return view.sides[player == "2" ? 1 : 0].name + " (player " + player + ")";
 }
 
 int run_play(const PlayOptions& o) {
@@ -39,17 +47,28 @@ int run_play(const PlayOptions& o) {
                      " values are not win/lose; play takes a database of " + game_names(&Game::win_lose));
   std::string pos = o.position.empty() ? d.instance->start_position() : o.position;
   if (pos.empty()) throw UsageError("play: give a position (" + d.db->identity().game + " names no start)");
-  PositionProbe probe = values->probe(*d.db, pos, o.turn);  // a bad position: exit 1
+  PositionProbe probe;
+  try {
+    probe = values->probe(*d.db, pos, o.turn);  // a bad position: exit 1
+  } catch (const BadTurn& e) {
+    throw UsageError(std::string("--turn: ") + e.what());
+  }
   const bool puzzle = probe.players == 1;
+  const Game* game = find_game(d.db->identity().game);
+  const PageView view = game ? game->page() : PageView{};
+  auto named = [&](const std::string& player) { return player_name(view, player); };
   ojson j = position_json(probe);
-  std::cout << (o.watch ? (puzzle ? "perfect play" : "perfect play on both sides") : puzzle ? "you play the puzzle" : "you are player " + o.as)
+  std::cout << (o.watch ? (puzzle ? "perfect play" : "perfect play on both sides") : puzzle ? "you play the puzzle" : "you are " + named(o.as))
             << "; values are for the player making the move, best first\n";
   int ply = 0;
   std::string line;
   while (true) {
     const std::string player = player_of(probe);
-    std::cout << "\n" << j["position"].get<std::string>() << "  " << (puzzle ? "" : "player " + player + " to move: ")
-              << j["positionValue"].get<std::string>() << " in " << j["remoteness"] << "\n";
+    std::cout << "\n" << j["position"].get<std::string>() << "  " << (puzzle ? "" : named(player) + " to move: ");
+    if (puzzle && !j["goalReachable"].get<bool>())
+      std::cout << "dead end, the goal cannot be reached\n";
+    else
+      std::cout << j["positionValue"].get<std::string>() << " in " << j["remoteness"] << "\n";
     const ojson& moves = j["moves"];
     if (moves.empty()) {
       if (puzzle) {
@@ -57,7 +76,7 @@ int run_play(const PlayOptions& o) {
                                                   : "no move left, and this is not the goal")
                   << "\n";
       } else {
-        std::cout << "player " << player << " has no move and loses: player " << (player == "1" ? "2" : "1")
+        std::cout << named(player) << " has no move and loses: " << named(player == "1" ? "2" : "1")
                   << " wins after " << ply << " moves\n";
       }
       return kExitOk;
@@ -66,7 +85,7 @@ int run_play(const PlayOptions& o) {
     const ojson* chosen = nullptr;
     if (perfect) {
       chosen = &moves[0];  // best first: the quickest win, or the longest loss
-      std::cout << (puzzle ? std::string("perfect play") : "player " + player) << " plays "
+      std::cout << (puzzle ? std::string("perfect play") : named(player)) << " plays "
                 << (*chosen)["move"].get<std::string>() << " (" << move_value(*chosen) << ")\n";
     } else {
       for (size_t k = 0; k < moves.size(); ++k)

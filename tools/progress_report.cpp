@@ -23,11 +23,12 @@ std::string human_count(double v) {
 }  // namespace
 
 ProgressReport::ProgressReport(std::ostream* out, bool bar, std::string task, uint64_t total_positions,
-                               uint64_t total_tiers, double interval_s)
+                               uint64_t total_tiers, double interval_s, bool timed)
     : Progress(std::move(task), total_positions, total_tiers),
       out_(out),
       bar_(bar),
       interval_s_(interval_s),
+      timed_(timed),
       last_draw_(std::chrono::steady_clock::now()) {}
 
 void ProgressReport::tier_counted(const std::string& tier_name) {
@@ -63,8 +64,10 @@ void ProgressReport::finish() {
   if (bar_) (*out_) << "\r\x1b[K";
   (*out_) << task() << ": done, " << tiers_done() << " tiers, " << positions_done() << " positions";
   if (positions_skipped()) (*out_) << " (" << positions_skipped() << " already committed)";
-  (*out_) << " in " << std::fixed << std::setprecision(3) << secs << " s";
-  if (secs > 0) (*out_) << ", " << human_count(computed / secs) << " pos/s";
+  if (timed_) {
+    (*out_) << " in " << std::fixed << std::setprecision(3) << secs << " s";
+    if (secs > 0) (*out_) << ", " << human_count(computed / secs) << " pos/s";
+  }
   (*out_) << "\n" << std::flush;
 }
 

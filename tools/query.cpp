@@ -39,12 +39,15 @@ std::string fields_text(const ojson& o, const std::string& skip = "") {
 std::string query_text(const ojson& j) {
   std::string out;
   if (j.contains("positionValue")) {
-    out += j["position"].get<std::string>() + ": " + j["positionValue"].get<std::string>() + " in " +
-           std::to_string(j["remoteness"].get<unsigned>()) + "\n";
+    // "lose in 3", or a puzzle's dead end in words (its remoteness 0 counts no moves)
+    auto value = [](const ojson& o) {
+      if (o.contains("goalReachable") && !o["goalReachable"].get<bool>()) return std::string("dead end, the goal cannot be reached");
+      return o["positionValue"].get<std::string>() + " in " + std::to_string(o["remoteness"].get<unsigned>());
+    };
+    out += j["position"].get<std::string>() + ": " + value(j) + "\n";
     for (const auto& m : j["moves"])
       out += "  " + m["move"].get<std::string>() + " -> " + m["position"].get<std::string>() + "  " +
-             m["moveValue"].get<std::string>() + " (" + m["positionValue"].get<std::string>() + " in " +
-             std::to_string(m["remoteness"].get<unsigned>()) + ")\n";
+             m["moveValue"].get<std::string>() + " (" + value(m) + ")\n";
     return out;
   }
   out += scalar_text(j["position"]) + "\n";
@@ -100,6 +103,8 @@ int run_query(const QueryOptions& o) {
     try {
       const ojson j = query_json(*d.instance, *d.db, p, o.turn);
       out += o.text ? query_text(j) : dump(j) + "\n";
+    } catch (const BadTurn& e) {
+      throw UsageError(std::string("--turn: ") + e.what());
     } catch (const BadPosition& e) {
       rc = kExitNo;
       ojson j;

@@ -145,15 +145,16 @@ void print_report(const nlohmann::ordered_json& out, const Common& c, bool was_c
 /// One process: the solve `toadbase solve` and Python's solve() run.
 Solved solve_here(const Game& game, const Instance& inst, const json& params,
                   const SolveRequest& request) {
+  // the solve's one time figure: end to end, from opening the database to its last write
+  const auto t0 = Clock::now();
   const auto tiers = inst.tiers();
   auto d = db::Database::open_for_solve(request.db, inst.identity(), tiers, request.zstd_level,
                                         request.repair);
   if (request.repair) repair(*d, tiers, request.quiet);
   const uint64_t positions = positions_of(tiers);
-  auto progress = make_progress("solve " + game.name(), positions, tiers.size(), request.quiet);
+  auto progress = make_progress("solve " + game.name(), positions, tiers.size(), request.quiet, false);
   const bool was_complete = d->complete();
   SolveStats stats;
-  const auto t0 = Clock::now();
   if (!was_complete) {
     try {
       stats = with_threads(request.threads, [&] { return inst.solve(*d, progress.get()); });
@@ -243,7 +244,7 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
   if (me == 0) {
     const uint64_t positions = positions_of(tiers);
     progress = make_progress("solve " + game.name() + " on " + std::to_string(ranks) + " ranks",
-                             positions, tiers.size(), c.quiet);
+                             positions, tiers.size(), c.quiet, false);
   }
   if (!was_complete) {
     try {

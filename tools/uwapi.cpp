@@ -35,22 +35,28 @@ nlohmann::ordered_json position_json(const PositionProbe& probe) {
   nlohmann::ordered_json moves = nlohmann::ordered_json::array();
   for (const Row& r : rows) {
     const int rem = static_cast<int>(r.m->outcome.remoteness);
-    const int delta = puzzle ? static_cast<int>(probe.outcome.remoteness) - rem
+    // a puzzle's move into a dead end changes no count of moves to the goal (as UWAPI says 0)
+    const int delta = puzzle ? (r.winning ? static_cast<int>(probe.outcome.remoteness) - rem : 0)
                              : (r.winning ? rem - min_losing_child : max_winning_child - rem);
-    moves.push_back({{"move", r.m->name},
-                     {"autoguiMove", r.m->autogui},
-                     {"position", r.m->position},
-                     {"autoguiPosition", r.m->autogui_position},
-                     {"moveValue", r.winning ? "win" : "lose"},
-                     {"positionValue", value_name(r.m->outcome.value)},
-                     {"remoteness", r.m->outcome.remoteness},
-                     {"deltaRemoteness", delta}});
+    nlohmann::ordered_json m = {{"move", r.m->name},
+                                {"autoguiMove", r.m->autogui},
+                                {"position", r.m->position},
+                                {"autoguiPosition", r.m->autogui_position},
+                                {"moveValue", r.winning ? "win" : "lose"},
+                                {"positionValue", value_name(r.m->outcome.value)},
+                                {"remoteness", r.m->outcome.remoteness},
+                                {"deltaRemoteness", delta}};
+    if (puzzle) m["goalReachable"] = r.m->outcome.value == Value::Win;
+    moves.push_back(std::move(m));
   }
   nlohmann::ordered_json j;
   j["position"] = probe.position;
   j["autoguiPosition"] = probe.autogui_position;
   j["positionValue"] = value_name(probe.outcome.value);
   j["remoteness"] = probe.outcome.remoteness;
+  // a puzzle says plainly whether the goal can be reached: a dead end's remoteness is 0, and
+  // that 0 counts no moves
+  if (puzzle) j["goalReachable"] = probe.outcome.value == Value::Win;
   j["moves"] = std::move(moves);
   return j;
 }

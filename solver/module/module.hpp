@@ -118,6 +118,13 @@ struct BadPosition : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+/// A player to move given for bare boards (the command's --turn, Python's turn=, a route's
+/// turn=) that the game does not take: the caller's mistake, not a position's (the command
+/// exits 2). The message names no option: each way in names its own.
+struct BadTurn : BadPosition {
+  using BadPosition::BadPosition;
+};
+
 /// A command-line mistake (a value out of range, options that contradict, an unknown name):
 /// the command exits 2. Any other error a command throws exits 1.
 struct UsageError : std::invalid_argument {

@@ -56,6 +56,8 @@ class TierInstance final : public Instance, public WinLoseValues {
     Position p;
     try {
       p = M::parse(text, turn);
+    } catch (const BadTurn&) {
+      throw;
     } catch (const std::invalid_argument& e) {
       throw BadPosition(printable(e.what()));
     }

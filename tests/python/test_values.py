@@ -60,7 +60,8 @@ def test_bare_board_with_turn_as_the_command(dbs):
         for b, t in zip(boards, theirs):
             assert same_json(db.query(b, turn), t)
             assert db.value(b, turn=turn) == (t["positionValue"], t["remoteness"])
-    with pytest.raises(ValueError, match="--turn must be 1"):
+    # the game's words, naming no command-line option
+    with pytest.raises(ValueError, match=r"^the player to move is 1 \(Toads\) or 2 \(Frogs\), not '3'$"):
         db.value("TT--FF", 3)
 
 

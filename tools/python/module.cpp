@@ -566,6 +566,8 @@ class Database {
   py::object get_query(const py::handle& position, const py::handle& turn) const {
     try {
       return query(position, turn);
+    } catch (const BadTurn&) {
+      throw;  // the caller's mistake, not a position the database lacks
     } catch (const BadPosition&) {
       return py::none();
     }
@@ -574,6 +576,8 @@ class Database {
   py::object get_value(const py::handle& position, const py::handle& turn) const {
     try {
       return value(position, turn);
+    } catch (const BadTurn&) {
+      throw;
     } catch (const BadPosition&) {
       return py::none();
     }
@@ -597,7 +601,7 @@ class Database {
     py::array_t<uint16_t> remoteness(in.shape());
     uint8_t* c = codes.mutable_data();
     uint16_t* r = remoteness.mutable_data();
-    FirstBad bad;
+    FirstBad bad, bad_turn;
     {
       py::gil_scoped_release release;
       const WinLoseValues& inst = *lookups;
@@ -621,6 +625,10 @@ class Database {
                                 const Outcome out = inst.lookup(src, text, t);
                                 c[i] = static_cast<uint8_t>(out.value);
                                 r[i] = static_cast<uint16_t>(out.remoteness);
+                              } catch (const BadTurn& e) {
+                                c[i] = 0;
+                                r[i] = 0;
+                                bad_turn.offer(i, e.what());
                               } catch (const BadPosition& e) {
                                 c[i] = 0;
                                 r[i] = 0;
@@ -630,6 +638,7 @@ class Database {
                           });
       });
     }
+    if (bad_turn.any()) throw py::value_error("turn: " + bad_turn.message());  // whatever errors says
     if (bad.any() && errors == "raise")
       throw py::value_error("positions[" + std::to_string(bad.index()) + "]: " + bad.message());
     return py::make_tuple(codes, remoteness);

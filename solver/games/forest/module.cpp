@@ -71,7 +71,7 @@ class PolicyInstance : public Instance {
 
   nlohmann::ordered_json query(const TierSource& source, const std::string& text,
                                const std::string& turn) const override {
-    if (!turn.empty()) throw BadPosition("forest positions have no turn to give");
+    if (!turn.empty()) throw BadTurn("forest positions have no player to move to give");
     uint64_t key = 0;
     try {
       key = parse_belief(text);

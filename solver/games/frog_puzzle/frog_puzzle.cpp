@@ -149,12 +149,10 @@ Position parse(std::string_view text) {
   } else {
     std::string_view b = t;
     bool gc = false;
-    if (b.size() >= 2 && b[0] == '1' && b[1] == '_' && b.find_first_of("xXoO") != std::string_view::npos) {
-      b.remove_prefix(2);
-      gc = true;
-    } else if (b.find_first_of("xXoO") != std::string_view::npos) {
-      gc = true;
-    }
+    // "1_": GamesCrafters' AutoGUI prefix (player 1 to move), before their x/o letters or
+    // before L/R letters (the autoguiPosition this project prints, "1_LL-LRRR")
+    if (b.size() >= 2 && b[0] == '1' && b[1] == '_') b.remove_prefix(2);
+    if (b.find_first_of("xXoO") != std::string_view::npos) gc = true;
     for (char ch : b) {
       const char u = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
       if (gc) {

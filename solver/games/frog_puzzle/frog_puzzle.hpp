@@ -94,9 +94,10 @@ int potential(const Position& p);
 
 /// Canonical "LLL_RRR".
 std::string format(const Position& p);
-/// Reads "LLL_RRR" (also '-' or '.' for empty cells, lower case), GamesCrafters' "1_xx-oo"
-/// or "xx-oo" (x = L, o = R, - = empty), or the blog's list "[1, 1, 0, -1, -1]" (also as a
-/// Python tuple, "(1, 1, 0, -1, -1)").
+/// Reads "LLL_RRR" (also '-' or '.' for empty cells, lower case), the autoguiPosition
+/// "1_LLL-RRR" this project prints, GamesCrafters' "1_xx-oo" or "xx-oo" (x = L, o = R,
+/// - = empty), or the blog's list "[1, 1, 0, -1, -1]" (also as a Python tuple,
+/// "(1, 1, 0, -1, -1)").
 Position parse(std::string_view text);
 /// The blog's list form "[1, 1, 0, -1, -1]".
 std::string format_blog(const Position& p);

@@ -40,7 +40,7 @@ class SurvivalInstance : public Instance {
   SolveStats solve(TierStore& store, Progress* progress) const override { return space_.solve(store, progress); }
 
   SurvivalPosition parse(const std::string& text, const std::string& turn) const {
-    if (!turn.empty()) throw BadPosition("river-toad positions have no turn to give");
+    if (!turn.empty()) throw BadTurn("river-toad positions have no player to move to give");
     try {
       return parse_position(text, space_.turns(), space_.rules());
     } catch (const std::invalid_argument& e) {

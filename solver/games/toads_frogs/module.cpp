@@ -62,9 +62,14 @@ Position Module::parse(const std::string& text, const std::string& turn) {
   } else if (turn == "2") {
     def = Player::Frogs;
   } else if (!turn.empty()) {
-    throw PositionError("--turn must be 1 (Toads) or 2 (Frogs), not '" + turn + "'");
+    throw BadTurn("the player to move is 1 (Toads) or 2 (Frogs), not '" + printable(turn) + "'");
   }
-  return toads_frogs::parse(text, def);
+  const Position p = toads_frogs::parse(text, def);
+  // a bare board takes the turn given; a position that names its own player must agree with it
+  if (def && p.turn != *def)
+    throw PositionError(printable("position '" + text + "': " + (p.turn == Player::Toads ? "1 (Toads)" : "2 (Frogs)") +
+                                  " to move, and the turn given is " + turn));
+  return p;
 }
 
 std::vector<NamedMove<Position>> Module::moves(const Position& p) {
