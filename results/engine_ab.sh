@@ -7,6 +7,8 @@
 # new/old ratio of each pair, digests).
 #
 #   results/engine_ab.sh OLD-BINARY [LENGTH] [PAIRS]     (defaults: 16, 5)
+#   AB_NAME=rooms-ab results/engine_ab.sh OLD-BINARY ...  another comparison: its own
+#     results/rooms-ab.jsonl and page (results/make_engine_ab.py names them)
 #
 # The old binary: the commit before the move, built as usual, e.g.
 #   git worktree add ../toadbase-before d6216b5 && cmake -S ../toadbase-before -B ../toadbase-before/build \
@@ -22,7 +24,8 @@ new=build/toadbase
 [ -x "$old" ] || { echo "no binary at $old" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-out=results/engine-ab.jsonl
+name=${AB_NAME:-engine-ab}
+out=results/$name.jsonl
 run_id=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 machine="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 
@@ -57,4 +60,4 @@ for p in $(seq 1 "$pairs"); do
   one before "$old" "$p"
   one after "$new" "$p"
 done
-python3 results/make_engine_ab.py
+python3 results/make_engine_ab.py "$name"

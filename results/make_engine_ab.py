@@ -1,16 +1,29 @@
 #!/usr/bin/env python3
 """Writes results/ENGINE.md from the newest run in results/engine-ab.jsonl (results/engine_ab.sh):
 the binary before the engine move against the one after it, medians of alternated pairs and
-the median of each pair's after/before ratio."""
+the median of each pair's after/before ratio. `make_engine_ab.py rooms-ab`: the same from
+results/rooms-ab.jsonl into results/ROOMS.md (issue 26's rooms, before and after)."""
 import json
 import os
 import statistics
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+NAME = sys.argv[1] if len(sys.argv) > 1 else "engine-ab"
+# what each comparison is: its title, what "before" is, the page it writes
+WHAT = {
+    "engine-ab": ("The engine move, before and after",
+                  "the binary built before the engine move (solve, verify and probe moved into `solver/core`,"
+                  " one tier walker, the database split, records of any width)", "ENGINE.md"),
+    "rooms-ab": ("The three rooms, before and after",
+                 "the binary built before the rooms (commit 0a5837a: before the engine's files, the exchange out"
+                 " of the walk, the shared resume/stop loop, the capabilities, the unity builds)", "ROOMS.md"),
+}
 
 
 def main():
-    every = [json.loads(l) for l in open(os.path.join(HERE, "engine-ab.jsonl")) if l.strip()]
+    title, before_what, page = WHAT[NAME]
+    every = [json.loads(l) for l in open(os.path.join(HERE, NAME + ".jsonl")) if l.strip()]
     last = every[-1]["run"]
     rows = [r for r in every if r["run"] == last]
     by = {"before": {}, "after": {}}
@@ -28,10 +41,9 @@ def main():
     ]
     scale = {"positions_per_second": 1e-6, "batch_lookups_per_second": 1e-6, "peak_rss_kb": 1 / 1024}
     r0 = rows[0]
-    out = ["# The engine move, before and after", "",
-           "Made by `results/make_engine_ab.py` from `results/engine-ab.jsonl`, which `results/engine_ab.sh`"
-           " writes from real runs: the binary built before the engine move (solve, verify and probe moved"
-           " into `solver/core`, one tier walker, the database split, records of any width) against the"
+    out = ["# " + title, "",
+           "Made by `results/make_engine_ab.py` from `results/" + NAME + ".jsonl`, which `results/engine_ab.sh`"
+           " writes from real runs: " + before_what + " against the"
            " one built now, run alternately, %d pairs. Each run: every board of length %d on 2 threads"
            " (%s positions) solved, verified, and a million random batch lookups plus 2,000 cold single"
            " lookups. Machine: %s. Run %s." % (len(pairs), r0["length"], format(r0["positions"], ","),
@@ -49,6 +61,11 @@ def main():
     out += ["", "Digests: %s (%s); every verify %s." % (
         ", ".join("`%s`" % d for d in digests), "the same before and after" if len(digests) == 1 else "DIFFERENT",
         "passed" if ok else "did NOT pass"), ""]
+    if NAME != "engine-ab":
+        with open(os.path.join(HERE, page), "w") as f:
+            f.write("\n".join(out))
+        print("\n".join(out))
+        return
     out += ["Peak RSS: the binary now links the HTTP server's and MPI's libraries, which a process holds"
             " from its start whatever it runs (`toadbase --version` alone: about 6 MiB more than the old"
             " binary's start); the records in flight are the same.", ""]

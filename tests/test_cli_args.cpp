@@ -275,6 +275,31 @@ TEST_CASE("cli args: --turn the game does not take is a command-line mistake, an
   CHECK(json::parse(lines[2]).at("position") == "2_TT--FF");
 }
 
+TEST_CASE("cli args: a misspelt option is named with the closest option of its command", "[cli][args]") {
+  Fixture& f = fixture();
+  struct Misspelt {
+    std::vector<std::string> args;
+    std::string said;
+  };
+  const std::vector<Misspelt> cases = {
+      {{"solve", "toads-frogs", "--lenght", "4", "--db", f.dir / "typo"},
+       "unknown option --lenght for toadbase solve toads-frogs; did you mean '--length'?"},
+      {{"solve", "toads-frogs", "--lenght=4", "--db", f.dir / "typo"}, "did you mean '--length'?"},
+      {{"query", "--db", f.tf, "--txet", "1_TT--FF"}, "unknown option --txet for toadbase query; did you mean '--text'?"},
+      {{"info", "--dbb", f.tf}, "did you mean '--db'?"},
+      {{"river-toad", "solve", "--algoritm", "dp", "-"}, "did you mean '--algorithm'?"},
+  };
+  for (const Misspelt& c : cases) {
+    INFO(c.args[0] << " " << c.args[1] << " " << c.args[2]);
+    const RunResult r = run_expecting(c.args, 2);
+    CHECK_THAT(r.err, Contains(c.said));
+  }
+  CHECK(!fs::exists(f.dir / "typo"));
+  // nothing near: CLI11's words, and a board that looks like an option is still told to go after --
+  CHECK_THAT(run_expecting({"query", "--db", f.tf, "--TF"}, 2).err, Contains("after --") && !Contains("did you mean"));
+  CHECK_THAT(run_expecting({"query", "--db", f.tf, "--zzzzzzzz"}, 2).err, !Contains("did you mean"));
+}
+
 TEST_CASE("cli args: - reads standard input and writes standard output, and # lines are skipped",
           "[cli][args]") {
   Fixture& f = fixture();

@@ -11,6 +11,7 @@
 #include "solver/games/river_toad/algorithms.hpp"
 #include "solver/games/river_toad/prefixes.hpp"
 #include "solver/games/river_toad/river_toad.hpp"
+#include "serve_support.hpp"
 #include "support.hpp"
 
 using namespace toadbase::river_toad;
@@ -320,6 +321,24 @@ TEST_CASE("river toad: roll files, and their defects named by line", "[river-toa
   REQUIRE_THAT(err("2.5\n"), Contains("rolls:1"));
   REQUIRE_THAT(err(""), Contains("no count"));
   REQUIRE_THAT(err("2\n1 2\n"), Contains("rolls:2"));
+}
+
+TEST_CASE("cli river-toad: the parameters are camelCase wherever JSON shows them (flyHp)",
+          "[cli][river-toad]") {
+  using namespace tbtest;
+  TempDir dir("rt-names");
+  const std::string db = dir / "rt1";
+  ok({"solve", "river-toad", "--turns", "1", "--db", db, "--quiet"});
+  const std::string info = ok({"info", "--db", db}).out;
+  CHECK_THAT(info, Contains("\"flyHp\":5") && !Contains("fly_hp"));
+  CHECK(json::parse(ok({"info", "--db", db, "--json"}).out).at("parameters").contains("flyHp"));
+  TestServer s({db});
+  for (const char* path : {"/databases", "/api/"}) {
+    const auto r = s.get(path);
+    INFO(path);
+    CHECK(r.status == 200);
+    CHECK_THAT(r.body, Contains("flyHp") && !Contains("fly_hp"));
+  }
 }
 
 TEST_CASE("cli river-toad: solve, check on good, illegal, dying and misprinted files",

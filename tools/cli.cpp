@@ -317,8 +317,7 @@ void each_input_line(const std::string& path, const std::function<void(uint64_t,
   while (std::getline(in, line)) {
     ++lineno;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    const size_t first = line.find_first_not_of(" \t");
-    if (first == std::string::npos || line[first] == '#') continue;
+    if (skipped_line(line)) continue;
     each(lineno, line);
   }
   if (path == "-") check_stdin_read();

@@ -11,6 +11,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "solver/module/cli_numbers.hpp"
@@ -94,6 +95,13 @@ std::string read_input(const std::string& path);
 /// Calls `each(line number, text)` for every line of a file ("-": standard input) that is
 /// not blank and not a `#` comment; a trailing CR is dropped. Throws UserError.
 void each_input_line(const std::string& path, const std::function<void(uint64_t, const std::string&)>& each);
+/// A line that holds no input: blank (spaces and tabs), or a comment (its first other
+/// character '#'). `query -`, the other commands that read lines and the POST query route skip
+/// them alike.
+inline bool skipped_line(std::string_view line) {
+  const size_t first = line.find_first_not_of(" \t");
+  return first == std::string_view::npos || line[first] == '#';
+}
 /// The name of a file in messages ("standard input" for "-").
 std::string input_name(const std::string& path);
 /// The file a command writes, as a message names it ("-": "standard output").

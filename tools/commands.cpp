@@ -96,6 +96,31 @@ Followed follow_names(const CLI::App& root, const std::vector<std::string>& args
   return f;
 }
 
+/// An option the command named does not have ("--lenght"), with the closest of its options (and
+/// its parents'), when one is near: "" when every option is known or none is near (CLI11's own
+/// message then says what it could not place).
+std::string unknown_option(const CLI::App& app, const std::vector<std::string>& args, size_t from) {
+  std::vector<std::string> names;  // without their "--"
+  for (const CLI::App* a = &app; a; a = a->get_parent())
+    for (const CLI::Option* o : a->get_options())
+      for (const std::string& l : o->get_lnames()) names.push_back(l);
+  const bool takes_positions = !app.get_options([](const CLI::Option* o) { return o->get_positional(); }).empty();
+  for (size_t i = from; i < args.size() && args[i] != "--"; ++i) {
+    const std::string& a = args[i];
+    if (a.size() < 3 || a.compare(0, 2, "--") != 0) continue;
+    const std::string name = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
+    // options are lower case words; anything else ("--TF") is left to CLI11's message
+    if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos) continue;
+    if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+    const std::string near = closest(name, names);
+    if (near.empty()) return "";
+    return "unknown option --" + name + " for " + path_of(app) + "; did you mean '--" + near + "'?" +
+           (takes_positions ? " (a position that starts with '-' goes after --)" : "") + "\nsee: " +
+           path_of(app) + " --help";
+  }
+  return "";
+}
+
 bool json_requested(const std::vector<std::string>& args) {
   for (const auto& a : args) {
     if (a == "--") return false;
@@ -146,6 +171,8 @@ int run(int argc, char** argv) {
       return kExitOk;
     }
   }
+  if (const std::string u = unknown_option(*named.app, args, named.next); !u.empty())
+    return report_error(u, kExitUsage, json);
   try {
     // CLI11 reads its arguments last first
     std::vector<std::string> rest = take_whole_positionals(*named.app, args, named.next);

@@ -49,7 +49,7 @@ int run_info(const InfoOptions& o) {
                                    std::to_string(*d->writer_pid()) + ") now"
                              : "incomplete (run the same solve command again to resume)";
   std::cout << "database   " << c.db << "\n"
-            << "game       " << m["game"].get<std::string>() << " " << dump(d->summary()["parameters"]) << "\n"
+            << "game       " << m["game"].get<std::string>() << " " << dump(camel_keys(d->summary()["parameters"])) << "\n"
             << "format     toadbase v" << m["formatVersion"] << ", records " << m["record"].get<std::string>()
             << ", zstd level " << m["zstdLevel"] << ", " << m["blockRecords"] << " records a block\n"
             << "status     " << status << ", " << d->committed_tiers() << "/" << d->tier_count() << " tiers\n"

@@ -40,7 +40,7 @@ int run_serve(const ServeCliOptions& o) {
   for (const auto& n : server.notices()) std::cerr << "toadbase serve: warning: " << n << "\n";
   if (!o.quiet)
     for (const auto& d : server.databases())
-      std::cout << "serving " << d->id << ": " << d->game << " " << dump(d->opened.db->summary().at("parameters"))
+      std::cout << "serving " << d->id << ": " << d->game << " " << dump(camel_keys(d->opened.db->summary().at("parameters")))
                 << " (" << d->path << ")\n";
   std::cout << "listening on " << server.url() << "  (GamesmanUni: " << server.url() << "uwapi/)" << std::endl;
   int sig = 0;

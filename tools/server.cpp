@@ -622,8 +622,7 @@ void Server::batch(const ServedDatabase& d, const httplib::Request& req,
     std::string_view line = body.substr(0, nl);
     body.remove_prefix(nl == std::string_view::npos ? body.size() : nl + 1);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    const size_t first = line.find_first_not_of(" \t");
-    if (first == std::string_view::npos || line[first] == '#') continue;  // as `query -` reads
+    if (skipped_line(line)) continue;  // as `query -` reads
     if (lines.size() == options_.max_batch_lines)
       return send_error(res, 413,
                         "more than " + std::to_string(options_.max_batch_lines) +
@@ -688,7 +687,7 @@ std::string Server::listing_html() const {
     const std::string id = url_escape(d->id);
     const std::string start = d->opened.instance->start_position();
     h += "<tr><td><code>" + html_escape(d->id) + "</code></td><td>" + html_escape(d->game) +
-         " <code>" + html_escape(text(m.value("parameters", nlohmann::json::object()))) +
+         " <code>" + html_escape(text(camel_keys(m.value("parameters", nlohmann::json::object())))) +
          "</code></td><td>" + std::to_string(m.value("positions", uint64_t{0})) +
          "</td><td><a href=\"/api/" + id + "/\">manifest</a>";
     if (!start.empty())

@@ -556,7 +556,7 @@ class Database {
       const tools::Game* g = tools::find_game(game);
       if (!g || !g->cgt_values()) {
         const std::string names = tools::game_names(&tools::Game::cgt_values);
-        throw py::type_error("cgt() answers a " + names + " database (toadbase solve " + names +
+        throw py::type_error("cgt() answers the databases of the games with combinatorial values (" + names +
                              "); this one holds " + game + ": query() and value() answer it");
       }
     }

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Instructions a position of the hot loop, counted by callgrind: a binary built before a change
+against one built after, on the same solve (every Toads and Frogs board of LENGTH, one thread).
+Instruction counts do not depend on the machine's load, so one run each is enough.
+
+  results/callgrind_ab.py OLD-BINARY NEW-BINARY [LENGTH] [LABEL]     (LENGTH default 14)
+
+Both binaries must be built for an instruction set valgrind runs (-DTOADBASE_ARCH=x86-64-v3:
+valgrind lacks AVX-512). One JSON object a binary goes to results/callgrind.jsonl; the table of
+every comparison is written to results/CALLGRIND.md.
+"""
+import json
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = pathlib.Path(__file__).parent
+ROWS = HERE / "callgrind.jsonl"
+# the engine's hot loop (solver/core/solve.hpp) and the tier walk around it
+HOT = {"solve_range": r"solve_range<", "walk": r"TierWalk|solve_tiers"}
+
+
+def count(binary, length):
+    with tempfile.TemporaryDirectory() as work:
+        out = pathlib.Path(work) / "callgrind.out"
+        db = pathlib.Path(work) / "db"
+        run = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, "solve", "toads-frogs",
+             "--length", str(length), "--db", str(db), "--threads", "1", "--quiet", "--json"],
+            capture_output=True, text=True, check=True)
+        solve = json.loads(run.stdout.strip().splitlines()[-1])
+        ann = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out)],
+                             capture_output=True, text=True, check=True).stdout
+    total = None
+    hot = {k: 0 for k in HOT}
+    for line in ann.splitlines():
+        m = re.match(r"\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(PROGRAM TOTALS|\S.*)$", line)
+        if not m:
+            continue
+        ir = int(m.group(1).replace(",", ""))
+        name = m.group(2)
+        if name.startswith("PROGRAM TOTALS"):
+            total = ir
+            continue
+        for key, pattern in HOT.items():
+            # inclusive counts: the largest entry that matches is the outermost call
+            if re.search(pattern, name):
+                hot[key] = max(hot[key], ir)
+    return {"positions": solve["positions"], "digest": solve["digest"], "total_ir": total,
+            "solve_range_ir": hot["solve_range"], "walk_ir": hot["walk"]}
+
+
+def table():
+    rows = [json.loads(l) for l in ROWS.read_text().splitlines() if l.strip()]
+    out = ["# Instructions a position, before and after", "",
+           "Made by `results/callgrind_ab.py` from `results/callgrind.jsonl`: callgrind's count of the "
+           "instructions executed by `toadbase solve toads-frogs --length L --threads 1` (binaries built "
+           "with `-DTOADBASE_ARCH=x86-64-v3`, which valgrind runs), divided by the positions solved. "
+           "`solve_range` is the engine's hot loop (inclusive: the scan of a tier range and the child "
+           "lookups it makes); `walk` is the tier walk around it; `whole process` adds opening, "
+           "writing and compressing the database.", "",
+           "| run | label | binary | length | positions | whole process (instr./pos.) | walk | solve_range | digest |",
+           "|---|---|---|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        p = r["positions"]
+        out.append(f"| {r['run']} | {r['label']} | {r['which']} | {r['length']} | {p:,} | "
+                   f"{r['total_ir'] / p:.1f} | {r['walk_ir'] / p:.1f} | {r['solve_range_ir'] / p:.1f} | `{r['digest']}` |")
+    runs = sorted({r["run"] for r in rows})
+    out += ["", "After / before, each run:", "", "| run | whole process | walk | solve_range |", "|---|---:|---:|---:|"]
+    for run in runs:
+        pair = {r["which"]: r for r in rows if r["run"] == run}
+        if "before" in pair and "after" in pair:
+            b, a = pair["before"], pair["after"]
+            out.append(f"| {run} | {a['total_ir'] / b['total_ir']:.3f} | {a['walk_ir'] / max(b['walk_ir'], 1):.3f} | "
+                       f"{a['solve_range_ir'] / max(b['solve_range_ir'], 1):.3f} |")
+    (HERE / "CALLGRIND.md").write_text("\n".join(out) + "\n")
+    print((HERE / "CALLGRIND.md").read_text())
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    old, new = sys.argv[1], sys.argv[2]
+    length = int(sys.argv[3]) if len(sys.argv) > 3 else 14
+    label = sys.argv[4] if len(sys.argv) > 4 else ""
+    run = time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime())
+    with ROWS.open("a") as f:
+        for which, binary in (("before", old), ("after", new)):
+            r = count(binary, length)
+            r.update({"run": run, "label": label, "which": which, "length": length, "binary": binary})
+            f.write(json.dumps(r) + "\n")
+            print(which, r)
+    table()
+
+
+if __name__ == "__main__":
+    main()
