@@ -24,7 +24,7 @@ def test_river_toad_through_the_module(dbs):
         assert 0.0 <= v["survival"] <= 1.0
     with pytest.raises(TypeError, match="win/lose"):
         db.values(positions)
-    with pytest.raises(ValueError, match="no turn"):
+    with pytest.raises(ValueError, match="no player to move to give"):
         db.value(positions[0], 1)
     tier = db.tiers()[0]
     recs = tier.records()
