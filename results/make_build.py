@@ -30,5 +30,16 @@ for log in sys.argv[1:]:
         out += ["", f"Stages of one run of tools/test.sh (`{pathlib.Path(log).name}`):", "",
                 "| stage | s |", "|---|---:|"] + [f"| {s} | {t} |" for s, t, _ in stages] + \
                [f"| total | {stages[-1][2]} |"]
+    # the slowest tests of each ctest stage, where the log keeps ctest's lines (the stage line
+    # comes after its tests)
+    text = pathlib.Path(log).read_text()
+    parts = re.split(r"test.sh: (.+?) took \d+ s \(total \d+ s\)", text)
+    for body, stage in zip(parts[0::2], parts[1::2]):
+        tests = re.findall(r"Test +#\d+: (.+?) \.{3,}.*?\s([\d.]+) sec", body)
+        if not tests:
+            continue
+        tests = sorted(((float(t), n) for n, t in tests), reverse=True)
+        out += ["", f"{stage}: {len(tests)} tests, {sum(t for t, _ in tests):.0f} test-seconds (run two at a time); "
+                "the ten slowest:", "", "| s | test |", "|---:|---|"] + [f"| {t:.1f} | {n} |" for t, n in tests[:10]]
 (here / "BUILD.md").write_text("\n".join(out) + "\n")
 print((here / "BUILD.md").read_text())
