@@ -229,6 +229,9 @@ int run(int argc, char** argv) {
       if (sub->parsed()) return action();
   } catch (const UsageError& e) {
     return report_error(e.what(), kExitUsage, json);
+  } catch (const BadTurn& e) {
+    // a --turn the game does not take (query, validate, play): the command line's mistake
+    return report_error(std::string("--turn: ") + e.what(), kExitUsage, json);
   } catch (const nlohmann::json::exception& e) {
     // a JSON value of the wrong kind in the user's input or a doctored file: the library's
     // own tag ("[json.exception.type_error.302] ") is not for users

@@ -23,7 +23,7 @@ struct PlayOptions {
 /// "win in 3" / "lose in 4" for the player making the move (the child's remoteness + 1); a
 /// puzzle's move into a dead end says so.
 std::string move_value(const ojson& m) {
-  if (m.contains("goalReachable") && !m["goalReachable"].get<bool>()) return "a dead end";
+  if (dead_end(m)) return "a dead end";
   return m["moveValue"].get<std::string>() + " in " + std::to_string(m["remoteness"].get<unsigned>() + 1);
 }
 
@@ -47,12 +47,7 @@ int run_play(const PlayOptions& o) {
                      " values are not win/lose; play takes a database of " + game_names(&Game::win_lose));
   std::string pos = o.position.empty() ? d.instance->start_position() : o.position;
   if (pos.empty()) throw UsageError("play: give a position (" + d.db->identity().game + " names no start)");
-  PositionProbe probe;
-  try {
-    probe = values->probe(*d.db, pos, o.turn);  // a bad position: exit 1
-  } catch (const BadTurn& e) {
-    throw UsageError(std::string("--turn: ") + e.what());
-  }
+  PositionProbe probe = values->probe(*d.db, pos, o.turn);  // a bad position: exit 1, a bad --turn: 2
   const bool puzzle = probe.players == 1;
   const Game* game = find_game(d.db->identity().game);
   const PageView view = game ? game->page() : PageView{};
@@ -65,8 +60,8 @@ int run_play(const PlayOptions& o) {
   while (true) {
     const std::string player = player_of(probe);
     std::cout << "\n" << j["position"].get<std::string>() << "  " << (puzzle ? "" : named(player) + " to move: ");
-    if (puzzle && !j["goalReachable"].get<bool>())
-      std::cout << "dead end, the goal cannot be reached\n";
+    if (dead_end(j))
+      std::cout << kDeadEndWords << "\n";
     else
       std::cout << j["positionValue"].get<std::string>() << " in " << j["remoteness"] << "\n";
     const ojson& moves = j["moves"];

@@ -41,7 +41,7 @@ std::string query_text(const ojson& j) {
   if (j.contains("positionValue")) {
     // "lose in 3", or a puzzle's dead end in words (its remoteness 0 counts no moves)
     auto value = [](const ojson& o) {
-      if (o.contains("goalReachable") && !o["goalReachable"].get<bool>()) return std::string("dead end, the goal cannot be reached");
+      if (dead_end(o)) return std::string(kDeadEndWords);
       return o["positionValue"].get<std::string>() + " in " + std::to_string(o["remoteness"].get<unsigned>());
     };
     out += j["position"].get<std::string>() + ": " + value(j) + "\n";
@@ -103,8 +103,8 @@ int run_query(const QueryOptions& o) {
     try {
       const ojson j = query_json(*d.instance, *d.db, p, o.turn);
       out += o.text ? query_text(j) : dump(j) + "\n";
-    } catch (const BadTurn& e) {
-      throw UsageError(std::string("--turn: ") + e.what());
+    } catch (const BadTurn&) {
+      throw;  // not this position's: the command's (exit 2)
     } catch (const BadPosition& e) {
       rc = kExitNo;
       ojson j;

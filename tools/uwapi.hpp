@@ -22,8 +22,15 @@
 
 namespace toadbase::tools {
 
-/// The JSON of a probed win/lose position.
+/// The JSON of a probed win/lose position. A puzzle's position and moves carry goalReachable.
 nlohmann::ordered_json position_json(const PositionProbe& probe);
+/// A puzzle's position or move in position_json from which the goal cannot be reached (its
+/// remoteness, 0, counts no moves), and how the terminal says so.
+inline bool dead_end(const nlohmann::ordered_json& o) {
+  const auto it = o.find("goalReachable");
+  return it != o.end() && !it->get<bool>();
+}
+inline constexpr const char* kDeadEndWords = "dead end, the goal cannot be reached";
 /// The JSON of a probed win/lose position on GamesmanUni's route (spec/uwapi.md): the same
 /// probe as position_json, with the board widget's `autoguiPosition` on the position and on
 /// every move, and the client's rules for puzzles: a position that cannot reach the goal has

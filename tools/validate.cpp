@@ -61,8 +61,8 @@ int run_validate(const ValidateOptions& o) {
     std::pair<std::string, Outcome> got;
     try {
       got = values->value(*d.db, cols[0], o.turn);
-    } catch (const BadTurn& e) {
-      throw UsageError(std::string("--turn: ") + e.what());
+    } catch (const BadTurn&) {
+      throw;  // not this line's: the command's (exit 2)
     } catch (const BadPosition& e) {
       unparse(e.what());
       return;
