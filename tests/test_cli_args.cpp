@@ -264,6 +264,11 @@ TEST_CASE("cli args: --turn the game does not take is a command-line mistake, an
     CHECK_THAT(r.err, Contains("--turn: the player to move is 1 (Toads) or 2 (Frogs), not '" + c.args[4] + "'"));
     CHECK(r.out.empty());
   }
+  // a huge --turn is quoted in part, with its size (as every error quotes what a user gave)
+  const RunResult huge = run_expecting({"query", "--db", f.tf, "--turn", std::string(5000, '9'), "TT--FF"}, 2);
+  CHECK_THAT(huge.err, Contains("--turn: the player to move is 1 (Toads) or 2 (Frogs), not '" + std::string(80, '9') +
+                                "... (5000 bytes)'"));
+  CHECK(huge.err.size() < 400);
   // a position that names its player keeps it, and --turn must agree: 1_ with --turn 2 is that
   // line's error (exit 1), the bare board beside it is answered with --turn
   const RunResult mixed = run_expecting({"query", "--db", f.tf, "--turn", "2", "1_TT--FF", "TT--FF", "2_TT--FF"}, 1);

@@ -37,7 +37,7 @@ Module::Space Module::make_space(const nlohmann::json& j) {
 
 Position Module::parse(const std::string& text, const std::string& turn) {
   if (!turn.empty() && turn != "1")
-    throw BadTurn("the frog puzzle has one player: the player to move can only be 1, not '" + printable(turn) + "'");
+    throw BadTurn("the frog puzzle has one player: the player to move can only be 1, not '" + printable_excerpt(turn) + "'");
   return frog_puzzle::parse(text);
 }
 

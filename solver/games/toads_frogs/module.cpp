@@ -62,7 +62,7 @@ Position Module::parse(const std::string& text, const std::string& turn) {
   } else if (turn == "2") {
     def = Player::Frogs;
   } else if (!turn.empty()) {
-    throw BadTurn("the player to move is 1 (Toads) or 2 (Frogs), not '" + printable(turn) + "'");
+    throw BadTurn("the player to move is 1 (Toads) or 2 (Frogs), not '" + printable_excerpt(turn) + "'");
   }
   const Position p = toads_frogs::parse(text, def);
   // a bare board takes the turn given; a position that names its own player must agree with it

@@ -76,7 +76,7 @@ SolveStats CgtInstance::solve(TierStore& store, Progress* progress) const {
 
 Board CgtInstance::parse(const std::string& text, const std::string& turn) const {
   if (!turn.empty() && turn != "1" && turn != "2")
-    throw BadTurn("the player to move is 1 (Toads) or 2 (Frogs), not '" + printable(turn) + "'");
+    throw BadTurn("the player to move is 1 (Toads) or 2 (Frogs), not '" + printable_excerpt(turn) + "'");
   Board b;
   try {
     b = parse_board(text);
