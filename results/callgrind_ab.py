@@ -3,7 +3,9 @@
 against one built after, on the same solve (every Toads and Frogs board of LENGTH, one thread).
 Instruction counts do not depend on the machine's load, so one run each is enough.
 
-  results/callgrind_ab.py OLD-BINARY NEW-BINARY [LENGTH] [LABEL]     (LENGTH default 14)
+  results/callgrind_ab.py OLD-BINARY NEW-BINARY [LENGTH] [LABEL] [GAME]
+      (LENGTH default 14; GAME toads-frogs by default, or toads-frogs-cgt: the CGT solve, whose
+      forms are made by FormTable::make, counted in the solve_range column's place as `make`)
 
 Both binaries must be built for an instruction set valgrind runs (-DTOADBASE_ARCH=x86-64-v3:
 valgrind lacks AVX-512). One JSON object a binary goes to results/callgrind.jsonl; the table of
@@ -21,21 +23,24 @@ HERE = pathlib.Path(__file__).parent
 ROWS = HERE / "callgrind.jsonl"
 # the engine's hot loop (solver/core/solve.hpp) and the tier walk around it
 HOT = {"solve_range": r"solve_range<", "walk": r"TierWalk|solve_tiers"}
+# the CGT solve's hot work: canonical forms made in the table (solver/cgt)
+HOT_CGT = {"solve_range": r"FormTable::make\(", "walk": r"TierWalk|solve_tiers"}
 
 
-def count(binary, length):
+def count(binary, length, game):
+    hot_patterns = HOT_CGT if game == "toads-frogs-cgt" else HOT
     with tempfile.TemporaryDirectory() as work:
         out = pathlib.Path(work) / "callgrind.out"
         db = pathlib.Path(work) / "db"
         run = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, "solve", "toads-frogs",
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, "solve", game,
              "--length", str(length), "--db", str(db), "--threads", "1", "--quiet", "--json"],
             capture_output=True, text=True, check=True)
         solve = json.loads(run.stdout.strip().splitlines()[-1])
         ann = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out)],
                              capture_output=True, text=True, check=True).stdout
     total = None
-    hot = {k: 0 for k in HOT}
+    hot = {k: 0 for k in hot_patterns}
     for line in ann.splitlines():
         m = re.match(r"\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(PROGRAM TOTALS|\S.*)$", line)
         if not m:
@@ -45,7 +50,7 @@ def count(binary, length):
         if name.startswith("PROGRAM TOTALS"):
             total = ir
             continue
-        for key, pattern in HOT.items():
+        for key, pattern in hot_patterns.items():
             # inclusive counts: the largest entry that matches is the outermost call
             if re.search(pattern, name):
                 hot[key] = max(hot[key], ir)
@@ -62,11 +67,14 @@ def table():
            "`solve_range` is the engine's hot loop (inclusive: the scan of a tier range and the child "
            "lookups it makes); `walk` is the tier walk around it; `whole process` adds opening, "
            "writing and compressing the database.", "",
+           "For `toads-frogs-cgt` rows (the combinatorial values' solve) the `solve_range` column counts "
+           "`FormTable::make` instead: the canonical forms made, the CGT solve's hot work.", "",
            "| run | label | binary | length | positions | whole process (instr./pos.) | walk | solve_range | digest |",
            "|---|---|---|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         p = r["positions"]
-        out.append(f"| {r['run']} | {r['label']} | {r['which']} | {r['length']} | {p:,} | "
+        game = r.get("game", "toads-frogs")
+        out.append(f"| {r['run']} | {r['label']}{'' if game == 'toads-frogs' else ' (' + game + ')'} | {r['which']} | {r['length']} | {p:,} | "
                    f"{r['total_ir'] / p:.1f} | {r['walk_ir'] / p:.1f} | {r['solve_range_ir'] / p:.1f} | `{r['digest']}` |")
     runs = sorted({r["run"] for r in rows})
     out += ["", "After / before, each run:", "", "| run | whole process | walk | solve_range |", "|---|---:|---:|---:|"]
@@ -86,11 +94,12 @@ def main():
     old, new = sys.argv[1], sys.argv[2]
     length = int(sys.argv[3]) if len(sys.argv) > 3 else 14
     label = sys.argv[4] if len(sys.argv) > 4 else ""
+    game = sys.argv[5] if len(sys.argv) > 5 else "toads-frogs"
     run = time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime())
     with ROWS.open("a") as f:
         for which, binary in (("before", old), ("after", new)):
-            r = count(binary, length)
-            r.update({"run": run, "label": label, "which": which, "length": length, "binary": binary})
+            r = count(binary, length, game)
+            r.update({"run": run, "label": label, "which": which, "length": length, "binary": pathlib.Path(binary).name, "game": game})
             f.write(json.dumps(r) + "\n")
             print(which, r)
     table()

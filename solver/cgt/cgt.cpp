@@ -3,10 +3,14 @@
 #include "solver/cgt/cgt.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cassert>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <new>
+#include <type_traits>
 
 namespace toadbase::cgt {
 
@@ -244,33 +248,58 @@ uint32_t* FormTable::WordArena::allocate(size_t n) {
   return p;
 }
 
-/// <= answers: one word an entry, (g + 1) << 32 | h << 1 | answer; a clash overwrites.
+namespace detail {
+
+/// A cache's entries, all bytes zero, from calloc: the pages of a large one are mapped on first
+/// touch, so a table that meets a few forms does not pay for writing its caches' full size (48
+/// MiB by default: most of what a small solve, a query or a test spent).
+template <class T>
+class ZeroedArray {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+
+ public:
+  explicit ZeroedArray(size_t n) : p_(static_cast<T*>(std::calloc(n, sizeof(T)))), n_(n) {
+    if (!p_) throw std::bad_alloc();
+  }
+  ~ZeroedArray() { std::free(p_); }
+  ZeroedArray(const ZeroedArray&) = delete;
+  ZeroedArray& operator=(const ZeroedArray&) = delete;
+  T& operator[](size_t i) const { return p_[i]; }
+  size_t size() const { return n_; }
+
+ private:
+  T* p_;
+  size_t n_;
+};
+
+}  // namespace detail
+
+/// <= answers: one word an entry, (g + 1) << 32 | h << 1 | answer (0: empty, no key is 0); a
+/// clash overwrites. Read and written by any thread without a lock (a word is all or nothing).
 class FormTable::LeqCache {
  public:
-  explicit LeqCache(size_t entries)
-      : slots_(new std::atomic<uint64_t>[entries]), mask_(entries - 1) {
-    for (size_t i = 0; i < entries; ++i) slots_[i].store(0, std::memory_order_relaxed);
-  }
+  explicit LeqCache(size_t entries) : slots_(entries), mask_(entries - 1) {}
   static uint64_t key(FormId g, FormId h) {
     return (uint64_t{g} + 1) << 32 | uint64_t{h} << 1;
   }
   size_t slot(uint64_t k) const { return mix64(k) & mask_; }
   int get(uint64_t k) const {
-    const uint64_t v = slots_[slot(k)].load(std::memory_order_relaxed);
+    const uint64_t v = std::atomic_ref<uint64_t>(slots_[slot(k)]).load(std::memory_order_relaxed);
     return (v & ~uint64_t{1}) == k ? int(v & 1) : -1;
   }
   void put(uint64_t k, bool answer) {
-    slots_[slot(k)].store(k | uint64_t{answer}, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(slots_[slot(k)]).store(k | uint64_t{answer}, std::memory_order_relaxed);
   }
   size_t bytes() const { return (mask_ + 1) * sizeof(uint64_t); }
 
  private:
-  std::unique_ptr<std::atomic<uint64_t>[]> slots_;
+  detail::ZeroedArray<uint64_t> slots_;
   size_t mask_;
 };
 
 /// Results of sums, Norton products and naive atomic weights: a lossy table in stripes,
-/// each stripe under its own mutex (a hit returns the stored id, a clash overwrites).
+/// each stripe under its own mutex (a hit returns the stored id, a clash overwrites). An
+/// entry of zeros is empty: no key is 0 (every op is 1 or more).
 class FormTable::OpCache {
  public:
   enum Op : uint64_t { kSum = 1, kAtomicWeight = 2, kNorton = 3 };
@@ -292,14 +321,14 @@ class FormTable::OpCache {
 
  private:
   struct Entry {
-    uint64_t key = 0;
-    FormId value = kNoForm;
+    uint64_t key;
+    FormId value;
   };
   static constexpr size_t kStripes = 256;
   struct alignas(64) Stripe {
     std::mutex m;
   };
-  std::vector<Entry> entries_;
+  detail::ZeroedArray<Entry> entries_;
   size_t mask_;
   Stripe stripes_[kStripes];
 };

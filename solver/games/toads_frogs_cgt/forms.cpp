@@ -1,6 +1,8 @@
 #include "solver/games/toads_frogs_cgt/forms.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -60,8 +62,11 @@ void ChunkWriter::append(std::span<const StoredForm> forms) {
 void ChunkWriter::put_text(const std::string& s) {
   for (size_t at = 0; at < s.size();) {
     if (text_.empty() || text_.back().size() == kTextBlock) {
+      // a block grows by doubling up to kTextBlock (its capacity then exactly kTextBlock): a
+      // small chunk's text does not take the whole block (which under the sanitizers is
+      // mapped and poisoned in full, for every chunk of a small solve)
       text_.emplace_back();
-      text_.back().reserve(kTextBlock);  // address space: its pages are touched as it fills
+      text_.back().reserve(std::min(kTextBlock, std::max(s.size() - at, kFirstTextReserve)));
     }
     const size_t n = std::min(s.size() - at, kTextBlock - text_.back().size());
     text_.back().append(s, at, n);
@@ -396,14 +401,57 @@ cgt::FormId FormReader::build(cgt::FormTable& t, uint32_t id) const {
   return made.at(id);
 }
 
+namespace {
+
+// The tables long forms are printed in, kept between prints: a fresh FormTable touches some
+// megabytes (its first chunk of records, its caches) before its first form, which cost more
+// than the print itself (verify and query print every long form they meet). A table is taken
+// by one print at a time; one that grew past its first chunk of records is let go, and at most
+// as many tables are kept as prints ran at once, so what stays is a few tables of a few
+// megabytes each.
+class PrintTables {
+ public:
+  std::unique_ptr<cgt::FormTable> take() {
+    {
+      std::lock_guard lock(mutex_);
+      if (!free_.empty()) {
+        auto t = std::move(free_.back());
+        free_.pop_back();
+        return t;
+      }
+    }
+    return std::make_unique<cgt::FormTable>(cgt::FormTable::Options{size_t{1} << 18, size_t{1} << 16});
+  }
+  void give(std::unique_ptr<cgt::FormTable> t) {
+    if (t->size() > kKeepForms) return;
+    std::lock_guard lock(mutex_);
+    if (free_.size() < kKeepTables) free_.push_back(std::move(t));
+  }
+
+ private:
+  static constexpr size_t kKeepForms = size_t{1} << 16, kKeepTables = 8;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<cgt::FormTable>> free_;
+};
+
+PrintTables& print_tables() {
+  static PrintTables tables;
+  return tables;
+}
+
+}  // namespace
+
 void FormReader::print(uint32_t id, StoredForm& f) const {
-  cgt::FormTable t({size_t{1} << 18, size_t{1} << 16});
+  // returned to the pool on every path but an exception's (a damaged form: the table is dropped)
+  std::unique_ptr<cgt::FormTable> table = print_tables().take();
+  cgt::FormTable& t = *table;
   const cgt::FormId g = build(t, id);
   f.text = t.to_string(g);
   const auto aw = t.atomic_weight(g);
   if (aw.has_value() != f.atomic_weight.has_value())
     throw std::runtime_error("form " + std::to_string(id) + ": its atomic weight is not what its row says (damaged)");
   if (aw) f.atomic_weight = t.to_string(*aw);
+  print_tables().give(std::move(table));
 }
 
 std::string FormReader::text(uint32_t id) const {

@@ -137,10 +137,12 @@ class ChunkWriter {
   /// Text block bytes: past the C library's largest threshold for mapping an allocation of
   /// its own (32 MiB), so a block's memory is returned when it is let go.
   static constexpr size_t kTextBlock = size_t{1} << 26;
+  /// What a new block reserves first (put_text).
+  static constexpr size_t kFirstTextReserve = size_t{1} << 16;
   void put_text(const std::string& s);
 
   FormChunk chunk_;
-  std::vector<std::string> text_;  // blocks of kTextBlock bytes (reserved, filled as they come)
+  std::vector<std::string> text_;  // blocks of kTextBlock bytes, the last growing as it fills
   uint64_t text_size_ = 0;
 };
 
