@@ -301,7 +301,13 @@ cases.forest = async (browser, base) => {
   assert.equal(await page.textContent('#moves'), m[2]);
   assert.equal(await page.textContent('#stones'), m[3]);
   assert.equal(await page.textContent('#score'), m[4]);
-  assert.match(await page.textContent('#result'), new RegExp(`score ${m[4]}\\.`));
+  assert.match(await page.textContent('#result'), new RegExp(`score ${m[4]}[ .]`));
+  // the end's colour: a success's only when the walk paid (this one reaches the portal after
+  // two deaths, below zero), a failure's when he is stuck
+  const reached = /reached the portal/.test(text), score = Number(m[4]);
+  const hue = hueOf(await page.$eval('#result', e => getComputedStyle(e).color));
+  assert.equal(hue, reached && score > 0 ? 'green' : reached ? 'other' : 'red', `the end '${await page.textContent('#result')}' in ${hue}`);
+  if (reached && score <= 0) assert.match(await page.textContent('#result'), /at a loss/);
   await shot(page, 'forest-end');
   // a new forest by side and seed from the form, with the bayes agent
   await page.fill('input[name=side]', '3');
@@ -323,7 +329,51 @@ cases.forest = async (browser, base) => {
   const db = path.join(WORK, 'data', 'forest3');
   const opt = JSON.parse(toadbase('forest', 'play', '--side', '3', '--seed', '1', '--agent', 'optimal', '--db', db, '--json').trim().split('\n').pop());
   assert.equal(await page.textContent('#score'), String(opt.result.score));
+  assert.equal(await page.$$eval('#replaced', x => x.length), 0, 'nothing was replaced');
+  await forestOnPhone(browser, base);
 };
+
+/// At phone size: what the view could not show as asked it says; the legend names every look
+/// of a tile; a walk that reached the portal and paid is coloured a success, one at a loss not.
+async function forestOnPhone(browser, base) {
+  const phone = await openPage(browser, `${base}#view=forest&side=9&seed=1&agent=optimal`, { width: 390, height: 844 });
+  await ready(phone);
+  const said = await phone.textContent('#replaced');
+  assert.match(said, /Side 9 was asked.* side 8\./);
+  assert.match(said, /none of side 8: the Bayesian agent \(bayes\) walks instead/);
+  assert.equal(await phone.inputValue('#agent'), 'bayes');
+  assert.equal(await phone.$eval('h2', h => h.textContent), 'Magic Forest: 8\u00d78, seed 1');
+  await noOverflow(phone, 'the forest at phone size');
+  const legend = await phone.$$eval('#forest-legend li', ls => ls.map(l => l.textContent));
+  for (const w of ['unknown', 'the start', 'walked on', 'killed by a monster', 'fell into a trap', 'the portal', 'the wanderer'])
+    assert.ok(legend.some(x => x.includes(w)), `the legend names '${w}': ${legend}`);
+  await shot(phone, 'phone-forest-replaced');
+  // the optimal agent with no database of a side that is in range: only the agent is replaced
+  await phone.goto(`${base}#view=forest&side=4&seed=1&agent=optimal`);
+  await ready(phone);
+  assert.doesNotMatch(await phone.textContent('#replaced'), /was asked/);
+  assert.match(await phone.textContent('#replaced'), /none of side 4/);
+  // the first seeds of side 3 whose walk reaches the portal, one that paid and one at a loss
+  const found = {};
+  for (let seed = 1; seed <= 200 && !(found.paid && found.loss); ++seed) {
+    const r = JSON.parse(toadbase('forest', 'play', '--side', '3', '--seed', String(seed), '--agent', 'original', '--json').trim().split('\n').pop()).result;
+    if (r.portal) found[r.score > 0 ? 'paid' : 'loss'] ??= { seed, ...r };
+  }
+  assert.ok(found.paid && found.loss, `seeds of side 3 with the portal reached, paid and at a loss: ${JSON.stringify(found)}`);
+  for (const [kind, r] of Object.entries(found)) {
+    await phone.goto(`${base}#view=forest&side=3&seed=${r.seed}&agent=original`);
+    await ready(phone);
+    await phone.click('#to-end');
+    const end = await phone.textContent('#result');
+    assert.match(end, new RegExp(`^Reached the portal.*score ${r.score}`));
+    const hue = hueOf(await phone.$eval('#result', e => getComputedStyle(e).color));
+    assert.equal(hue, kind === 'paid' ? 'green' : 'other', `'${end}' in ${hue}`);
+    if (kind === 'loss') {
+      assert.match(end, new RegExp(`at a loss: score ${r.score} \\(${r.deaths} deaths?, ${r.stones} stones?\\)`));
+      await shot(phone, 'phone-forest-loss');
+    }
+  }
+}
 
 cases['river-toad'] = async (browser, base) => {
   const rolls = path.join(WORK, 'rolls.txt');
@@ -391,6 +441,7 @@ cases['deep-link'] = async (browser, base) => {
     const after = (await hashParams(page)).p;
     const child = await json(`${base}api/tf8/query?p=${encodeURIComponent(m.position)}`);
     assert.ok(after === m.position || (child.moves.length && after === child.moves[0].position), 'Enter played the focused move');
+    await stripFits(page, base, `${name}: 17 cells`, '#db=frogs8&p=LLLLLLLL_RRRRRRRR', 17);
     for (const [hash, sel] of [['#db=frogs3&p=LL_LRRR', '.puzzle'], ['#view=forest&side=3&seed=2&agent=oracle', '#forest-grid'], ['#view=rolls', '#rolls']]) {
       await page.goto(base + hash);
       await ready(page);
@@ -404,6 +455,26 @@ cases['deep-link'] = async (browser, base) => {
   await page.waitForSelector('#error:not([hidden])');
   assert.match(await page.textContent('#error'), /no database 'nosuch'/);
 };
+
+/// A strip of `n` cells fits the window: no sideways scroll, one row, every cell inside the
+/// window and numbered in order, none crushed below 16 pixels.
+async function stripFits(page, base, what, hash, n) {
+  await page.goto(base + hash);
+  await ready(page);
+  await page.waitForSelector('.strip .cell');
+  const s = await page.$eval('.strip', strip => ({
+    scroll: strip.scrollWidth, client: strip.clientWidth, window: window.innerWidth,
+    cells: [...strip.querySelectorAll('.cell')].map(c => { const r = c.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, width: r.width, num: c.querySelector('.num').textContent }; }),
+  }));
+  assert.equal(s.cells.length, n, what);
+  assert.ok(s.scroll <= s.client + 1, `${what}: the strip scrolls sideways (${s.scroll} > ${s.client})`);
+  assert.ok(s.cells.every(c => c.left >= 0 && c.right <= s.window), `${what}: a cell is outside the window`);
+  assert.equal(new Set(s.cells.map(c => Math.round(c.top))).size, 1, `${what}: the cells are not in one row`);
+  assert.deepEqual(s.cells.map(c => c.num), s.cells.map((c, i) => String(i)), `${what}: the numbering`);
+  assert.ok(Math.min(...s.cells.map(c => c.width)) >= 16, `${what}: cells of ${Math.min(...s.cells.map(c => c.width))} px`);
+  await noOverflow(page, what);
+  await shot(page, 'strip-' + what.replace(/\W+/g, '-'));
+}
 
 cases.plain = async (browser, base) => {
   // a game without a view of its own (combinatorial game values): the plain view, from its card
@@ -479,7 +550,7 @@ cases.plain = async (browser, base) => {
 // ---- main ----------------------------------------------------------------------------------
 
 const needs = {
-  'toads-frogs': ['tf8'], puzzle: ['frogs3'], forest: ['forest3'], 'river-toad': ['rt2'], 'deep-link': ['tf8', 'frogs3'],
+  'toads-frogs': ['tf8'], puzzle: ['frogs3'], forest: ['forest3'], 'river-toad': ['rt2'], 'deep-link': ['tf8', 'frogs3', 'frogs8'],
   plain: ['cgt6', 'rt2'],
 };
 if (!cases[which]) { console.error(`no case '${which}': ${Object.keys(cases).join(', ')}`); process.exit(2); }
@@ -487,6 +558,7 @@ fs.mkdirSync(path.join(WORK, 'data'), { recursive: true });
 for (const id of needs[which]) {
   if (id === 'tf8') solve(id, 'toads-frogs', '--length', '8');
   if (id === 'frogs3') solve(id, 'frog-puzzle', '--left', '3', '--right', '3');
+  if (id === 'frogs8') solve(id, 'frog-puzzle', '--left', '8', '--right', '8');
   if (id === 'rt2') solve(id, 'river-toad', '--turns', '2');
   if (id === 'forest3') solve(id, 'forest', '--side', '3');
   if (id === 'cgt6') solve(id, 'toads-frogs-cgt', '--length', '6');

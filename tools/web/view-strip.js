@@ -47,7 +47,9 @@ function drawStrip(game, position, moves, { colour, hint, onMove, disabled }) {
   const cells = stripCells(game, position);
   const byFrom = new Map(moves.map(m => [moveCells(m)[0], m]));
   const byTo = new Map(moves.map(m => [moveCells(m)[1], m]));
-  const strip = el('div', { class: 'strip', role: 'group', 'aria-label': 'the board' });
+  // --cells sizes the cells to the width (toadbase.css): they scale down on a narrow screen and
+  // wrap onto a second row, numbers kept, only when even the smallest do not fit
+  const strip = el('div', { class: 'strip', role: 'group', 'aria-label': 'the board', style: `--cells: ${cells.length}` });
   cells.forEach((ch, i) => {
     const m = byFrom.get(i);
     const piece = stripPieceOf(game, ch);

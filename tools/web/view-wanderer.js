@@ -7,6 +7,10 @@
 async function wanderer(game, h, { about, route }) {
   const token = renderToken;
   const side = Math.max(2, Math.min(8, Number(h.side) || 3));
+  // what was asked and could not be shown is said on the page, not replaced silently
+  const replaced = [];
+  if (h.side !== undefined && h.side !== '' && Number(h.side) !== side)
+    replaced.push(`Side ${h.side} was asked; this view walks forests of side 2 to 8, so this is side ${side}.`);
   const seed = Number.isFinite(Number(h.seed)) && h.seed !== '' ? Number(h.seed) : 1;
   // the game's databases: the optimal agent reads one of the forest's side
   const ownDbs = databases.filter(x => x.game === game.name);
@@ -16,7 +20,10 @@ async function wanderer(game, h, { about, route }) {
   let agent = h.agent || 'original';
   let db = h.db || (agent === 'optimal' && dbOfSide(side) ? dbOfSide(side).id : '');
   const served = ownDbs.find(x => x.id === db);
-  if (agent === 'optimal' && (!served || Number(served.parameters.side) !== side)) agent = 'bayes';
+  if (agent === 'optimal' && (!served || Number(served.parameters.side) !== side)) {
+    agent = 'bayes';
+    replaced.push(`The optimal agent reads a solved database of the forest's side, and this server has none of side ${side}: the Bayesian agent (bayes) walks instead.`);
+  }
   note({ view: viewId, side, seed, agent, db: agent === 'optimal' ? db : '' });
   const root = el('section', { class: 'game forest', 'data-game': game.name });
   view().replaceChildren(root, el('p', { text: 'The wanderer is walking this forest\u2026' }));
@@ -43,6 +50,16 @@ async function wanderer(game, h, { about, route }) {
       at = idx(s.at);
     }
     return { seen, stoned, dead, at, portalFound };
+  }
+  // what each tile's look means, drawn with the tiles' own classes
+  function legend() {
+    const key = [['tile mist', 'unknown (mist)'], ['tile seen start', 'the start'], ['tile seen', 'walked on'],
+      ['tile monster', 'killed by a monster'], ['tile trap', 'fell into a trap'], ['tile portal', 'the portal'],
+      ['tile revealed trap', 'shown at the end, never met (faded)']];
+    return el('ul', { class: 'legend tiles', id: 'forest-legend', 'aria-label': 'what the tiles show' },
+      key.map(([cls, words]) => el('li', {}, el('span', { class: cls, 'aria-hidden': 'true' }), words)),
+      el('li', {}, el('span', { class: 'tile seen', 'aria-hidden': 'true' }, el('span', { class: 'who', text: 'W' })), 'the wanderer'),
+      el('li', {}, 'stoned: a stone was thrown there; bones, leaves: what he saw on a walked tile'));
   }
   function render() {
     if (token !== renderToken) return;
@@ -89,7 +106,13 @@ async function wanderer(game, h, { about, route }) {
     const words = last ? `Step ${st.step} of ${play.steps.length}: ${last.action === 'stone' ? 'threw a stone at' : 'moved to'} row ${last.tile[0]}, column ${last.tile[1]}` +
       ({ walked: '', stone: '', monster: ': killed by a monster, back to the start', trap: ': fell into a trap, back to the start', portal: ': the portal!' }[last.outcome]) :
       `The wanderer stands on the start tile. ${play.steps.length} actions to come.`;
-    const end = done ? (play.result.portal ? `Reached the portal: score ${play.result.score}.` : `Stuck: the forest ends with score ${play.result.score}.`) : '';
+    // the success colour only for a walk that paid: the portal after deaths can leave the score
+    // below zero
+    const r = play.result, paid = r.portal && r.score > 0;
+    const end = !done ? '' : r.portal ? (paid ? `Reached the portal: score ${r.score}.` :
+      `Reached the portal, but at a loss: score ${r.score} (${r.deaths} ${r.deaths === 1 ? 'death' : 'deaths'}, ${r.stones} ${r.stones === 1 ? 'stone' : 'stones'}).`) :
+      `Stuck: the forest ends with score ${r.score}.`;
+    const endClass = !done ? '' : paid ? 'win' : r.portal ? 'mixed' : 'lose';
     const stats = el('dl', { class: 'stats', id: 'stats' },
       el('div', {}, el('dt', { text: 'score' }), el('dd', { id: 'score', text: last ? last.score : 0 })),
       el('div', {}, el('dt', { text: 'moves' }), el('dd', { id: 'moves', text: last ? last.moves : 0 })),
@@ -99,6 +122,7 @@ async function wanderer(game, h, { about, route }) {
     root.replaceChildren(
       el('h2', { text: `${game.title}: ${side}\u00d7${side}, seed ${seed}` }),
       el('p', { class: 'sub', text: (about ? about + ' ' : '') + 'Press Next move or Enter.' }),
+      ...(replaced.length ? [el('p', { class: 'notice', id: 'replaced', role: 'status' }, replaced.join(' '))] : []),
       el('form', { class: 'controls', id: 'forest-form', onsubmit: e => { e.preventDefault(); const f = new FormData(e.target); const own = dbOfSide(f.get('side')); go({ view: viewId, side: f.get('side'), seed: f.get('seed'), agent: f.get('agent'), db: f.get('agent') === 'optimal' && own ? own.id : '' }); } },
         el('label', {}, 'side', el('input', { type: 'number', name: 'side', min: 2, max: 8, value: side })),
         el('label', {}, 'seed', el('input', { type: 'number', name: 'seed', min: 0, value: seed })),
@@ -111,9 +135,8 @@ async function wanderer(game, h, { about, route }) {
             el('button', { id: 'to-end', disabled: done, onclick: () => { st.step = play.steps.length; render(); } }, 'To the end'),
             el('button', { id: 'again', disabled: st.step === 0, onclick: () => { st.step = 0; render(); } }, 'From the start')),
           el('p', { class: 'log', id: 'log', text: words }),
-          el('p', { class: 'value-line ' + (done ? (play.result.portal ? 'win' : 'lose') : ''), id: 'result', text: end }),
-          grid, stats,
-          el('p', { class: 'sub', text: 'W: the wanderer. Misty tiles are unknown; the start tile has a white rim.' })),
+          el('p', { class: 'value-line ' + endClass, id: 'result', text: end }),
+          grid, stats, legend()),
         el('div', { class: 'panel' }, el('h3', { text: 'What he can infer: exact probabilities' }),
           el('div', { class: 'controls', role: 'radiogroup', 'aria-label': 'which probability' },
             ['monster', 'trap', 'portal'].map(w => el('label', {}, el('input', { type: 'radio', name: 'heat', value: w, checked: st.heat === w, onchange: () => { st.heat = w; render(); } }), `P(${w})`))),
