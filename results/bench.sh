@@ -21,7 +21,7 @@ out=results/bench.jsonl
 run_id=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 machine="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 # the rows keep the keys bench.jsonl has always had: toadbase's camelCase JSON is stored snake_case
-emit() { python3 -c 'import json,re,sys; d=json.loads(sys.argv[1]); d={re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), k): v for k, v in d.items()}; d.update(run=sys.argv[2], machine=sys.argv[3]); print(json.dumps(d))' "$1" "$run_id" "$machine" >> "$out"; }
+emit() { python3 -c 'import json,re,sys; d=json.loads(sys.argv[1]); d={re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), k): v for k, v in d.items()}; d.update(run=sys.argv[2], machine=sys.argv[3]); d.update({k: d[k].rsplit("/", 1)[-1] for k in ("db",) if isinstance(d.get(k), str)}); print(json.dumps(d))' "$1" "$run_id" "$machine" >> "$out"; }
 
 # solve CASE REPEATS THREADS GAME ARGS...: median wall time over repeats, peak RSS of each run
 # (FIRST_REPEAT numbers the repeats from another start: scaling() runs one at a time)

@@ -41,12 +41,12 @@ one() {
   local vt; vt=$(cat "$work/vt")
   lookup=$("$bin" bench lookup --db "$work/db" --json)
   python3 - "$solve" "$verify" "$lookup" "$which" "$pair" "$rss" "$vt" "$length" "$run_id" "$machine" "$bin" >> "$out" <<'EOF'
-import json, re, sys
+import json, os, re, sys
 def snake(d):
     return {re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), k): v for k, v in d.items()}
 s, v, l = (snake(json.loads(x)) for x in sys.argv[1:4])
 which, pair, rss, vt, length, run, machine, binary = sys.argv[4:12]
-print(json.dumps({"run": run, "machine": machine, "binary": which, "path": binary, "pair": int(pair), "length": int(length),
+print(json.dumps({"run": run, "machine": machine, "binary": which, "path": os.path.basename(binary), "pair": int(pair), "length": int(length),
                   "solve_seconds": s["seconds"], "positions": s["positions"], "positions_per_second": s["positions_per_second"],
                   "peak_rss_kb": int(rss), "stored_bytes": s["stored_bytes"], "digest": s["digest"],
                   "verify_seconds": float(vt), "verify_ok": v["ok"], "verify_digest": v["digest"],

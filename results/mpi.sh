@@ -29,7 +29,7 @@ mpirun=${MPIRUN:-mpirun}
 
 # emit JSON EXTRA-JSON: the solve's JSON with the run's fields added
 emit() {
-  python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d.update(json.loads(sys.argv[2])); d.update(run=sys.argv[3], machine=sys.argv[4]); print(json.dumps(d))' \
+  python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d.update(json.loads(sys.argv[2])); d.update(run=sys.argv[3], machine=sys.argv[4]); d.update({k: d[k].rsplit("/", 1)[-1] for k in ("db",) if isinstance(d.get(k), str)}); print(json.dumps(d))' \
     "$1" "$2" "$run_id" "$machine" >> "$out"
 }
 
