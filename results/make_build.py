@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""results/BUILD.md from results/build.jsonl (rows of results/build_time.sh) and the CI stage
-times a run of tools/test.sh printed, if given: results/make_build.py [TEST_SH_LOG ...]."""
+"""results/BUILD.md from results/build.jsonl (rows of results/build_time.sh) and the stage and
+test times runs of tools/test.sh printed: results/make_build.py [TEST_SH_LOG ...] (by default
+every log kept in results/test-sh/, by name, so oldest first: a run's `test.sh:` and ctest
+`Test #` lines, `grep -E "Test +#[0-9]+:|^test.sh:" LOG > results/test-sh/DATE-WHAT-COMMIT.log`)."""
 import json, pathlib, re, sys
 
 here = pathlib.Path(__file__).parent
@@ -24,7 +26,8 @@ for r in rows:
                f"{r['load_before'] if r['load_before'] is not None else 'not recorded'} / {r['load_after'] if r['load_after'] is not None else 'not recorded'} |")
 out += ["", f"\"vs before issue 26\": the CPU time over the median of the rows of `{BEFORE}` ({base:.0f} CPU s). "
         "Pairs measured one right after the other are the fair comparison; the issue asks for at most 0.55."]
-for log in sys.argv[1:]:
+logs = sys.argv[1:] or sorted((here / "test-sh").glob("*.log"))  # named DATE-what-COMMIT.log
+for log in logs:
     stages = re.findall(r"test.sh: (.+?) took (\d+) s \(total (\d+) s\)", pathlib.Path(log).read_text())
     if stages:
         out += ["", f"Stages of one run of tools/test.sh (`{pathlib.Path(log).name}`):", "",
