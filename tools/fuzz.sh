@@ -6,10 +6,13 @@
 #   tools/fuzz.sh            10 s a target (what tools/test.sh runs)
 #   tools/fuzz.sh 600        ten minutes a target
 #   tools/fuzz.sh 60 toads_frogs_position     one target
+#   tools/fuzz.sh build      builds them, runs none
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
 shift || true
+build_only=false
+if [ "$seconds" = build ]; then build_only=true; fi
 build=build-fuzz
 # -O1, as libFuzzer's documentation builds its targets: the instrumented build compiles
 # faster than at -O3
@@ -21,6 +24,7 @@ fi
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
   -DTOADBASE_FUZZ=ON -DTOADBASE_ARCH= -DTOADBASE_TESTS=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build" -j"$(nproc)" --target fuzz_all
+if $build_only; then exit 0; fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   for f in tests/fuzz/fuzz_*.cpp; do t=$(basename "$f" .cpp); targets+=("${t#fuzz_}"); done

@@ -3,7 +3,8 @@
 # warnings as errors (the browser tests of the page included, label `browser`), then again
 # under AddressSanitizer + UndefinedBehaviorSanitizer without the slow and browser labels, then
 # every parser's fuzz target for a bounded time (tools/fuzz.sh). Each stage says how long it
-# took (the two builds are most of it; ccache, when installed, keeps them short).
+# took (the builds are most of it; ccache, when installed, keeps them short). The sanitizer
+# and fuzz builds run beside the test stage before them, at the lowest priority.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -24,16 +25,40 @@ fi
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DTOADBASE_WERROR=ON -DTOADBASE_PYTHON=ON "${launcher[@]}" >/dev/null
 cmake --build build-test -j"$jobs"
 stage "the Release build"
-ctest --test-dir build-test --output-on-failure -j"$jobs"
-stage "the Release tests"
+# The next stage's build runs beside each test stage at the lowest priority: the tests leave
+# about a quarter of the machine idle (waiting on servers, timers and the processes they
+# start), which the build takes, while the tests keep the CPU they ask for. Its output goes
+# to a log, shown when it fails; its process group is stopped if this script stops first.
+background=""
+stop_background() { if [ -n "$background" ]; then kill -TERM -- "-$background" 2>/dev/null || true; fi; }
+trap stop_background EXIT
+beside() {  # beside LOG COMMAND...: starts COMMAND in a session of its own, at nice 19
+  setsid nice -n 19 "${@:2}" >"$1" 2>&1 &
+  background=$!
+}
+finish_beside() {  # finish_beside LOG WHAT: waits for it; its log's tail, or all of it on failure
+  if ! wait "$background"; then
+    background=""
+    cat "$1"
+    echo "test.sh: $2 failed (log: $1)"
+    exit 1
+  fi
+  background=""
+  tail -n 2 "$1"
+}
 # -g1: line tables only (file:line in the reports) compiles a quarter faster than -g
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
   -DTOADBASE_SANITIZE=ON -DTOADBASE_WERROR=ON -DTOADBASE_PYTHON=ON "${launcher[@]}" >/dev/null
-cmake --build build-asan -j"$jobs"
-stage "the sanitizer build"
+beside build-test/sanitizer-build.log cmake --build build-asan -j"$jobs"
+ctest --test-dir build-test --output-on-failure -j"$jobs"
+stage "the Release tests (the sanitizer build beside them)"
+finish_beside build-test/sanitizer-build.log "the sanitizer build"
+stage "the rest of the sanitizer build"
+beside build-test/fuzz-build.log tools/fuzz.sh build
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE "slow|browser"
-stage "the sanitizer tests"
+stage "the sanitizer tests (the fuzz targets' build beside them)"
+finish_beside build-test/fuzz-build.log "the fuzz targets' build"
 tools/fuzz.sh 10
-stage "the fuzz targets (build and 10 s each)"
+stage "the fuzz targets (the rest of their build, and 10 s each)"
 if command -v ccache >/dev/null; then ccache --show-stats 2>/dev/null | grep -Ei "hits|misses" | head -4 || true; fi
