@@ -4,11 +4,13 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <climits>
 #include <cstring>
 #include <filesystem>
@@ -163,6 +165,33 @@ TempDir::TempDir(const std::string& tag) {
 TempDir::~TempDir() {
   std::error_code ec;
   fs::remove_all(path_, ec);
+}
+
+std::string shared_database(const std::string& name, const std::vector<std::string>& solve_args) {
+  const fs::path root = fs::path(TOADBASE_TEST_TMP) / "shared";
+  const auto stamp = static_cast<uint64_t>(fs::last_write_time(TOADBASE_BIN).time_since_epoch().count());
+  const fs::path done = root / (name + "-" + std::to_string(stamp));
+  if (fs::exists(done / "CURRENT")) return done.string();
+  fs::create_directories(root);
+  // one process solves it while the others that ask wait (the lock goes with the process)
+  const int lock = ::open((root / (name + ".lock")).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  REQUIRE(lock >= 0);
+  struct Unlock {
+    int fd;
+    ~Unlock() { ::close(fd); }
+  } unlock{lock};
+  while (::flock(lock, LOCK_EX) != 0) REQUIRE(errno == EINTR);
+  if (fs::exists(done / "CURRENT")) return done.string();
+  const fs::path mine = root / (name + "-solving-" + std::to_string(::getpid()));
+  fs::remove_all(mine);
+  std::vector<std::string> args{"solve"};
+  args.insert(args.end(), solve_args.begin(), solve_args.end());
+  args.insert(args.end(), {"--db", mine.string(), "--quiet"});
+  ok(args);
+  std::error_code ec;
+  fs::rename(mine, done, ec);
+  REQUIRE_FALSE(ec);
+  return done.string();
 }
 
 std::string read_file(const std::string& path) {

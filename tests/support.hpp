@@ -236,4 +236,11 @@ inline RunResult ok(const std::vector<std::string>& args, const std::string& inp
   return run_expecting(args, 0, input);
 }
 
+/// A database solved once for every test process that asks for it by `name` (`solve_args`:
+/// what follows `toadbase solve`, without --db), for tests that only read it. One process
+/// solves it (into a folder of its own, renamed into place when whole) while the others that
+/// ask wait on a lock. Kept in the scratch area under a name that changes with the toadbase
+/// binary, so a rebuilt command never reads an older one's database.
+std::string shared_database(const std::string& name, const std::vector<std::string>& solve_args);
+
 }  // namespace tbtest

@@ -18,19 +18,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// One small database of each game, made once.
+/// One small database of each game, read only: solved once for the test processes of these
+/// cases (the forest's takes half a minute under the sanitizers).
 struct Games {
-  TempDir dir{"reliability"};
   std::map<std::string, std::string> db;
   Games() {
-    db["toads-frogs"] = dir / "tf";
-    ok({"solve", "toads-frogs", "--length", "8", "--db", db["toads-frogs"], "--quiet"});
-    db["frog-puzzle"] = dir / "fp";
-    ok({"solve", "frog-puzzle", "--left", "3", "--db", db["frog-puzzle"], "--quiet"});
-    db["river-toad"] = dir / "rt";
-    ok({"solve", "river-toad", "--turns", "1", "--db", db["river-toad"], "--quiet"});
-    db["forest"] = dir / "forest";
-    ok({"solve", "forest", "--side", "3", "--db", db["forest"], "--quiet"});
+    db["toads-frogs"] = tbtest::shared_database("reliability-tf8", {"toads-frogs", "--length", "8"});
+    db["frog-puzzle"] = tbtest::shared_database("reliability-fp3", {"frog-puzzle", "--left", "3"});
+    db["river-toad"] = tbtest::shared_database("reliability-rt1", {"river-toad", "--turns", "1"});
+    db["forest"] = tbtest::shared_database("reliability-forest3", {"forest", "--side", "3"});
   }
 };
 

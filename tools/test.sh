@@ -33,7 +33,9 @@ background=""
 stop_background() { if [ -n "$background" ]; then kill -TERM -- "-$background" 2>/dev/null || true; fi; }
 trap stop_background EXIT
 beside() {  # beside LOG COMMAND...: starts COMMAND in a session of its own, at nice 19
-  setsid nice -n 19 "${@:2}" >"$1" 2>&1 &
+  # (a session of its own is a scheduling group of its own where the kernel groups by session,
+  # weighed as much as the tests' group whatever its processes' nice: the group is niced too)
+  setsid bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null || true; exec nice -n 19 "$@"' beside "${@:2}" >"$1" 2>&1 &
   background=$!
 }
 finish_beside() {  # finish_beside LOG WHAT: waits for it; its log's tail, or all of it on failure
@@ -46,6 +48,12 @@ finish_beside() {  # finish_beside LOG WHAT: waits for it; its log's tail, or al
   background=""
   tail -n 2 "$1"
 }
+# the browser tests' driver as tools/install-deps.sh installs it, when npm can (from its cache,
+# else the network): a fresh clone runs the page's tests rather than skipping them
+if [ ! -f tests/web/node_modules/playwright-core/package.json ] && command -v npm >/dev/null; then
+  (cd tests/web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 timeout 300 npm ci --prefer-offline --no-audit --no-fund --loglevel=error) ||
+    echo "test.sh: playwright-core could not be installed (no npm cache, no network): the browser tests will say skipped"
+fi
 # -g1: line tables only (file:line in the reports) compiles a quarter faster than -g
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
   -DTOADBASE_SANITIZE=ON -DTOADBASE_WERROR=ON -DTOADBASE_PYTHON=ON "${launcher[@]}" >/dev/null
