@@ -1,6 +1,7 @@
 #include "solver/games/toads_frogs_cgt/forms.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -66,7 +67,7 @@ void ChunkWriter::put_text(const std::string& s) {
       // small chunk's text does not take the whole block (which under the sanitizers is
       // mapped and poisoned in full, for every chunk of a small solve)
       text_.emplace_back();
-      text_.back().reserve(std::min(kTextBlock, std::max(s.size() - at, kFirstTextReserve)));
+      text_.back().reserve(std::min(kTextBlock, std::bit_ceil(std::max(s.size() - at, kFirstTextReserve))));
     }
     const size_t n = std::min(s.size() - at, kTextBlock - text_.back().size());
     text_.back().append(s, at, n);
@@ -407,8 +408,8 @@ namespace {
 // megabytes (its first chunk of records, its caches) before its first form, which cost more
 // than the print itself (verify and query print every long form they meet). A table is taken
 // by one print at a time; one that grew past its first chunk of records is let go, and at most
-// as many tables are kept as prints ran at once, so what stays is a few tables of a few
-// megabytes each.
+// kKeepTables are kept (no more than prints ran at once), so what stays is a few tables of a
+// few megabytes each.
 class PrintTables {
  public:
   std::unique_ptr<cgt::FormTable> take() {
