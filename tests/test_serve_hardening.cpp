@@ -136,11 +136,10 @@ TEST_CASE("serve hardening: heavy routes run on a pool of their own, a refused o
   o.limits.threads = 2;
   o.limits.heavy_threads = 1;
   o.limits.heavy_per_address = 2;
-  o.route_limits["frog-puzzle.positions"] = uint64_t{1} << 20;
   TestServer s({solve_tf(dir, "tf8", 8)}, o);
   const std::string good = "/api/tf8/query?p=1_TT----FF";
   const std::string expected = s.get(good).body;
-  // each of these explores 2^20 positions and is refused (413): long work
+  // each of these explores the route's 2^22 positions and is refused (413): long work
   const std::string heavy_a = "/api/frog-puzzle/solve?p=LLLLLLLL____RRRRRRRR";
   const std::string heavy_b = "/api/frog-puzzle/solve?p=LLLLLLL_____RRRRRRRR";
   auto a = ask_async(s.port, get_request(heavy_a), 120000);

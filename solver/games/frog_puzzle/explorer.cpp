@@ -4,6 +4,7 @@
 #include <bit>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace toadbase::frog_puzzle {
 
@@ -21,6 +22,23 @@ void each_child(uint64_t key, uint32_t full, F&& f) {
   for (uint32_t m = R & (L << 1) & (E << 2); m; m &= m - 1) emit(L, R ^ (5u << (std::countr_zero(m) - 2)));
 }
 
+// Sorts keys of `bits` significant bits (least significant digit first, 11 bits a pass):
+// the layers are millions of keys, where std::sort spent most of an exploration.
+void radix_sort(std::vector<uint64_t>& keys, std::vector<uint64_t>& spare, int bits) {
+  constexpr int kDigit = 11;
+  constexpr size_t kBuckets = size_t{1} << kDigit;
+  spare.resize(keys.size());
+  std::vector<size_t> count(kBuckets);
+  for (int shift = 0; shift < bits; shift += kDigit) {
+    std::fill(count.begin(), count.end(), 0);
+    for (uint64_t k : keys) ++count[(k >> shift) & (kBuckets - 1)];
+    size_t sum = 0;
+    for (size_t& c : count) sum += std::exchange(c, sum);
+    for (uint64_t k : keys) spare[count[(k >> shift) & (kBuckets - 1)]++] = k;
+    keys.swap(spare);
+  }
+}
+
 }  // namespace
 
 Explorer::Explorer(const Position& start, uint64_t limit, bool with_values)
@@ -29,17 +47,23 @@ Explorer::Explorer(const Position& start, uint64_t limit, bool with_values)
   const uint64_t goal_key = key(goal_);
   layers_.push_back({key(start)});
   reachable_ = 1;
-  std::vector<uint64_t> next;
+  // a layer's children are gathered as packed keys (L | R << length), sorted and made
+  // unique in that form (their order is the keys' order: R first, then L), then unpacked
+  const unsigned n = start.length;
+  const uint64_t low = full;
+  std::vector<uint64_t> next, spare;
   while (true) {
     next.clear();
     for (uint64_t k : layers_.back()) {
       const size_t before = next.size();
-      if (k != goal_key) each_child(k, full, [&](uint64_t c) { next.push_back(c); });
+      if (k != goal_key)
+        each_child(k, full, [&](uint64_t c) { next.push_back((c & low) | ((c >> 32) << n)); });
       if (next.size() == before && k != goal_key) ++stuck_;
     }
     if (next.empty()) break;
-    std::sort(next.begin(), next.end());
+    radix_sort(next, spare, static_cast<int>(2 * n));
     next.erase(std::unique(next.begin(), next.end()), next.end());
+    for (uint64_t& c : next) c = (c & low) | ((c >> n) << 32);
     reachable_ += next.size();
     if (reachable_ > limit)
       throw std::length_error("more than " + std::to_string(limit) + " positions are reachable from " +
