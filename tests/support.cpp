@@ -321,6 +321,20 @@ std::vector<std::string> lines_of(const std::string& text) {
   return out;
 }
 
+std::vector<std::string> words_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+void check_no_library_text(const std::string& text) {
+  for (const char* bad :
+       {"Could not convert", "not in range", "e+308", "1.797693", "179769313486231570",
+        "Failed parsing", "Value ", "json.exception", "operator[]"})
+    CHECK_THAT(text, !Catch::Matchers::Contains(bad));
+}
+
 namespace {
 std::string be32(uint32_t v) {
   std::string s;

@@ -56,6 +56,11 @@ std::pair<int, int> piece_counts(const std::string& board);
 
 /// The lines of a text, without their line ends.
 std::vector<std::string> lines_of(const std::string& text);
+/// The words of a text (split at white space).
+std::vector<std::string> words_of(const std::string& text);
+/// Checks (CHECK) that a message shows none of the libraries' own texts: CLI11's and the JSON
+/// library's, DBL_MAX in full.
+void check_no_library_text(const std::string& text);
 /// The database's keys, written here from the README's layout (not the project's code): a
 /// tier's manifest "T" + tier (big-endian 32 bits), a block "B" + tier + block.
 std::string tier_key(uint32_t tier);
