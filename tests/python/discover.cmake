@@ -1,5 +1,5 @@
 # Run by ctest (a TEST_INCLUDE_FILES script; the settings come from pytest_settings.cmake in
-# the build tree): lists pytest's tests and adds each as a CTest entry of its own. When the
+# the build tree): lists pytest's tests and adds an entry per test file and label. When the
 # listing fails (the module not built, a test file that does not import), one entry runs the
 # listing so that the failure shows instead of passing with no tests.
 file(REMOVE "${TOADBASE_PYTEST_LIST}")
@@ -18,20 +18,43 @@ if(NOT listed)
                        PASS_REGULAR_EXPRESSION "no test listing: never passes")
   return()
 endif()
-set(number 0)
+# One entry per test file and label, pytest running that file's tests in one process: a
+# process per test spent most of its second (half a second in Release, more under the
+# sanitizers) starting Python and pytest. pytest's own output names each test, and a failing
+# one, in the entry's log.
+set(files "")
 foreach(line IN LISTS listed)
   # "tests/python/test_values.py::test_batch_is_single<TAB>slow?"
-  string(REGEX MATCH "^([^\t]*)\t?(.*)$" matched "${line}")
-  set(nodeid "${CMAKE_MATCH_1}")
-  set(labels python)
-  if(CMAKE_MATCH_2 STREQUAL "slow")
-    list(APPEND labels slow)
+  string(REGEX MATCH "^([^:\t]*)::[^\t]*\t?(.*)$" matched "${line}")
+  set(mark "${CMAKE_MATCH_2}")
+  string(REGEX REPLACE "^.*tests/python/" "" file "${CMAKE_MATCH_1}")
+  list(APPEND files "${file}")
+  if(mark STREQUAL "slow")
+    set(slow_in_${file} TRUE)
+  else()
+    set(fast_in_${file} TRUE)
   endif()
-  string(REGEX REPLACE "^.*tests/python/" "" short "${nodeid}")
-  math(EXPR number "${number} + 1")
-  set(name "python: ${short}")
-  add_test("${name}" ${TOADBASE_CMAKE} -E env ${TOADBASE_PYTEST_ENV}
-           ${TOADBASE_PYTHON_EXE} -m pytest -q -p no:cacheprovider --basetemp=${TOADBASE_PYTEST_TMP}/${number}
-           "${TOADBASE_PYTEST_DIR}/${short}")
-  set_tests_properties("${name}" PROPERTIES LABELS "${labels}" FIXTURES_REQUIRED python_dbs)
+endforeach()
+list(REMOVE_DUPLICATES files)
+set(number 0)
+foreach(file IN LISTS files)
+  foreach(kind fast slow)
+    if(NOT ${kind}_in_${file})
+      continue()
+    endif()
+    math(EXPR number "${number} + 1")
+    if(kind STREQUAL "slow")
+      set(name "python: ${file} (slow)")
+      set(marks "slow")
+      set(labels python slow)
+    else()
+      set(name "python: ${file}")
+      set(marks "not slow")
+      set(labels python)
+    endif()
+    add_test("${name}" ${TOADBASE_CMAKE} -E env ${TOADBASE_PYTEST_ENV}
+             ${TOADBASE_PYTHON_EXE} -m pytest -q -p no:cacheprovider -m "${marks}"
+             --basetemp=${TOADBASE_PYTEST_TMP}/${number} "${TOADBASE_PYTEST_DIR}/${file}")
+    set_tests_properties("${name}" PROPERTIES LABELS "${labels}" FIXTURES_REQUIRED python_dbs)
+  endforeach()
 endforeach()
