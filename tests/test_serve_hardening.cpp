@@ -2,6 +2,8 @@
 // clients that pipeline without reading, heavy routes, slow clients filling every slot, a
 // small file-descriptor limit, and a damaged block behind the GET query route.
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
@@ -14,6 +16,7 @@
 #include <thread>
 
 #include "serve_support.hpp"
+#include "tools/http_server.hpp"
 
 using namespace tbtest;
 using Catch::Matchers::Contains;
@@ -61,6 +64,85 @@ TEST_CASE("serve hardening: a Range header is ignored, every answer is whole", "
     CHECK(body_of(raw) == whole);  // one copy of the body, not one a range
     CHECK(raw.find("multipart/byteranges") == std::string::npos);
   }
+}
+
+TEST_CASE("serve hardening: a batch's body is its text whatever its Content-Type says", "[serve]") {
+  // curl --data-binary (the README's example) sends application/x-www-form-urlencoded: the
+  // HTTP library read such a body as form fields, so "&turn=2" in it became the batch's turn,
+  // and refused any past 8 KiB (413)
+  TempDir dir("serve-form");
+  const std::string db = solve_tf(dir, "tf8", 8);
+  TestServer s({db});
+  auto post = [&](const std::string& type, const std::string& body) {
+    RawSocket sock(s.port);
+    sock.send("POST /api/tf8/query HTTP/1.1\r\nHost: x\r\n" + type + "Content-Length: " +
+              std::to_string(body.size()) + "\r\n\r\n" + body);
+    return sock.read_response(10000);
+  };
+  std::string many;
+  for (int i = 0; i < 2000; ++i) many += i % 2 ? "1_TT----FF\n" : "2_T-T--F-F\n";
+  REQUIRE(many.size() > 8192);
+  const std::string odd = "--TF\n#&turn=2\n1_TT----FF\n";
+  for (const std::string& body : {many, odd}) {
+    const std::string command = run_toadbase({"query", "--db", db, "--json", "-"}, body).out;
+    const std::string plain = post("Content-Type: text/plain\r\n", body);
+    INFO(plain.substr(0, 300));
+    REQUIRE(status_of(plain) == 200);
+    CHECK(body_of(plain) == command);
+    for (const std::string type : {"Content-Type: application/x-www-form-urlencoded\r\n",
+                                   "content-type: multipart/form-data; boundary=x\r\n", ""}) {
+      const std::string raw = post(type, body);
+      INFO(type << raw.substr(0, 300));
+      CHECK(status_of(raw) == 200);
+      CHECK(body_of(raw) == body_of(plain));
+    }
+  }
+  CHECK(lines_of(body_of(post("Content-Type: application/x-www-form-urlencoded\r\n", many))).size() == 2000);
+}
+
+TEST_CASE("serve hardening: a batch whose answers pass the bound is refused, not held whole", "[serve]") {
+  // 10,000 of the longest value forms made a 1 GB answer in memory before the first byte went
+  TempDir dir("serve-batch-answer");
+  toadbase::tools::ServeOptions o;
+  o.max_batch_answer = 4096;
+  TestServer s({solve_tf(dir, "tf8", 8)}, o);
+  auto post = [&](const std::string& body) {
+    RawSocket sock(s.port);
+    sock.send("POST /api/tf8/query HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(body.size()) +
+              "\r\n\r\n" + body);
+    return sock.read_response(10000);
+  };
+  std::string few, many;
+  for (int i = 0; i < 3; ++i) few += "1_TT----FF\n";
+  for (int i = 0; i < 500; ++i) many += "1_TT----FF\n";
+  const std::string small = post(few);
+  CHECK(status_of(small) == 200);
+  CHECK(lines_of(body_of(small)).size() == 3);
+  const std::string big = post(many);
+  INFO(big.substr(0, 400));
+  CHECK(status_of(big) == 413);
+  CHECK_THAT(body_of(big), Contains("the answers pass 4096 bytes after") && Contains("of 500 positions; ask fewer"));
+  CHECK(body_of(big).size() < 1000);
+  // the server goes on answering
+  CHECK(status_of(post(few)) == 200);
+}
+
+TEST_CASE("serve hardening: a connection whose request waits unread is not idle", "[serve]") {
+  // the sweeper closed a connection after the keep-alive timeout when no request had begun
+  // to be read: a whole request waiting in the socket while every worker was busy was dropped
+  // unanswered (curl: "Empty reply from server")
+  int fds[2];
+  REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == 0);
+  CHECK_FALSE(toadbase::tools::has_unread_input(fds[0]));
+  const std::string request = get_request("/api/");
+  REQUIRE(::write(fds[1], request.data(), request.size()) == static_cast<ssize_t>(request.size()));
+  CHECK(toadbase::tools::has_unread_input(fds[0]));
+  char buf[256];
+  REQUIRE(::read(fds[0], buf, sizeof(buf)) == static_cast<ssize_t>(request.size()));
+  CHECK_FALSE(toadbase::tools::has_unread_input(fds[0]));
+  ::close(fds[0]);
+  ::close(fds[1]);
+  CHECK_FALSE(toadbase::tools::has_unread_input(fds[0]));  // a closed descriptor: nothing to wait for
 }
 
 TEST_CASE("serve hardening: bare LF line ends, long header lines and header lines without a colon", "[serve]") {

@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -34,6 +35,10 @@ int64_t ns(std::chrono::milliseconds ms) { return std::chrono::duration_cast<std
 
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
 constexpr std::string_view kIgnoredRange = "X-Rng";  // as long as "Range"
+// as long as "Content-Type": a body is the route's text whatever the client calls it (curl
+// --data-binary says application/x-www-form-urlencoded, which httplib would read as form
+// fields, and refuse past 8 KiB)
+constexpr std::string_view kIgnoredContentType = "X-Given-Type";
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -152,6 +157,11 @@ class BufferedStream final : public httplib::Stream {
 };
 
 }  // namespace
+
+bool has_unread_input(int fd) {
+  int waiting = 0;
+  return ::ioctl(fd, FIONREAD, &waiting) == 0 && waiting > 0;
+}
 
 HttpServer::HttpServer(HttpLimits limits) : limits_(limits) {
   if (limits_.threads <= 0) limits_.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -417,7 +427,7 @@ void HttpServer::sweeper_loop() {
       const int64_t started = c->request_started, writing = c->write_started;
       const bool expired = writing   ? now - writing > ns(limits_.write_timeout)
                            : started ? now - started > ns(limits_.request_timeout)
-                                     : now - c->last_activity > ns(limits_.keep_alive);
+                                     : now - c->last_activity > ns(limits_.keep_alive) && !has_unread_input(fd);
       if (expired) ::shutdown(fd, SHUT_RDWR);  // the worker that sees it closes it
     }
   }
@@ -601,6 +611,8 @@ HttpServer::Framing HttpServer::frame(Connection* c, size_t& length, int& status
       // every answer is whole: httplib would answer each of thousands of ranges with a copy
       // of the body; renamed in place, the header reaches nobody
       std::memcpy(base + line_at, kIgnoredRange.data(), kIgnoredRange.size());
+    } else if (iequals(name, "Content-Type")) {
+      std::memcpy(base + line_at, kIgnoredContentType.data(), kIgnoredContentType.size());
     }
   }
   if (headers > limits_.max_headers) {

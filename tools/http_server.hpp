@@ -67,6 +67,10 @@ struct HttpLimits {
   std::chrono::milliseconds write_timeout{5000};    // an answer must be taken within this
 };
 
+/// Whether bytes wait unread on the socket: a connection whose request came whole while every
+/// worker was busy is waiting for its turn, not idle (the keep-alive timeout spares it).
+bool has_unread_input(int fd);
+
 class HttpServer : public httplib::Server {
  public:
   explicit HttpServer(HttpLimits limits);
@@ -110,7 +114,8 @@ class HttpServer : public httplib::Server {
   /// Runs the request at the front of the buffer (`length` bytes) and queues its answer.
   void run(Connection* c, size_t length);
   /// Whether the buffer starts with a whole request; its length in `length`, or the status
-  /// and message of a request that breaks a limit. A `Range` header is renamed in place.
+  /// and message of a request that breaks a limit. `Range` and `Content-Type` headers are
+  /// renamed in place (every answer is whole; every body is the route's text).
   Framing frame(Connection* c, size_t& length, int& status, std::string& message);
   bool is_heavy(const Connection* c) const;
   bool hand_to_heavy(Connection* c, size_t length);

@@ -631,7 +631,19 @@ void Server::batch(const ServedDatabase& d, const httplib::Request& req,
   }
   const std::string turn = req.get_param_value("turn");
   std::string out;
+  size_t answered = 0;
   for (std::string_view line : lines) {
+    // an answer is made whole before it is sent: bounded, so that a batch of the longest
+    // value forms (140 KB a line at 17 cells) cannot take gigabytes
+    if (out.size() > options_.max_batch_answer)
+      return send_error(res, 413,
+                        "the answers pass " +
+                            (options_.max_batch_answer % (size_t{1} << 20) == 0
+                                 ? std::to_string(options_.max_batch_answer >> 20) + " MiB"
+                                 : std::to_string(options_.max_batch_answer) + " bytes") +
+                            " after " + std::to_string(answered) + " of " +
+                            std::to_string(lines.size()) + " positions; ask fewer at a time");
+    ++answered;
     const std::string p(line);
     try {
       out += text(query_json(*d.opened.instance, *d.opened.db, p, turn));
@@ -650,7 +662,8 @@ void Server::batch(const ServedDatabase& d, const httplib::Request& req,
     out += '\n';
   }
   res.status = 200;
-  res.set_content(out, "application/x-ndjson");
+  res.body = std::move(out);  // set_content would copy it
+  res.set_header("Content-Type", "application/x-ndjson");
 }
 
 void Server::page(const std::string& path, httplib::Response& res) const {

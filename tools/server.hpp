@@ -82,6 +82,7 @@ struct ServeOptions {
   int port = 8080;  // 0: any free port
   HttpLimits limits;
   size_t max_batch_lines = 10000;  // positions in one POST
+  size_t max_batch_answer = size_t{64} << 20;  // bytes of a POST's answers (413 past them)
   // bounds of the games' own routes, "<game>.<name>" (the route's default where absent):
   // forest.side (8), river-toad.rolls (100,000), frog-puzzle.positions (4,194,304)
   std::map<std::string, uint64_t> route_limits;
