@@ -1,4 +1,5 @@
-"""`cmake --install` puts the module where the system Python finds it."""
+"""`cmake --install` puts the module where the system Python finds it, and the command in the
+prefix's bin (tools/quickstart.sh runs it, so that `toadbase` is on the PATH)."""
 
 import os
 import pathlib
@@ -32,3 +33,11 @@ def test_install_puts_the_module_on_the_system_pythons_path(tmp_path, dbs):
     r = subprocess.run([sys.executable, "-c", code, dbs["tf8"]], env=env, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == [str(installed[0]), "('win', 11)"]
+    # the command beside it, in the prefix's bin (on the PATH for /usr/local), and its papers
+    command = tmp_path / prefix.lstrip("/") / "bin" / "toadbase"
+    assert os.access(command, os.X_OK)
+    r = subprocess.run([str(command), "--version"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("toadbase ")
+    docs = tmp_path / prefix.lstrip("/") / "share" / "doc" / "toadbase"
+    assert (docs / "README.md").exists() and (docs / "LICENSE").exists()
