@@ -4,6 +4,7 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config librocksdb-dev libtbb-dev libzstd-dev catch2
       libcli11-dev nlohmann-json3-dev xz-utils python3 time
       ccache                     # tools/test.sh and tools/fuzz.sh compile through it
+      help2man man-db            # the man page, toadbase(1), from the command's own help
       clang libclang-rt-14-dev  # the fuzz targets (tools/fuzz.sh)
       libcpp-httplib-dev wrk     # serve: the HTTP library; its load benchmark
       libopenmpi-dev openmpi-bin  # the distributed solve
