@@ -41,6 +41,21 @@ def test_install_puts_the_module_on_the_system_pythons_path(tmp_path, dbs):
     assert r.stdout.startswith("toadbase ")
     docs = tmp_path / prefix.lstrip("/") / "share" / "doc" / "toadbase"
     assert (docs / "README.md").exists() and (docs / "LICENSE").exists()
+    # bash completion, where bash-completion looks, completing with the installed command
+    completion = tmp_path / prefix.lstrip("/") / "share" / "bash-completion" / "completions" / "toadbase"
+    script = ('source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); '
+              '_toadbase; printf "%s\\n" "${COMPREPLY[@]}"')
+    def complete(*words):
+        r = subprocess.run(["bash", "-c", script, "_", str(completion), *words], capture_output=True, text=True,
+                           env={**os.environ, "PATH": f"{command.parent}:{os.environ.get('PATH', '')}"})
+        assert r.returncode == 0, r.stderr
+        return r.stdout.split()
+    assert complete("toadbase", "se") == ["serve"]
+    assert complete("toadbase", "solve", "toads") == ["toads-frogs", "toads-frogs-cgt"]
+    assert complete("toadbase", "river-toad", "") == ["solve", "check", "prefixes", "play"]
+    assert complete("toadbase", "solve", "frog-puzzle", "--le") == ["--left"]
+    assert "--length" in complete("toadbase", "solve", "toads-frogs", "--")
+    assert complete("toadbase", "query", "--db", str(docs / "READ")) == [str(docs / "README.md")]
     # the man page, made from the command's own help when help2man is there (install-deps.sh
     # installs it): its name line, every command of --help, the exit codes
     if re.search(r"^TOADBASE_HELP2MAN:FILEPATH=.*help2man$", cache, re.M):
