@@ -36,6 +36,15 @@ std::string get_request(const std::string& target, const std::string& headers = 
   return "GET " + target + " HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n";
 }
 
+/// A POST of `body` to /api/tf8/query on a connection of its own, with `headers` (each ending
+/// in CRLF) before its Content-Length; the raw answer.
+std::string post_batch(int port, const std::string& body, const std::string& headers = "") {
+  RawSocket sock(port);
+  sock.send("POST /api/tf8/query HTTP/1.1\r\nHost: x\r\n" + headers + "Content-Length: " +
+            std::to_string(body.size()) + "\r\n\r\n" + body);
+  return sock.read_response(10000);
+}
+
 /// A request sent on a connection of its own; its answer read on another thread.
 std::future<std::string> ask_async(int port, const std::string& request, int ms) {
   return std::async(std::launch::async, [port, request, ms] {
@@ -73,31 +82,26 @@ TEST_CASE("serve hardening: a batch's body is its text whatever its Content-Type
   TempDir dir("serve-form");
   const std::string db = solve_tf(dir, "tf8", 8);
   TestServer s({db});
-  auto post = [&](const std::string& type, const std::string& body) {
-    RawSocket sock(s.port);
-    sock.send("POST /api/tf8/query HTTP/1.1\r\nHost: x\r\n" + type + "Content-Length: " +
-              std::to_string(body.size()) + "\r\n\r\n" + body);
-    return sock.read_response(10000);
-  };
   std::string many;
   for (int i = 0; i < 2000; ++i) many += i % 2 ? "1_TT----FF\n" : "2_T-T--F-F\n";
   REQUIRE(many.size() > 8192);
   const std::string odd = "--TF\n#&turn=2\n1_TT----FF\n";
   for (const std::string& body : {many, odd}) {
     const std::string command = run_toadbase({"query", "--db", db, "--json", "-"}, body).out;
-    const std::string plain = post("Content-Type: text/plain\r\n", body);
+    const std::string plain = post_batch(s.port, body, "Content-Type: text/plain\r\n");
     INFO(plain.substr(0, 300));
     REQUIRE(status_of(plain) == 200);
     CHECK(body_of(plain) == command);
     for (const std::string type : {"Content-Type: application/x-www-form-urlencoded\r\n",
                                    "content-type: multipart/form-data; boundary=x\r\n", ""}) {
-      const std::string raw = post(type, body);
+      const std::string raw = post_batch(s.port, body, type);
       INFO(type << raw.substr(0, 300));
       CHECK(status_of(raw) == 200);
       CHECK(body_of(raw) == body_of(plain));
     }
   }
-  CHECK(lines_of(body_of(post("Content-Type: application/x-www-form-urlencoded\r\n", many))).size() == 2000);
+  CHECK(lines_of(body_of(post_batch(s.port, many, "Content-Type: application/x-www-form-urlencoded\r\n"))).size() ==
+        2000);
 }
 
 TEST_CASE("serve hardening: a batch whose answers pass the bound is refused, not held whole", "[serve]") {
@@ -106,25 +110,19 @@ TEST_CASE("serve hardening: a batch whose answers pass the bound is refused, not
   toadbase::tools::ServeOptions o;
   o.max_batch_answer = 4096;
   TestServer s({solve_tf(dir, "tf8", 8)}, o);
-  auto post = [&](const std::string& body) {
-    RawSocket sock(s.port);
-    sock.send("POST /api/tf8/query HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(body.size()) +
-              "\r\n\r\n" + body);
-    return sock.read_response(10000);
-  };
   std::string few, many;
   for (int i = 0; i < 3; ++i) few += "1_TT----FF\n";
   for (int i = 0; i < 500; ++i) many += "1_TT----FF\n";
-  const std::string small = post(few);
+  const std::string small = post_batch(s.port, few);
   CHECK(status_of(small) == 200);
   CHECK(lines_of(body_of(small)).size() == 3);
-  const std::string big = post(many);
+  const std::string big = post_batch(s.port, many);
   INFO(big.substr(0, 400));
   CHECK(status_of(big) == 413);
   CHECK_THAT(body_of(big), Contains("the answers pass 4096 bytes after") && Contains("of 500 positions; ask fewer"));
   CHECK(body_of(big).size() < 1000);
   // the server goes on answering
-  CHECK(status_of(post(few)) == 200);
+  CHECK(status_of(post_batch(s.port, few)) == 200);
 }
 
 TEST_CASE("serve hardening: a connection whose request waits unread is not idle", "[serve]") {

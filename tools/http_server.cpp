@@ -427,7 +427,7 @@ void HttpServer::sweeper_loop() {
       const int64_t started = c->request_started, writing = c->write_started;
       const bool expired = writing   ? now - writing > ns(limits_.write_timeout)
                            : started ? now - started > ns(limits_.request_timeout)
-                                     : now - c->last_activity > ns(limits_.keep_alive) && !has_unread_input(fd);
+                                     : (now - c->last_activity > ns(limits_.keep_alive) && !has_unread_input(fd));
       if (expired) ::shutdown(fd, SHUT_RDWR);  // the worker that sees it closes it
     }
   }

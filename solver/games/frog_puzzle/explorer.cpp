@@ -50,20 +50,19 @@ Explorer::Explorer(const Position& start, uint64_t limit, bool with_values)
   // a layer's children are gathered as packed keys (L | R << length), sorted and made
   // unique in that form (their order is the keys' order: R first, then L), then unpacked
   const unsigned n = start.length;
-  const uint64_t low = full;
   std::vector<uint64_t> next, spare;
   while (true) {
     next.clear();
     for (uint64_t k : layers_.back()) {
       const size_t before = next.size();
       if (k != goal_key)
-        each_child(k, full, [&](uint64_t c) { next.push_back((c & low) | ((c >> 32) << n)); });
+        each_child(k, full, [&](uint64_t c) { next.push_back((c & full) | ((c >> 32) << n)); });
       if (next.size() == before && k != goal_key) ++stuck_;
     }
     if (next.empty()) break;
     radix_sort(next, spare, static_cast<int>(2 * n));
     next.erase(std::unique(next.begin(), next.end()), next.end());
-    for (uint64_t& c : next) c = (c & low) | ((c >> n) << 32);
+    for (uint64_t& c : next) c = (c & full) | ((c >> n) << 32);
     reachable_ += next.size();
     if (reachable_ > limit)
       throw std::length_error("more than " + std::to_string(limit) + " positions are reachable from " +
