@@ -217,6 +217,45 @@ def attack_idle(port, end, out, sockets=300):
     out.put({"connections opened": opened})
 
 
+def attack_long_forms(port, end, out, boards=(), threads=8):
+    """`threads` keep-alive connections looping GETs of the positions with the longest value
+    forms (each answer 100+ KB, milliseconds of work)."""
+    import threading
+    lock = threading.Lock()
+    statuses, largest = {}, [0]
+
+    def loop(seed):
+        rng = random.Random(seed)
+        s, buf = None, b""
+        while time.monotonic() < end:
+            try:
+                if s is None:
+                    s, buf = connect(port, BAD_IP, timeout=30), b""
+                s.sendall(get("/api/cgt/query?p=" + rng.choice(boards)))
+                status, body, buf = read_response(s, buf)
+                with lock:
+                    statuses[status] = statuses.get(status, 0) + 1
+                    largest[0] = max(largest[0], len(body))
+                if status != 200:  # a refusal closes the connection
+                    s.close()
+                    s = None
+            except OSError:
+                with lock:
+                    statuses["error"] = statuses.get("error", 0) + 1
+                if s:
+                    s.close()
+                s = None
+        if s:
+            s.close()
+
+    workers = [threading.Thread(target=loop, args=(os.getpid() * 100 + i,)) for i in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    out.put({"statuses": statuses, "largest answer": largest[0]})
+
+
 SCENARIOS = [
     ("baseline", "no attack", None, 0, []),
     ("range", "4 clients looping GET /api/tf10/?tiers=1 with `Range: bytes=0-,0-,...` (2,700 ranges, 8 KB)",
@@ -229,11 +268,16 @@ SCENARIOS = [
      attack_slowloris, 1, []),
     ("fd-limit", "server under `ulimit -n 128`; 300 idle connections held open",
      attack_idle, 1, ["/usr/bin/prlimit", "--nofile=128"]),
+    ("long-forms", "32 keep-alive connections (4 clients of 8) looping GET /api/cgt/query?p=B, B one of the "
+     "10 boards of 17 cells with the longest value forms (answers up to {largest} KB)",
+     attack_long_forms, 4, []),
 ]
 
 
-def start_server(binary, db, prefix):
-    cmd = prefix + [binary, "serve", "--db", db, "--port", "0", "--quiet"]
+def start_server(binary, dbs, prefix):
+    cmd = prefix + [binary, "serve", "--port", "0", "--quiet"]
+    for db in dbs:
+        cmd += ["--db", db]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = p.stdout.readline()
     m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -251,16 +295,19 @@ def peak_rss_mib(pid):
     return 0.0
 
 
-def run(binary, db, positions, seconds):
+def run(binary, dbs, positions, long_boards, seconds, only=None):
     rows = []
     for name, what, attacker, count, prefix in SCENARIOS:
-        server, port = start_server(binary, db, prefix)
+        if only and name not in only:
+            continue
+        server, port = start_server(binary, dbs, prefix)
         out = mp.Queue()
         procs = []
         end = time.monotonic() + seconds + 1.0
         if attacker:
+            kwargs = {"boards": long_boards} if attacker is attack_long_forms else {}
             for _ in range(count):
-                procs.append(mp.Process(target=attacker, args=(port, end, out)))
+                procs.append(mp.Process(target=attacker, args=(port, end, out), kwargs=kwargs))
                 procs[-1].start()
             time.sleep(1.0)  # the attack is under way before the good clients start
         good_out = mp.Queue()
@@ -288,6 +335,8 @@ def run(binary, db, positions, seconds):
             "server_peak_rss_mib": round(rss, 1),
             "attackers": attack,
         }
+        if attacker is attack_long_forms:
+            row["sent"] = what.format(largest=round(max(a["largest answer"] for a in attack) / 1000))
         print(json.dumps(row), flush=True)
         rows.append(row)
     return rows
@@ -300,13 +349,15 @@ BOUNDS = {
     "pipeline": "8 requests a turn, then the next connection's; no answer made past 1 MiB not taken",
     "slowloris": "128 connections an address (503 past it); the oldest unfinished request dropped for a newcomer",
     "fd-limit": "`--max-connections` fitted to the fd limit (a warning says so); an idle connection of the address holding the most dropped for a newcomer",
+    "long-forms": "a position whose answer passes 32 KiB (its game reads the lengths from the stored rows) is deferred to the heavy pool, 2 a client address",
 }
 
 
 def render(rows, machine):
     out = ["## HTTP attacks", "",
            "Made by `results/attacks.py` on " + machine + ": each attack of issue 28 against a fresh "
-           "`toadbase serve` (a length-10 Toads and Frogs database) on loopback, from 127.0.0.2, while 4 good "
+           "`toadbase serve` (a length-10 Toads and Frogs database, and the values of every board of 1..17 "
+           "cells) on loopback, from 127.0.0.2, while 4 good "
            "clients (one keep-alive connection each, from 127.0.0.1) ask random positions through "
            "`/api/tf10/query` as fast as they are answered. Peak RSS is the server's (VmHWM) over the scenario.",
            "",
@@ -343,6 +394,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--jsonl", default=os.path.join(ROOT, "results", "attacks.jsonl"))
     ap.add_argument("--md", default=os.path.join(ROOT, "results", "RELIABILITY.md"))
+    ap.add_argument("--only", nargs="*", help="run these scenarios alone (the files are not written)")
     args = ap.parse_args()
     if not os.access(args.bin, os.X_OK):
         sys.exit(f"no toadbase at {args.bin}: build first (tools/test.sh, or --bin)")
@@ -352,7 +404,14 @@ def main():
         positions = subprocess.run([args.bin, "query", "--db", db, "--random", "2000", "--seed", "1"],
                                    check=True, capture_output=True, text=True).stdout
         positions = [json.loads(line)["position"] for line in positions.splitlines()]
-        rows = run(args.bin, db, positions, args.seconds)
+        cgt = os.path.join(tmp, "cgt")
+        subprocess.run([args.bin, "solve", "toads-frogs-cgt", "--length", "17", "--db", cgt, "--quiet"], check=True)
+        longest = json.loads(subprocess.run([args.bin, "analyze", "--db", cgt, "--json"], check=True,
+                                            capture_output=True, text=True).stdout)["longestForms"]
+        long_boards = [f["board"] for f in longest[:10]]
+        rows = run(args.bin, [db, cgt], positions, long_boards, args.seconds, args.only)
+    if args.only:
+        return
     load = os.getloadavg()[1]  # over the last 5 minutes: other work beside the run shows here
     machine = (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()) +
                f", {os.cpu_count()} cores, load average {load:.1f} over the run's last 5 minutes")

@@ -27,6 +27,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 thread_local bool routed = false;  // the router saw the request being processed
+thread_local bool on_heavy = false;  // this thread is the heavy pool's
+thread_local bool deferred = false;  // the route asked for the heavy pool (defer_to_heavy)
 
 int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
@@ -157,6 +159,14 @@ class BufferedStream final : public httplib::Stream {
 };
 
 }  // namespace
+
+bool HttpServer::defer_to_heavy() {
+  if (on_heavy) return false;
+  deferred = true;
+  return true;
+}
+
+bool HttpServer::on_heavy_pool() { return on_heavy; }
 
 bool has_unread_input(int fd) {
   int waiting = 0;
@@ -396,6 +406,7 @@ void HttpServer::heavy_loop() {
   // heavy work yields the cores to the position requests: this thread runs at a lower priority
   if (setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10) != 0) {
   }
+  on_heavy = true;
   for (;;) {
     Connection* c = nullptr;
     {
@@ -473,14 +484,15 @@ void HttpServer::serve(Connection* c) {
       break;
     }
     if (f == Framing::Incomplete) break;
-    if (is_heavy(c)) {
+    // heavy from its request line, or found heavy by its route (a long answer): the heavy pool
+    if (is_heavy(c) || !run(c, length)) {
       if (!flush(c)) return close_connection(c);  // the answers before it go out first
       if (hand_to_heavy(c, length)) return;  // the heavy pool has it now
-      c->out += canned(503, "the server is busy with heavy requests (a game's own work, batches); try again");
+      c->out += canned(503, "the server is busy with heavy requests (a game's own work, batches, "
+                            "long answers); try again");
       c->close_after = true;
       break;
     }
-    run(c, length);
     ++served;
   }
   finish_turn(c, more);
@@ -500,16 +512,22 @@ void HttpServer::finish_turn(Connection* c, bool more) {
   arm(c, EPOLLIN);
 }
 
-void HttpServer::run(Connection* c, size_t length) {
+bool HttpServer::run(Connection* c, size_t length) {
   const size_t start = c->out.size();
   bool closed = false, ok = false;
   try {
     BufferedStream s(c->in.data() + c->consumed, length, c->out, c->peer_ip, c->peer_port, c->local_ip,
                      c->local_port);
     routed = false;
+    deferred = false;
     ok = process_request(s, false, closed, nullptr) && routed;
   } catch (...) {
     ok = false;
+  }
+  if (deferred) {
+    deferred = false;
+    c->out.resize(start);  // the route's stand-in answer; the request stays to be run again
+    return false;
   }
   // the interim answer already went out while the body was arriving
   if (c->continue_sent && c->out.compare(start, kContinue.size(), kContinue) == 0) c->out.erase(start, kContinue.size());
@@ -518,6 +536,7 @@ void HttpServer::run(Connection* c, size_t length) {
   c->scanned = 0;
   c->request_started = c->in.size() > c->consumed ? now_ns() : 0;
   if (!ok || closed) c->close_after = true;
+  return true;
 }
 
 HttpServer::Framing HttpServer::frame(Connection* c, size_t& length, int& status, std::string& message) {

@@ -15,6 +15,7 @@
 //           no:  check the limits, re-arm, back to epoll (a slow client holds no thread)
 //           yes: a heavy request (a game's own work, a batch)? -> the heavy pool
 //                else httplib's process_request on the buffered bytes, its answer queued
+//                (a route that finds its answer long defers it: -> the heavy pool)
 //        after `burst` requests of one connection, it goes to the back of the ready queue;
 //        an answer the client does not take waits for EPOLLOUT (no worker waits on a socket)
 //     heavy pool (1 thread, lowered priority): one heavy request at a time, at most
@@ -93,6 +94,14 @@ class HttpServer : public httplib::Server {
   /// parsing): they run on the heavy pool. Set before start().
   void set_heavy(std::function<bool(std::string_view method, std::string_view target)> heavy);
 
+  /// For a route running on a worker that finds its request heavy after all (a long answer,
+  /// known only from the database): true, and the request is run again on the heavy pool
+  /// (what the route answers now is dropped; 503 when the pool is full); false on the heavy
+  /// pool itself, where the route goes on and answers.
+  static bool defer_to_heavy();
+  /// Whether the calling thread is the heavy pool's.
+  static bool on_heavy_pool();
+
   /// Connections open now (for tests and the benchmark).
   size_t open_connections() const;
   /// What start() had to change (the connection limit lowered to the fd limit), for the log.
@@ -111,8 +120,10 @@ class HttpServer : public httplib::Server {
   void heavy_loop();
   void sweeper_loop();
   void serve(Connection* c);
-  /// Runs the request at the front of the buffer (`length` bytes) and queues its answer.
-  void run(Connection* c, size_t length);
+  /// Runs the request at the front of the buffer (`length` bytes) and queues its answer;
+  /// false, with nothing queued and the request left in the buffer, when its route deferred
+  /// it to the heavy pool.
+  bool run(Connection* c, size_t length);
   /// Whether the buffer starts with a whole request; its length in `length`, or the status
   /// and message of a request that breaks a limit. `Range` and `Content-Type` headers are
   /// renamed in place (every answer is whole; every body is the route's text).

@@ -565,10 +565,10 @@ void Server::api(const std::vector<std::string>& seg, const httplib::Request& re
     if (!req.has_param("p"))
       return send_error(res, 400, "give the position: /api/" + d.id + "/query?p=POSITION");
     const std::string p = req.get_param_value("p");
+    const std::string turn = req.get_param_value("turn");
+    if (!HttpServer::on_heavy_pool() && long_answer(d, p, turn) && HttpServer::defer_to_heavy()) return;
     try {
-      return send_json(
-          res, 200,
-          text(query_json(*d.opened.instance, *d.opened.db, p, req.get_param_value("turn"))));
+      return send_json(res, 200, text(query_json(*d.opened.instance, *d.opened.db, p, turn)));
     } catch (const BadPosition& e) {
       ojson j;
       j["position"] = p;
@@ -583,6 +583,14 @@ void Server::api(const std::vector<std::string>& seg, const httplib::Request& re
     }
   }
   send_error(res, 404, "no such route: " + req.path);
+}
+
+bool Server::long_answer(const ServedDatabase& d, const std::string& p, const std::string& turn) const {
+  try {
+    return d.opened.instance->query_bytes(*d.opened.db, p, turn) > options_.long_answer_bytes;
+  } catch (const std::exception&) {
+    return false;  // the query itself says what is wrong
+  }
 }
 
 const ApiRoute* Server::game_route(const std::vector<std::string>& seg) const {

@@ -83,6 +83,9 @@ struct ServeOptions {
   HttpLimits limits;
   size_t max_batch_lines = 10000;  // positions in one POST
   size_t max_batch_answer = size_t{64} << 20;  // bytes of a POST's answers (413 past them)
+  // a position whose answer is longer (a long value form, as its game says from the stored
+  // records: Instance::query_bytes) is answered on the heavy pool, not by the workers
+  uint64_t long_answer_bytes = 32768;
   // bounds of the games' own routes, "<game>.<name>" (the route's default where absent):
   // forest.side (8), river-toad.rolls (100,000), frog-puzzle.positions (4,194,304)
   std::map<std::string, uint64_t> route_limits;
@@ -116,6 +119,8 @@ class Server {
              httplib::Response& res) const;
   void api(const std::vector<std::string>& seg, const httplib::Request& req,
            httplib::Response& res) const;
+  /// Whether the position's answer is past options_.long_answer_bytes (false for a bad one).
+  bool long_answer(const ServedDatabase& d, const std::string& p, const std::string& turn) const;
   void batch(const ServedDatabase& d, const httplib::Request& req, httplib::Response& res) const;
   void page(const std::string& path, httplib::Response& res) const;
   /// The game route /api/<game>/<route> names, or nullptr.

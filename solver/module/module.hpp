@@ -227,6 +227,16 @@ class Instance {
                       " answers through probe()");
   }
 
+  /// About how many bytes of text query() answers for the position, read from the stored
+  /// records without building the answer; 0 when its answers are always short (the default).
+  /// The server answers a position past its bound on its heavy pool, beside the batches, so
+  /// a flood of long answers never holds the workers of the short ones. Throws BadPosition
+  /// as query() does.
+  virtual uint64_t query_bytes(const TierSource&, const std::string& text, const std::string& turn) const {
+    (void)text, (void)turn;
+    return 0;
+  }
+
   /// The space's start position ("" when the game names none).
   virtual std::string start_position() const { return ""; }
   /// The canonical string of the i-th position of a tier; throws std::invalid_argument for a

@@ -467,6 +467,15 @@ std::string FormReader::text(uint32_t id) const {
   return chars(layout_.text(w.chunk), start, split - start);
 }
 
+uint64_t FormReader::printed_length(uint32_t id) const {
+  const Where w = where(id);
+  // a long form's row holds its value's printed length; its atomic weight is as long or less
+  if (column(w, kInfo) & kTextNotStored) return 2 * uint64_t{column(w, kAtomicLength)};
+  const uint64_t start = w.row ? column({w.chunk, w.row - 1, w.rows}, kTextEnd) : 0;
+  const uint64_t end = column(w, kTextEnd);
+  return end > start ? end - start : 0;
+}
+
 uint32_t FormReader::negative(uint32_t id) const { return column(where(id), kNegative); }
 
 }  // namespace toadbase::toads_frogs_cgt

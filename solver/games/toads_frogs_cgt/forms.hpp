@@ -200,6 +200,9 @@ class FormReader {
   StoredForm read(uint32_t id) const;
   /// The value's text alone.
   std::string text(uint32_t id) const;
+  /// The characters of its value and atomic weight as printed, from its row alone (no text
+  /// read, no long form printed).
+  uint64_t printed_length(uint32_t id) const;
   /// The id of its negative.
   uint32_t negative(uint32_t id) const;
   /// The form made in `t` from its followers' stored options (options have lower ids than

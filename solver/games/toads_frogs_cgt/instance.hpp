@@ -41,6 +41,8 @@ class CgtInstance : public Instance {
   nlohmann::json analyze(const TierSource& source) const override;
   nlohmann::ordered_json query(const TierSource& source, const std::string& text,
                                const std::string& turn) const override;
+  /// The printed lengths of the board's value and its children's, from their stored rows.
+  uint64_t query_bytes(const TierSource& source, const std::string& text, const std::string& turn) const override;
   std::string start_position() const override;
   std::string position_at(TierId t, uint64_t index) const override;
 

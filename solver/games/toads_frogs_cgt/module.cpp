@@ -108,6 +108,26 @@ void CgtInstance::put_form(nlohmann::ordered_json& j, const StoredForm& f) {
   if (f.atomic_weight) j["atomicWeight"] = *f.atomic_weight;
 }
 
+namespace {
+
+/// Calls each(player, move, child) for every move of the board, Left's (the toads') first.
+template <class Each>
+void each_move(const Board& b, Each&& each) {
+  toads_frogs::Position p;
+  p.toads = b.toads;
+  p.frogs = b.frogs;
+  p.length = static_cast<uint8_t>(b.length);
+  for (const auto player : {toads_frogs::Player::Toads, toads_frogs::Player::Frogs}) {
+    p.turn = player;
+    for (const toads_frogs::Move mv : toads_frogs::legal_moves(p)) {
+      const toads_frogs::Position q = toads_frogs::apply(p, mv);
+      each(player, mv, Board{q.toads, q.frogs, b.length});
+    }
+  }
+}
+
+}  // namespace
+
 nlohmann::ordered_json CgtInstance::query(const TierSource& source, const std::string& text,
                                           const std::string& turn) const {
   const Board b = parse(text, turn);
@@ -115,23 +135,26 @@ nlohmann::ordered_json CgtInstance::query(const TierSource& source, const std::s
   nlohmann::ordered_json j;
   j["board"] = board_string(b);
   put_form(j, forms.read(form_of(source, forms, b)));
-  toads_frogs::Position p;
-  p.toads = b.toads;
-  p.frogs = b.frogs;
-  p.length = static_cast<uint8_t>(b.length);
-  for (const auto player : {toads_frogs::Player::Toads, toads_frogs::Player::Frogs}) {
-    p.turn = player;
-    nlohmann::ordered_json moves = nlohmann::ordered_json::array();
-    for (const toads_frogs::Move mv : toads_frogs::legal_moves(p)) {
-      const toads_frogs::Position q = toads_frogs::apply(p, mv);
-      const Board child{q.toads, q.frogs, b.length};
-      moves.push_back({{"move", toads_frogs::move_name(mv)},
-                       {"board", board_string(child)},
-                       {"value", forms.text(form_of(source, forms, child))}});
-    }
-    j[player == toads_frogs::Player::Toads ? "leftMoves" : "rightMoves"] = std::move(moves);
-  }
+  j["leftMoves"] = nlohmann::ordered_json::array();
+  j["rightMoves"] = nlohmann::ordered_json::array();
+  each_move(b, [&](toads_frogs::Player player, toads_frogs::Move mv, const Board& child) {
+    j[player == toads_frogs::Player::Toads ? "leftMoves" : "rightMoves"].push_back(
+        {{"move", toads_frogs::move_name(mv)},
+         {"board", board_string(child)},
+         {"value", forms.text(form_of(source, forms, child))}});
+  });
   return j;
+}
+
+uint64_t CgtInstance::query_bytes(const TierSource& source, const std::string& text,
+                                  const std::string& turn) const {
+  const Board b = parse(text, turn);
+  const FormReader forms(source, layout());
+  uint64_t bytes = forms.printed_length(form_of(source, forms, b));
+  each_move(b, [&](toads_frogs::Player, toads_frogs::Move, const Board& child) {
+    bytes += forms.printed_length(form_of(source, forms, child));
+  });
+  return bytes;
 }
 
 std::string CgtInstance::start_position() const {
