@@ -152,9 +152,27 @@ Truth SolvedSpace::truth(const std::string& pos) const {
 
 // ---- files and processes ------------------------------------------------------------------
 
+const std::string& test_path(const std::string& key) {
+  static const std::unordered_map<std::string, std::string> paths = [] {
+    const fs::path file = fs::read_symlink("/proc/self/exe").parent_path() / "test-paths.txt";
+    std::ifstream in(file);
+    if (!in) throw std::runtime_error("cannot read " + file.string() + ": build the tests with CMake");
+    std::unordered_map<std::string, std::string> m;
+    std::string line;
+    while (std::getline(in, line)) {
+      const size_t eq = line.find('=');
+      if (eq != std::string::npos) m[line.substr(0, eq)] = line.substr(eq + 1);
+    }
+    return m;
+  }();
+  const auto it = paths.find(key);
+  if (it == paths.end()) throw std::runtime_error("test-paths.txt names no " + key);
+  return it->second;
+}
+
 TempDir::TempDir(const std::string& tag) {
   static std::atomic<int> counter{0};
-  const fs::path root = TOADBASE_TEST_TMP;
+  const fs::path root = test_path("scratch");
   fs::create_directories(root);
   path_ = (root / (tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++)))
               .string();
@@ -168,8 +186,8 @@ TempDir::~TempDir() {
 }
 
 std::string shared_database(const std::string& name, const std::vector<std::string>& solve_args) {
-  const fs::path root = fs::path(TOADBASE_TEST_TMP) / "shared";
-  const auto stamp = static_cast<uint64_t>(fs::last_write_time(TOADBASE_BIN).time_since_epoch().count());
+  const fs::path root = fs::path(test_path("scratch")) / "shared";
+  const auto stamp = static_cast<uint64_t>(fs::last_write_time(toadbase_bin()).time_since_epoch().count());
   const fs::path done = root / (name + "-" + std::to_string(stamp));
   if (fs::exists(done / "CURRENT")) return done.string();
   fs::create_directories(root);
@@ -221,7 +239,7 @@ pid_t spawn_program(const std::string& binary, const std::vector<std::string>& a
 pid_t spawn_toadbase(const std::vector<std::string>& args, const std::string& stdin_path,
                      const std::string& stdout_path, const std::string& stderr_path,
                      const std::vector<std::string>& env, const std::string& cwd) {
-  return spawn_toadbase_impl(TOADBASE_BIN, args, stdin_path, stdout_path, stderr_path, env, cwd);
+  return spawn_toadbase_impl(toadbase_bin(), args, stdin_path, stdout_path, stderr_path, env, cwd);
 }
 
 pid_t spawn_toadbase_impl(const std::string& binary, const std::vector<std::string>& args,

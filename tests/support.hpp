@@ -193,6 +193,14 @@ struct SolvedSpace {
 
 // ---- files and processes ------------------------------------------------------------------
 
+/// A path the build gives the test programs, read at run time from test-paths.txt beside the
+/// running program (tests/CMakeLists.txt writes it): "toadbase" (the command), "scratch" (the
+/// tests' scratch folder), "source" (the checkout), "slow_solve", "mpi_fault_solve" (helper
+/// programs; "" where not built). Throws std::runtime_error when the file or the key is missing.
+const std::string& test_path(const std::string& key);
+inline const std::string& toadbase_bin() { return test_path("toadbase"); }
+inline const std::string& source_dir() { return test_path("source"); }
+
 /// A fresh directory under the build tree's test scratch area, removed on destruction.
 class TempDir {
  public:

@@ -435,7 +435,7 @@ TEST_CASE("cli args: a database written before the camelCase output still opens 
   // tests/data/tf5-format2: `toadbase solve toads-frogs --length 5` by the toadbase of just
   // before this change (format 2; its manifest keeps its snake_case keys on disk)
   TempDir dir("cli-old-db");
-  fs::copy(std::string(TOADBASE_SOURCE_DIR) + "/tests/data/tf5-format2", dir / "tf5");
+  fs::copy(source_dir() + "/tests/data/tf5-format2", dir / "tf5");
   const json info = json::parse(ok({"info", "--db", dir / "tf5", "--json"}).out);
   CHECK(info.at("game") == "toads-frogs");
   CHECK(info.at("parameters") == json{{"length", 5}});

@@ -26,7 +26,7 @@ namespace {
 
 /// Every line of the README's ```sh blocks, in order.
 std::vector<std::string> readme_commands() {
-  std::ifstream in(std::string(TOADBASE_SOURCE_DIR) + "/README.md");
+  std::ifstream in(source_dir() + "/README.md");
   REQUIRE(in);
   std::vector<std::string> out;
   bool in_sh = false;
@@ -55,7 +55,7 @@ TEST_CASE("cli: every command of the README runs as written", "[cli][readme][slo
   std::vector<int> used(smaller.size(), 0);
   TempDir dir("readme");
   fs::create_directories(dir / "bin");
-  fs::create_symlink(TOADBASE_BIN, dir / "bin/toadbase");
+  fs::create_symlink(toadbase_bin(), dir / "bin/toadbase");
   fs::create_directories(dir / "work");
   const std::vector<std::string> commands = readme_commands();
   REQUIRE(commands.size() > 40);

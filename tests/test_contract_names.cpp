@@ -32,7 +32,7 @@ struct SourceFile {
 
 /// Every file where no game may be named.
 std::vector<SourceFile> watched_files() {
-  const fs::path root = TOADBASE_SOURCE_DIR;
+  const fs::path root = source_dir();
   std::vector<fs::path> paths = {root / "tools/play.cpp"};
   for (const char* dir : {"tools/web", "tools/python"})
     for (const auto& e : fs::recursive_directory_iterator(root / dir))

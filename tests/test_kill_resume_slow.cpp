@@ -39,7 +39,7 @@ size_t commits_seen(const std::string& path) {
 /// solve ended, and the tiers it saw committed.
 std::pair<bool, size_t> solve_and_kill_after(const TempDir& dir, const KillCase& c, const std::string& db, long commits) {
   const std::string out = dir / "slow.out";
-  const pid_t pid = spawn_program(TOADBASE_SLOW_SOLVE_BIN, {c.game, c.params, db, std::to_string(c.delay_ms)}, "", out,
+  const pid_t pid = spawn_program(test_path("slow_solve"), {c.game, c.params, db, std::to_string(c.delay_ms)}, "", out,
                                   dir / "slow.err");
   int status = 0;
   bool killed = false, reaped = false;

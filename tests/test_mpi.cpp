@@ -71,7 +71,7 @@ std::vector<std::string> mpi_args(int ranks, const std::string& program,
 
 /// `toadbase ARGS` on `ranks` ranks, to completion.
 RunResult on_ranks(int ranks, const std::vector<std::string>& args) {
-  return run_program(mpirun(), mpi_args(ranks, TOADBASE_BIN, args), kMpiEnv);
+  return run_program(mpirun(), mpi_args(ranks, toadbase_bin(), args), kMpiEnv);
 }
 
 json solved(int ranks, const std::vector<std::string>& args) {
@@ -106,7 +106,7 @@ pid_t start_slow(const TempDir& dir, const std::string& db, int ranks,
                  const std::vector<std::string>& more = {}) {
   std::vector<std::string> args = {"toads-frogs", R"({"length": 12})", db, "2", dir.path()};
   args.insert(args.end(), more.begin(), more.end());
-  return spawn_program(mpirun(), mpi_args(ranks, TOADBASE_MPI_FAULT_BIN, args), "", dir / "job.out",
+  return spawn_program(mpirun(), mpi_args(ranks, test_path("mpi_fault_solve"), args), "", dir / "job.out",
                        dir / "job.err", kMpiEnv);
 }
 
@@ -271,7 +271,7 @@ TEST_CASE("mpi: a launch that cannot work is refused, never two writers on one d
   }
   SECTION("ranks started with different spaces") {
     // one MPI job of two programs (mpirun's ':'), each rank another length
-    const std::vector<std::string> program = {"-np", "1", "--oversubscribe", TOADBASE_BIN, "solve", "toads-frogs"};
+    const std::vector<std::string> program = {"-np", "1", "--oversubscribe", toadbase_bin(), "solve", "toads-frogs"};
     std::vector<std::string> args = program;
     args.insert(args.end(), {"--length", "6", "--db", dir / "db", ":"});
     args.insert(args.end(), program.begin(), program.end());

@@ -625,10 +625,10 @@ TEST_CASE("serve: the page, built-in files, and no path escapes", "[serve]") {
   auto page = s.get("/");
   CHECK(page.status == 200);
   CHECK_THAT(page.get_header_value("Content-Type"), Contains("text/html"));
-  CHECK(page.body == read_file(std::string(TOADBASE_SOURCE_DIR) + "/tools/web/index.html"));
+  CHECK(page.body == read_file(source_dir() + "/tools/web/index.html"));
   // every file of tools/web/ is built in, named by the page and served as its kind
   size_t files = 0;
-  for (const auto& e : fs::directory_iterator(std::string(TOADBASE_SOURCE_DIR) + "/tools/web")) {
+  for (const auto& e : fs::directory_iterator(source_dir() + "/tools/web")) {
     const std::string file = "/" + e.path().filename().string();
     if (file[1] == '.') continue;
     ++files;
@@ -665,7 +665,7 @@ TEST_CASE("serve: the page, built-in files, and no path escapes", "[serve]") {
   auto css = s.get("/toadbase.css");
   CHECK(css.status == 200);
   CHECK(css.get_header_value("Content-Type") == "text/css; charset=utf-8");
-  CHECK(css.body == read_file(std::string(TOADBASE_SOURCE_DIR) + "/tools/web/toadbase.css"));
+  CHECK(css.body == read_file(source_dir() + "/tools/web/toadbase.css"));
   CHECK(toadbase::tools::web_asset_count() >= 1);
 
   const std::vector<std::string> escapes = {

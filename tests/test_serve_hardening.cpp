@@ -311,7 +311,7 @@ TEST_CASE("serve hardening: connections from one address are capped", "[serve]")
 TEST_CASE("serve hardening: --max-connections is fitted to the file-descriptor limit", "[serve][cli]") {
   TempDir dir("serve-fdlimit");
   const std::string db = solve_tf(dir, "tf6", 6);
-  const pid_t pid = spawn_program("/usr/bin/prlimit", {"--nofile=64", TOADBASE_BIN, "serve", "--db", db, "--port", "0"},
+  const pid_t pid = spawn_program("/usr/bin/prlimit", {"--nofile=64", toadbase_bin(), "serve", "--db", db, "--port", "0"},
                                   "", dir / "out", dir / "err");
   std::string url;
   for (int i = 0; i < 200 && url.empty(); ++i) {

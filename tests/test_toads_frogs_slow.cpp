@@ -23,7 +23,7 @@ json info_of(const std::string& db) { return json::parse(ok({"info", "--db", db,
 /// tiers beyond `at_least`, and kills it with SIGKILL. Returns the tiers committed at the kill.
 uint64_t solve_and_kill(const TempDir& dir, const std::string& db, uint64_t at_least) {
   const std::vector<std::string> args = {"toads-frogs", R"({"length": 12})", db, "2"};
-  const pid_t pid = spawn_program(TOADBASE_SLOW_SOLVE_BIN, args, "", dir / "solve.out", dir / "solve.err");
+  const pid_t pid = spawn_program(test_path("slow_solve"), args, "", dir / "solve.out", dir / "solve.err");
   const auto start = std::chrono::steady_clock::now();
   int status = 0;
   for (;;) {
