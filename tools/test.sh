@@ -9,9 +9,26 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
 stage_start=$SECONDS
+# the CPU seconds (user + sys) of every process this script has waited for, from bash's `times`
+# (run in this shell, not a subshell: a subshell counts only its own children)
+cpu_now=0
+read_cpu() {
+  times >"${TMPDIR:-/tmp}/test-sh-times.$$"
+  cpu_now=$(tail -n 1 "${TMPDIR:-/tmp}/test-sh-times.$$" |
+    awk '{ t = 0; for (i = 1; i <= 2; ++i) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] } printf "%d", t }')
+  rm -f "${TMPDIR:-/tmp}/test-sh-times.$$"
+}
+read_cpu
+stage_cpu=$cpu_now
+# the stage's wall time, and the CPU time of the processes it waited for: the tests of a test
+# stage; a build run beside a stage counts in the stage that waits for its end
 stage() {
-  echo "test.sh: $1 took $((SECONDS - stage_start)) s (total $SECONDS s)"
+  local wall=$((SECONDS - stage_start)) cpu
+  read_cpu
+  cpu=$((cpu_now - stage_cpu))
+  echo "test.sh: $1 took $wall s (total $SECONDS s; CPU $cpu s, $(awk -v c="$cpu" -v w="$wall" 'BEGIN { printf "%.2f", w ? c / w : 0 }') cores)"
   stage_start=$SECONDS
+  stage_cpu=$cpu_now
 }
 # ccache, with paths taken relative to the checkout: a fresh clone in another folder reuses
 # the objects an earlier run compiled

@@ -23,6 +23,7 @@ BIN = os.environ.get("TOADBASE_BIN", str(ROOT / "build" / "toadbase"))
 DATABASES = {
     "tf8": ["toads-frogs", "--length", "8"],
     "tf8-wide": ["toads-frogs", "--length", "8", "--record", "remoteness-u16-parity"],
+    "tf11": ["toads-frogs", "--length", "11"],
     "tf12": ["toads-frogs", "--length", "12"],
     "tf9-3-4": ["toads-frogs", "--length", "9", "--toads", "3", "--frogs", "4"],
     "fp33": ["frog-puzzle", "--left", "3", "--right", "3"],
