@@ -513,6 +513,9 @@ TEST_CASE("cgt database through the toadbase command: solve, query, cgt sum, ana
   const std::string text = ok({"analyze", "--db", db}).out;
   CHECK_THAT(text, Contains("distinct values by length") && Contains("hottest boards") && Contains("holds over"));
   CHECK_THAT(ok({"verify", "--db", db, "--quiet"}).out, Contains("OK"));
+  // a sample is for the tier games: this engine verifies its databases whole, and says so
+  CHECK_THAT(run_expecting({"verify", "--db", db, "--sample", "10"}, 2).err,
+             Contains("verified whole") && Contains("without --sample"));
   CHECK_THAT(ok({"info", "--db", db}).out, Contains("toads-frogs-cgt"));
   // cut into 16 KiB blocks (its queries read many scattered records), so format 3
   const json info = json::parse(ok({"info", "--db", db, "--json"}).out);

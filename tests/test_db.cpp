@@ -564,6 +564,53 @@ TEST_CASE("a Toads and Frogs database of format 1 (every Toads tier whole) answe
   CHECK(inst->verify(*d, nullptr).ok);
 }
 
+TEST_CASE("verify --sample recomputes random positions of every tier and finds a wrong value", "[db][verify]") {
+  TempDir dir("db-verify-sample");
+  const auto inst = toads_frogs_instance({{"length", 7}});
+  const std::string path = dir / "db";
+  solve_into(path, *inst);
+  const toadbase::toads_frogs::Space space(tf::SpaceParams{7, std::nullopt, std::nullopt});
+  const auto sample = [&](uint64_t per_tier, uint64_t seed, int threads) {
+    auto d = Database::open_read_only(path);
+    return toadbase::with_threads(threads, [&] { return inst->verify_sample(*d, per_tier, seed, nullptr); });
+  };
+  {
+    // a sample as large as every tier is every position, derived tiers' included
+    const auto all = sample(1u << 20, 1, 0);
+    CHECK(all.ok);
+    CHECK(all.problem.empty());
+    CHECK(all.positions_checked == 2 * 2187);
+    // a small one: that many of every tier
+    uint64_t want = 0;
+    for (TierId t = 0; t < space.tier_count(); ++t) want += std::min<uint64_t>(space.tier_size(t), 3);
+    const auto few = sample(3, 7, 1);
+    CHECK(few.ok);
+    CHECK(few.positions_checked == want);
+    CHECK(sample(3, 7, 2).positions_checked == want);
+  }
+  // one record of a stored tier changed, its digests made to agree (the whole verify's case)
+  TierId victim = 0;
+  while (space.tier_prefix(victim) < 3 || !space.tier_stored(victim)) ++victim;
+  {
+    std::vector<Record> whole;
+    {
+      auto d = Database::open_read_only(path);
+      whole = tier_records(*inst, *d).at(victim);
+    }
+    whole[2] = static_cast<Record>(whole[2] + 2);
+    auto d = Database::open_for_solve(path, inst->identity(), inst->tiers(), 3, true);
+    d->commit(victim, whole, space.tier_prefix(victim));
+  }
+  // every position drawn: the changed one disagrees with its children (or a parent with it)
+  const auto rep = sample(1u << 20, 1, 2);
+  CHECK_FALSE(rep.ok);
+  INFO(rep.problem);
+  CHECK_THAT(rep.problem, Contains("stored ") && Contains(", recomputed "));
+  const auto one = sample(1u << 20, 1, 1);  // the same first problem on any thread count
+  CHECK_FALSE(one.ok);
+  CHECK(one.problem == rep.problem);
+}
+
 TEST_CASE("verify recomputes every record and names the first wrong one", "[db][verify]") {
   TempDir dir("db-verify");
   const auto inst = toads_frogs_instance({{"length", 7}});

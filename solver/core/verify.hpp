@@ -1,6 +1,7 @@
 // Verify: every tier recomputed through the generic path (unrank, children, rank: not the
 // hot loop), compared with the stored records and the tier's digest; then a sample of its
-// positions probed as a lookup does.
+// positions probed as a lookup does. Or, for a database too large to recompute whole, a
+// random sample of every tier recomputed from its children's stored records (verify_sample).
 #pragma once
 
 #include <tbb/blocked_range.h>
@@ -17,6 +18,7 @@
 
 #include "solver/core/distribute.hpp"
 #include "solver/core/game.hpp"
+#include "solver/core/probe.hpp"
 #include "solver/core/progress.hpp"
 #include "solver/core/record.hpp"
 #include "solver/core/results.hpp"
@@ -202,6 +204,89 @@ VerifyReport verify_tiers(const G& game, const TierSource& source, Progress* pro
   return TierVerifier<G, Rec, std::remove_reference_t<Lookup>, std::remove_reference_t<Name>>(game, source, progress,
                                                                                              lookup, name)
       .run();
+}
+
+/// Recomputes `per_tier` random positions of every tier (every position of a smaller tier)
+/// from their children's records as a lookup reads them (stored, or one ply for a derived
+/// tier), checks that each position ranks back to where it was drawn, and compares the
+/// result with the position looked up through `lookup` (the path a query takes). The same
+/// `seed` draws the same positions; the first problem reported is the lowest tier's, then the
+/// lowest draw's, whatever the thread count. Every tier must be committed. Call inside
+/// with_threads().
+template <TierGame G, class Rec, class Lookup, class Name>
+VerifyReport verify_sample(const G& game, const TierSource& source, Progress* progress, uint64_t per_tier,
+                           uint64_t seed, Lookup&& lookup, Name&& name) {
+  using Position = typename G::Position;
+  const TierId tiers = game.tier_count();
+  std::vector<std::string> problem(tiers);
+  std::vector<uint64_t> checked(tiers, 0);
+  std::mutex progress_mu;
+  const auto outcome_text = [](Outcome o) {
+    return std::string(value_name(o.value)) + " in " + std::to_string(o.remoteness);
+  };
+  tbb::parallel_for(tbb::blocked_range<TierId>(0, tiers, 1), [&](const tbb::blocked_range<TierId>& r) {
+    for (TierId t = r.begin(); t != r.end(); ++t) {
+      const uint64_t size = game.tier_size(t);
+      const bool all = size <= per_tier;
+      const uint64_t draws = all ? size : per_tier;
+      uint64_t state = seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t{t} + 1));
+      const auto next = [&state] {  // SplitMix64
+        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+      };
+      std::vector<unsigned> recs;
+      for (uint64_t k = 0; k < draws && problem[t].empty(); ++k) {
+        const uint64_t i = all ? k : next() % size;
+        const auto at = [&](const Position& p) {
+          return "tier " + game.tier_name(t) + " index " + std::to_string(i) + " (" + name(p) + ")";
+        };
+        try {
+          if (!source.has_tier(t)) throw std::runtime_error("tier " + game.tier_name(t) + " is not committed");
+          const Position p = game.unrank(t, i);
+          if (!(game.rank(p) == TierIndex{t, i})) {
+            problem[t] = at(p) + ": rank(unrank) does not come back";
+            break;
+          }
+          recs.clear();
+          for (const Position& c : game.children(p)) recs.push_back(probe_record<G, Rec>(game, source, c));
+          const unsigned want = record_from_children<Rec>(game, p, static_cast<unsigned>(recs.size()),
+                                                          [&](unsigned j) { return recs[j]; });
+          if (want > kMaxStored<Rec>) {
+            problem[t] = at(p) + ": remoteness overflows the record";
+            break;
+          }
+          const Outcome w = Rec::decode(static_cast<typename Rec::Storage>(want));
+          const Outcome stored = Rec::decode(static_cast<typename Rec::Storage>(probe_record<G, Rec>(game, source, p)));
+          if (!(stored == w)) {
+            problem[t] = at(p) + ": stored " + outcome_text(stored) + ", recomputed " + outcome_text(w);
+            break;
+          }
+          const Outcome got = lookup(p);
+          if (!(got == w)) problem[t] = at(p) + ": looked up as " + outcome_text(got) + ", recomputed " + outcome_text(w);
+        } catch (const std::exception& e) {
+          problem[t] = "tier " + game.tier_name(t) + " index " + std::to_string(i) + ": " + e.what();
+        }
+        ++checked[t];
+      }
+      if (progress) {
+        std::lock_guard lock(progress_mu);
+        progress->tier_done(game.tier_name(t), checked[t], false);
+      }
+    }
+  });
+  VerifyReport rep;
+  for (TierId t = 0; t < tiers; ++t) {
+    if (!problem[t].empty()) {
+      rep.ok = false;
+      rep.problem = problem[t];
+      break;
+    }
+    rep.positions_checked += checked[t];
+  }
+  rep.positions_probed = rep.positions_checked;
+  return rep;
 }
 
 }  // namespace toadbase

@@ -212,6 +212,15 @@ class Instance {
   }
   /// Recomputes every record independently of the solve and compares it with the store.
   virtual VerifyReport verify(const TierSource& source, Progress* progress) const = 0;
+  /// Recomputes `per_tier` random positions of every tier (all of a smaller one) from their
+  /// children's records as a lookup reads them, and looks each up as query does (`verify
+  /// --sample`: a database too large to verify whole); the same seed draws the same
+  /// positions. Throws UsageError for a game that verifies whole databases only.
+  virtual VerifyReport verify_sample(const TierSource& source, uint64_t per_tier, uint64_t seed,
+                                     Progress* progress) const {
+    (void)source, (void)per_tier, (void)seed, (void)progress;
+    throw UsageError(identity().game + " databases are verified whole: run verify without --sample");
+  }
   /// Counts and the game's own findings (`toadbase analyze --json`).
   virtual nlohmann::json analyze(const TierSource& source) const = 0;
 

@@ -134,6 +134,14 @@ class TierInstance final : public Instance, public WinLoseValues {
         [](const Position& p) { return M::format(p); });
   }
 
+  VerifyReport verify_sample(const TierSource& source, uint64_t per_tier, uint64_t seed,
+                             Progress* progress) const override {
+    return toadbase::verify_sample<Space, Rec>(
+        space_, source, progress, per_tier, seed,
+        [&](const Position& p) { return outcome(source, parse(M::format(p), "")); },
+        [](const Position& p) { return M::format(p); });
+  }
+
   void each_tier(
       const TierSource& source,
       const std::function<void(TierId, const std::vector<uint8_t>&)>& each) const override {
