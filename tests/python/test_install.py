@@ -1,9 +1,11 @@
 """`cmake --install` puts the module where the system Python finds it, and the command in the
 prefix's bin (tools/quickstart.sh runs it, so that `toadbase` is on the PATH)."""
 
+import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 
@@ -68,3 +70,64 @@ def test_install_puts_the_module_on_the_system_pythons_path(tmp_path, dbs):
         for c in commands:
             assert c.replace("-", "\\-") in page, c
         assert ".SH \"EXIT STATUS\"" in page
+
+
+@pytest.mark.slow
+def test_the_debian_package_holds_what_install_puts_and_runs_unpacked(tmp_path):
+    """`cpack -G DEB` in the build folder: toadbase_<version>_amd64.deb, its Depends the
+    runtime libraries and the Python it was built for, its files those of `cmake --install`
+    under /usr; unpacked, the command solves and answers and the module imports."""
+    build = pathlib.Path(os.environ.get("TOADBASE_BUILD_DIR", ROOT / "build"))
+    if not (shutil.which("cpack") and shutil.which("dpkg-deb") and shutil.which("dpkg-shlibdeps")):
+        pytest.skip("cpack, dpkg-deb or dpkg-shlibdeps missing (tools/install-deps.sh installs them)")
+    out = tmp_path / "package"
+    r = subprocess.run(["cpack", "-G", "DEB", "-B", str(out)], cwd=build, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    version = subprocess.run([str(build / "toadbase"), "--version", "--json"], capture_output=True, text=True)
+    version = json.loads(version.stdout)["version"]
+    deb = out / f"toadbase_{version}_amd64.deb"
+    assert deb.exists(), sorted(p.name for p in out.iterdir())
+    # the metadata
+    info = subprocess.run(["dpkg-deb", "-f", str(deb)], capture_output=True, text=True, check=True).stdout
+    fields = dict(re.findall(r"^([A-Za-z-]+): (.*)$", info, re.M))
+    assert fields["Package"] == "toadbase"
+    assert fields["Version"] == version
+    assert fields["Architecture"] == "amd64"
+    depends = [d.strip().split(" ")[0] for d in fields["Depends"].split(",")]
+    for library in ("librocksdb", "libtbb", "libzstd1", "libstdc++6"):
+        assert any(d.startswith(library) for d in depends), (library, depends)
+    linked = subprocess.run(["ldd", str(build / "toadbase")], capture_output=True, text=True).stdout
+    if "libmpi" in linked:  # built with the distributed solve
+        assert any(d.startswith("libopenmpi") for d in depends), depends
+    assert "python3" in depends and "python3-numpy" in depends
+    assert re.search(r"python3 \(>= 3\.\d+~\), python3 \(<< 3\.\d+\)", fields["Depends"]), fields["Depends"]
+    # the files: those of cmake --install, under /usr, the module where Debian's python3 looks
+    listing = subprocess.run(["dpkg-deb", "-c", str(deb)], capture_output=True, text=True, check=True).stdout
+    files = {line.split()[-1] for line in listing.splitlines()}
+    for want in ("./usr/bin/toadbase", "./usr/share/doc/toadbase/README.md", "./usr/share/doc/toadbase/LICENSE",
+                 "./usr/share/bash-completion/completions/toadbase",
+                 "./usr/lib/python3/dist-packages/toadbase.pyi"):
+        assert want in files, want
+    assert any(re.fullmatch(r"\./usr/lib/python3/dist-packages/toadbase\.cpython-\d+-.*\.so", f) for f in files), files
+    assert not any("/local/" in f for f in files)
+    # unpacked into a folder: the command solves, answers, and its module imports
+    root = tmp_path / "root"
+    subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True)
+    command = root / "usr" / "bin" / "toadbase"
+    r = subprocess.run([str(command), "--version"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith(f"toadbase {version}"), r.stdout + r.stderr
+    db = tmp_path / "tf6"
+    r = subprocess.run([str(command), "solve", "toads-frogs", "--length", "6", "--db", str(db), "--quiet"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    answer = subprocess.run([str(command), "query", "--db", str(db), "1_T--F"], capture_output=True, text=True)
+    assert answer.returncode == 0, answer.stderr
+    assert json.loads(answer.stdout)["position"] == "1_T--F"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(root / "usr" / "lib" / "python3" / "dist-packages")
+    code = "import sys, toadbase; print(toadbase.__file__); print(toadbase.open(sys.argv[1]).value('1_T--F'))"
+    r = subprocess.run([sys.executable, "-c", code, str(db)], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0].startswith(str(root))
+    expected = json.loads(answer.stdout)
+    assert r.stdout.splitlines()[1] == str((expected["positionValue"], expected["remoteness"]))
