@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Lookups from Python: db.values() on random positions of a Toads and Frogs database (a
+"""Lookups from Python and through the C library: db.values() on random positions of a Toads and Frogs database (a
 numpy array of strings, and a list) on 1 and 2 threads, and single db.value() / db.query()
-calls. Prints each measurement and appends it to results/bench.jsonl (kind "python-lookup"),
+calls, and the C library's toadbase_probe_batch() on the same positions (through ctypes, the
+call alone timed, one thread). Prints each measurement and appends it to results/bench.jsonl (kind "python-lookup"),
 which results/make_benchmarks.py turns into rows of results/BENCHMARKS.md beside the command's
 batch rate. results/bench.sh runs it (mode `python`, and after the command's lookups).
 
@@ -46,6 +47,41 @@ def random_positions(length, count, seed):
     return raw.view(f"S{length + 2}").ravel().astype(f"U{length + 2}")
 
 
+def capi_row(lib_path, path, positions, want, repeats, case):
+    """The C library's batch probe (toadbase_probe_batch, include/toadbase.h) over the same
+    positions, one call on one thread, timed around the call alone (ctypes only hands over the
+    array of C strings made before)."""
+    import ctypes
+    lib = ctypes.CDLL(str(lib_path))
+    lib.toadbase_open.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    lib.toadbase_close.argtypes = [ctypes.c_void_p]
+    lib.toadbase_last_error.restype = ctypes.c_char_p
+    lib.toadbase_probe_batch.restype = ctypes.c_int64
+    lib.toadbase_probe_batch.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t,
+                                         ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint8),
+                                         ctypes.POINTER(ctypes.c_uint16)]
+    handle = ctypes.c_void_p()
+    if lib.toadbase_open(path.encode(), ctypes.byref(handle)) != 0:
+        sys.exit(f"the C library cannot open {path}: {lib.toadbase_last_error().decode()}")
+    n = len(positions)
+    strings = (ctypes.c_char_p * n)(*[p.encode() for p in positions.tolist()])
+    values, remoteness = np.zeros(n, np.uint8), np.zeros(n, np.uint16)
+    args = (handle, strings, n, None, values.ctypes.data_as(ctypes.POINTER(ctypes.c_uint8)),
+            remoteness.ctypes.data_as(ctypes.POINTER(ctypes.c_uint16)))
+    assert lib.toadbase_probe_batch(*args) == 0, lib.toadbase_last_error()  # warms the block cache
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        failed = lib.toadbase_probe_batch(*args)
+        times.append(time.perf_counter() - t0)
+        assert failed == 0
+    assert np.array_equal(values[:2000], want[0]) and np.array_equal(remoteness[:2000], want[1])
+    lib.toadbase_close(handle)
+    secs = statistics.median(times)
+    return {"kind": "capi-lookup", "case": case, "threads": 1, "batch_lookups": n, "batch_seconds": secs,
+            "batch_lookups_per_second": n / secs, "repeats": repeats}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--db", help="a solved Toads and Frogs database of every piece count (default: solve one)")
@@ -57,6 +93,8 @@ def main():
     ap.add_argument("--run", help="the run id (bench.sh gives its own)")
     ap.add_argument("--machine", help="the machine's description (bench.sh gives its own)")
     ap.add_argument("--no-append", action="store_true", help="print only")
+    ap.add_argument("--capi", default=str(HERE.parent / "build" / "libtoadbase.so"),
+                    help="the C library to time as well (skipped when missing)")
     a = ap.parse_args()
 
     tmp = None
@@ -91,6 +129,8 @@ def main():
                          "batch_lookups": a.count, "batch_seconds": secs,
                          "batch_lookups_per_second": a.count / secs, "repeats": a.repeats,
                          "wins_seen": int((codes == toadbase.WIN).sum())})
+    if os.path.exists(a.capi):
+        rows.append(capi_row(a.capi, path, positions, want, a.repeats, case))
     singles = as_list[:a.singles]
     for call in ("value", "query"):
         f = getattr(db, call)
@@ -104,6 +144,9 @@ def main():
         r.update(run=run, machine=where)
         if r["kind"] == "python-lookup":
             print(f"db.values() {r['input']:5} {r['threads']} thread{'s' if r['threads'] > 1 else ' '}: "
+                  f"{r['batch_lookups']:,} lookups in {r['batch_seconds']:.3f} s = {r['batch_lookups_per_second']:,.0f} /s")
+        elif r["kind"] == "capi-lookup":
+            print(f"C toadbase_probe_batch() 1 thread: "
                   f"{r['batch_lookups']:,} lookups in {r['batch_seconds']:.3f} s = {r['batch_lookups_per_second']:,.0f} /s")
         else:
             print(f"db.{r['call']}(): {r['mean_us']:.2f} us a call over {r['calls']:,}")

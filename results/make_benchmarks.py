@@ -105,6 +105,7 @@ lk = latest.get(("lookup", "len16", 0))
 # from Python (results/bench_python.py): db.values() by threads and input, single calls
 py = {(r["threads"], r["input"]): r for th in (1, 2) for r in latest.get(("python-lookup", "len16", th), [])}
 py_single = {r["call"]: r for r in latest.get(("python-single", "len16", 0), [])}
+capi = (latest.get(("capi-lookup", "len16", 1)) or [None])[0]  # the C library's batch probe
 if lk or py:
     out += ["## Lookups (length 16 database)", "",
             "| measure | value |", "|---|---:|"]
@@ -118,6 +119,9 @@ if lk or py:
         what = "a numpy array of str" if how == "numpy" else "a list of str"
         out.append(f"| Python `db.values()` of {r['batch_lookups']:,} random positions ({what}), {th} thread{'s' if th > 1 else ''} | "
                    f"{r['batch_lookups_per_second']:,.0f} lookups/s |")
+    if capi:
+        out.append(f"| C library `toadbase_probe_batch()` of the same {capi['batch_lookups']:,} positions, 1 thread | "
+                   f"{capi['batch_lookups_per_second']:,.0f} lookups/s |")
     for call, r in py_single.items():
         out.append(f"| Python `db.{call}()`, one position a call (mean over {r['calls']:,}) | {r['mean_us']:.1f} us |")
     out.append("")
@@ -171,6 +175,9 @@ if lk:
 if (2, "numpy") in py:
     r = py[(2, "numpy")]["batch_lookups_per_second"]
     row("Python db.values() > 1 M lookups/s on a million random positions of length 16, 2 cores", f"{r:,.0f} /s", r > 1e6)
+if capi:
+    r = capi["batch_lookups_per_second"]
+    row("C library batch probes >= 1.5 M lookups/s, length 16, one thread", f"{r:,.0f} /s", r >= 1.5e6)
 s1, s2 = solve("len16", 1), solve("len16", 2)
 if s1 and s2:
     r = s1["seconds"] / s2["seconds"]
