@@ -10,6 +10,7 @@ pkgs=(build-essential cmake pkg-config librocksdb-dev libtbb-dev libzstd-dev cat
       libopenmpi-dev openmpi-bin  # the distributed solve
       # the Python module, its tests and the plots in results/
       python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest python3-matplotlib
+      python3-build python3-wheel python3-setuptools python3-venv  # the wheel, pip install .
       chromium nodejs npm)       # the page's browser tests (tests/web)
 missing=()
 for p in "${pkgs[@]}"; do

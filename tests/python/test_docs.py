@@ -1,13 +1,14 @@
 """What a person reads: help(), the type stub, and the README's Python example, run as written."""
 
 import ast
+import json
 import pathlib
 import pydoc
 import re
 
 import toadbase
 
-from conftest import ROOT
+from conftest import ROOT, run
 
 
 def test_help_reads_well():
@@ -29,7 +30,7 @@ def test_stub_names_the_module():
     stub = ast.parse((ROOT / "tools" / "python" / "toadbase.pyi").read_text())
     top = {n.name for n in stub.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     top |= {t.id for n in stub.body if isinstance(n, ast.AnnAssign) for t in [n.target]}
-    public = {n for n in dir(toadbase) if not n.startswith("_")}
+    public = {n for n in dir(toadbase) if not n.startswith("_")} | {"__version__"}
     assert top - {"Position", "Turn"} == public
     for cls in ("Database", "Tier"):
         node = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == cls)
@@ -54,3 +55,7 @@ def test_readme_example_runs(dbs, tmp_path, monkeypatch):
     for block in readme_python():
         exec(compile(block, "README.md", "exec"), {})
     assert (tmp_path / "data" / "tf12" / "CURRENT").exists()
+
+
+def test_the_module_says_the_commands_version():
+    assert toadbase.__version__ == json.loads(run(["--version", "--json"]).stdout)["version"]

@@ -15,6 +15,8 @@ Turn = Union[int, str, None]
 Path = Union[str, bytes, os.PathLike[str], os.PathLike[bytes]]
 """A file name: str, bytes or os.PathLike (no NUL byte)."""
 
+__version__: str
+"""The version, as `toadbase --version` says it."""
 VALUE_NAMES: tuple[str, str, str, str, str]
 """VALUE_NAMES[code]: 'none', 'win', 'lose', 'tie', 'draw'."""
 NONE: int
