@@ -502,12 +502,36 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
   return d;
 }
 
+namespace {
+
+/// A database's files are regular files: a FIFO, a socket or a device among them (itself or
+/// behind a link) would hold the open forever or feed it without end (a link to /dev/zero).
+void refuse_special_files(const std::string& path) {
+  std::error_code ec;
+  for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::file_status st = fs::status(it->path(), ec);
+    if (ec) {
+      ec.clear();
+      continue;  // a dangling link: RocksDB says what is missing
+    }
+    const fs::file_type type = st.type();
+    if (type == fs::file_type::fifo || type == fs::file_type::socket || type == fs::file_type::character ||
+        type == fs::file_type::block)
+      throw DbError(path + " is not a database: its file " + it->path().filename().string() +
+                    " is a " + (type == fs::file_type::fifo ? "FIFO" : type == fs::file_type::socket ? "socket" : "device") +
+                    ", not a regular file (damaged or tampered with)");
+  }
+}
+
+}  // namespace
+
 std::unique_ptr<Database> Database::open_read_only(const std::string& path, size_t cache_bytes) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw DbError("no database at " + path + " (the directory is missing)");
   if (!fs::is_directory(path, ec)) throw DbError(path + " is not a database directory");
   if (!fs::exists(fs::path(path) / "CURRENT", ec))
     throw DbError(path + " is not a database (no CURRENT file): missing or damaged");
+  refuse_special_files(path);
   std::unique_ptr<Database> d(new Database());
   d->path_ = path;
   rocksdb::Options o = rocks_options();

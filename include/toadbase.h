@@ -10,7 +10,8 @@
  *
  * Link with `pkg-config --cflags --libs toadbase` (libtoadbase.so). Every function returns
  * a status (TOADBASE_OK, or a negative TOADBASE_ERR_*) and never aborts the caller: the
- * reason of a failure is toadbase_last_error(), this thread's. A database is opened
+ * reason of a failure is toadbase_last_error(), this thread's (at most 4 KiB: a long
+ * position is quoted in part). A database is opened
  * read-only and may be read from many threads at once. The position strings are those of
  * `toadbase query` (the README's "Positions"); turn is NULL when the position names the
  * player to move, else "1" or "2" for a bare board.
@@ -66,8 +67,9 @@ int toadbase_win_lose(const toadbase_db* db);
 int toadbase_probe(toadbase_db* db, const char* position, const char* turn, int* value, unsigned* remoteness);
 
 /* `count` positions at once, on the calling thread: values[i] and remoteness[i] for each
- * (0 and 0 for a position that cannot be answered). Returns how many could not be answered
- * (toadbase_last_error() says why the first could not), or a negative status. */
+ * (0 and 0 for a position that cannot be answered, a NULL one among them). Returns how many
+ * could not be answered (toadbase_last_error() says why the first could not), or a negative
+ * status (a turn the game does not take: TOADBASE_ERR_ARGUMENT), the arrays then unspecified. */
 int64_t toadbase_probe_batch(toadbase_db* db, const char* const* positions, size_t count, const char* turn,
                              uint8_t* values, uint16_t* remoteness);
 

@@ -5,9 +5,11 @@
 // where mounting is not allowed.
 #include <fcntl.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -460,4 +462,41 @@ TEST_CASE("faults: a query batch answers every position it can when a block is d
   }
   CHECK(answered > 0);
   CHECK(refused > 0);
+}
+
+TEST_CASE("faults: a FIFO, a socket or a device among a database's files is refused at once, never waited on",
+          "[db][faults]") {
+  // a FIFO named CURRENT held every read command forever; a link to /dev/zero in place of the
+  // manifest fed RocksDB without end
+  TempDir dir("faults-special");
+  const std::string good = dir / "tf6";
+  ok({"solve", "toads-frogs", "--length", "6", "--db", good, "--quiet"});
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(good)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  REQUIRE(std::find(names.begin(), names.end(), "CURRENT") != names.end());
+  const std::string manifest = *std::find_if(names.begin(), names.end(), [](const std::string& n) {
+    return n.rfind("MANIFEST-", 0) == 0;
+  });
+  struct Case {
+    std::string file, kind;
+    bool fifo;  // else a link to /dev/zero
+  };
+  int copies = 0;
+  for (const Case& c : {Case{"CURRENT", "FIFO", true}, Case{manifest, "device", false}, Case{"CURRENT", "device", false}}) {
+    const std::string db = dir / ("copy-" + std::to_string(++copies));
+    fs::copy(good, db, fs::copy_options::recursive);
+    fs::remove(fs::path(db) / c.file);
+    if (c.fifo)
+      REQUIRE(::mkfifo((fs::path(db) / c.file).c_str(), 0644) == 0);
+    else
+      fs::create_symlink("/dev/zero", fs::path(db) / c.file);
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"query", "--db", db, "1_T-F"}, std::vector<std::string>{"info", "--db", db}}) {
+      const RunResult r = run_toadbase(args);
+      INFO(describe(args, r));
+      CHECK(r.rc == 1);
+      CHECK_THAT(r.err, Contains(db) && Contains(c.file) && Contains("is a " + c.kind + ", not a regular file"));
+    }
+  }
 }

@@ -83,6 +83,19 @@ int main(int argc, char** argv) {
   said("batch zero", toadbase_probe_batch(db, NULL, 0, NULL, NULL, NULL));
   const char* with_null[] = {"1_TT--FF", NULL};
   said("batch a NULL entry", toadbase_probe_batch(db, with_null, 2, NULL, values, remoteness));
+  said("batch bad turn", toadbase_probe_batch(db, (const char* const*)lines, count, "7", values, remoteness));
+  {
+    /* a megabyte of garbage: the message quotes it in part */
+    size_t n = (size_t)1 << 20;
+    char* garbage = malloc(n + 1);
+    memset(garbage, 0xff, n);
+    garbage[n] = 0;
+    int s2 = toadbase_probe(db, garbage, NULL, &v, &r);
+    size_t length = strlen(toadbase_last_error());
+    printf("long garbage: status %d, message of %zu bytes, ends %s\n", s2, length,
+           length > 20 ? toadbase_last_error() + length - 14 : toadbase_last_error());
+    free(garbage);
+  }
   toadbase_db* other = (toadbase_db*)1;
   said("open missing", toadbase_open("/nonexistent/toadbase-db", &other));
   printf("open missing leaves %s\n", other ? "a pointer" : "NULL");

@@ -148,6 +148,11 @@ def test_every_function_against_the_command_bad_input_and_threads(installed, dbs
     assert status("probe bad turn") == -1 and message("probe bad turn").startswith("turn: ")
     assert status("probe garbage") == -3 and "\\x01\\xff" in message("probe garbage")  # shown escaped
     assert status("batch zero") == 0
+    # a turn no game takes fails the whole call, as it does the command (exit 2)
+    assert status("batch bad turn") == -1 and message("batch bad turn").startswith("turn: ")
+    long_garbage = next(line for line in rest if line.startswith("long garbage: "))
+    m = re.fullmatch(r"long garbage: status -3, message of (\d+) bytes, ends (.*)", long_garbage)
+    assert m and int(m.group(1)) <= 4096 and m.group(2) == " bytes in all)", long_garbage
     assert status("batch a NULL entry") == 1
     assert message("batch a NULL entry") == "positions[1]: the position is NULL"
     assert status("open missing") == -2 and "/nonexistent/toadbase-db" in message("open missing")

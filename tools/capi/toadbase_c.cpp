@@ -25,8 +25,14 @@ namespace {
 
 thread_local std::string last_error;
 
+/// The longest message kept: a message quotes the position it is about, escaped (4 bytes a
+/// byte at worst), and a caller's megabyte of garbage is not a log line.
+constexpr size_t kLongestMessage = 4096;
+
 int fail(int status, std::string message) {
   try {
+    if (message.size() > kLongestMessage)
+      message = message.substr(0, kLongestMessage - 64) + "... (" + std::to_string(message.size()) + " bytes in all)";
     last_error = std::move(message);
   } catch (...) {
     return TOADBASE_ERR_MEMORY;
@@ -142,6 +148,8 @@ int64_t toadbase_probe_batch(toadbase_db* db, const char* const* positions, size
         return TOADBASE_OK;
       });
       if (one == TOADBASE_ERR_MEMORY) return one;
+      // a turn the game does not take is the call's mistake, not a position's: the whole call fails
+      if (one == TOADBASE_ERR_ARGUMENT && positions[i]) return one;
       if (one != TOADBASE_OK && failed++ == 0) first = "positions[" + std::to_string(i) + "]: " + last_error;
     }
     if (failed) last_error = first;  // the first failure's reason, not the last's
