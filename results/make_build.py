@@ -44,7 +44,9 @@ for log in logs:
         cpu = any(c for *_, c, _ in stages)  # the CPU columns, where test.sh printed them
         out += ["", f"Stages of one run of tools/test.sh (`{pathlib.Path(log).name}`):", ""]
         if cpu:
-            out += ["| stage | s | CPU s | cores busy |", "|---|---:|---:|---:|"]
+            out += ["CPU s: of the processes the stage waited for (bash's `times`); a build run beside a stage "
+                    "counts in the stage that waits for its end, so its cores busy can pass the machine's 2.", "",
+                    "| stage | s | CPU s | cores busy |", "|---|---:|---:|---:|"]
             out += [f"| {s} | {t} | {c} | {k} |" for s, t, _, c, k in stages] + [f"| total | {stages[-1][2]} | | |"]
         else:
             out += ["| stage | s |", "|---|---:|"] + [f"| {s} | {t} |" for s, t, *_ in stages]
