@@ -56,5 +56,10 @@ foreach(file IN LISTS files)
              ${TOADBASE_PYTHON_EXE} -m pytest -q -p no:cacheprovider -m "${marks}"
              --basetemp=${TOADBASE_PYTEST_TMP}/${number} "${TOADBASE_PYTEST_DIR}/${file}")
     set_tests_properties("${name}" PROPERTIES LABELS "${labels}" FIXTURES_REQUIRED python_dbs)
+    # these use the build tree itself (cmake --install, cpack's make, the wheel's cmake --build):
+    # one at a time, so that two makes never walk the same tree at once
+    if(file MATCHES "^test_(install|wheel|capi)\\.py$")
+      set_tests_properties("${name}" PROPERTIES RESOURCE_LOCK build_tree)
+    endif()
   endforeach()
 endforeach()
