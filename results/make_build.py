@@ -60,7 +60,7 @@ for log in logs:
         if not tests:
             continue
         tests = sorted(((float(t), n) for n, t in tests), reverse=True)
-        out += ["", f"{stage}: {len(tests)} tests, {sum(t for t, _ in tests):.0f} test-seconds (run two at a time); "
+        out += ["", f"{stage}: {len(tests)} tests, {sum(t for t, _ in tests):.0f} test-seconds (run in parallel: ctest -j as test.sh gives it); "
                 "the ten slowest:", "", "| s | test |", "|---:|---|"] + [f"| {t:.1f} | {n} |" for t, n in tests[:10]]
 (here / "BUILD.md").write_text("\n".join(out) + "\n")
 print((here / "BUILD.md").read_text())
