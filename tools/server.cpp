@@ -436,6 +436,8 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
     if (method == "POST") return game_route(seg) != nullptr || is_batch_route(seg);
     // a database's tier list is megabytes for a large one: a loop of them is a flood
     if (seg.size() == 2 && seg[0] == "api" && target.find("tiers=") != std::string_view::npos) return true;
+    // boards by value: a property (a kind, an outcome class) reads every pair of the index
+    if (seg.size() == 3 && seg[0] == "api" && seg[2] == "find") return true;
     // a GET already refused for its work is refused again at once, on any worker
     return game_route(seg) != nullptr && !refused_.contains(target);
   });
@@ -580,6 +582,20 @@ void Server::api(const std::vector<std::string>& seg, const httplib::Request& re
       j["position"] = p;
       j["error"] = std::string("the database cannot answer it: ") + e.what();
       return send_json(res, 500, text(j));
+    }
+  }
+  if (seg.size() == 3 && seg[2] == "find") {
+    std::map<std::string, std::string> params;
+    for (const auto& [k, v] : req.params)
+      if (!params.emplace(k, v).second) return send_error(res, 400, "find takes " + printable_excerpt(k) + " once");
+    try {
+      return send_json(res, 200, text(d.opened.instance->find(*d.opened.db, d.path, params)));
+    } catch (const std::invalid_argument& e) {
+      return send_error(res, 400, e.what());
+    } catch (const Unavailable& e) {
+      return send_error(res, 404, e.what());
+    } catch (const std::runtime_error& e) {
+      return send_error(res, 500, std::string("the database cannot answer it: ") + e.what());
     }
   }
   send_error(res, 404, "no such route: " + req.path);

@@ -131,6 +131,12 @@ struct UsageError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+/// What a database cannot answer until something is made for it (`cgt find` before
+/// `cgt index`): exit 1, and 404 from the server, the message saying what to make.
+struct Unavailable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// The command's exit codes (the README's table), kept by every command, the games' own too.
 enum ExitCode : int {
   kExitOk = 0,          // success
@@ -244,6 +250,16 @@ class Instance {
   virtual uint64_t query_bytes(const TierSource&, const std::string& text, const std::string& turn) const {
     (void)text, (void)turn;
     return 0;
+  }
+
+  /// Positions by value (a game with values of its own: `cgt find`), from named parameters
+  /// as HTTP and Python give them; the answer's JSON. `path` is the database's folder (where
+  /// an index made for it lies). Throws UsageError on a bad parameter, Unavailable when the
+  /// database has no index yet; this default: UsageError (the game has no find).
+  virtual nlohmann::ordered_json find(const TierSource&, const std::string& path,
+                                      const std::map<std::string, std::string>& params) const {
+    (void)path, (void)params;
+    throw UsageError(identity().game + " databases answer no find (the value databases do: toads-frogs-cgt)");
   }
 
   /// The space's start position ("" when the game names none).

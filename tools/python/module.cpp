@@ -564,6 +564,32 @@ class Database {
     return query(board, py::none());
   }
 
+  /// Boards by value (cgt find): the same JSON as `toadbase cgt find --json`.
+  py::object find(const py::handle& value, const py::handle& outcome, const py::handle& kind,
+                  const py::handle& temperature_at_least, const py::handle& mean, const py::handle& limit) const {
+    auto o = state_->get();
+    std::map<std::string, std::string> params;
+    auto text = [&](const py::handle& h, const char* name, const char* key, bool number) {
+      if (h.is_none()) return;
+      if (py::isinstance<py::str>(h) || (number && py::isinstance<py::int_>(h) && !py::isinstance<py::bool_>(h)))
+        params[key] = py::str(h).cast<std::string>();
+      else
+        throw py::type_error(std::string(name) + " is a str" + (number ? " or an int" : "") + ", not " + type_name(h));
+    };
+    text(value, "value", "value", false);
+    text(outcome, "outcome", "outcome", false);
+    text(kind, "kind", "kind", false);
+    text(temperature_at_least, "temperature_at_least", "temperatureAtLeast", true);
+    text(mean, "mean", "mean", true);
+    params["limit"] = std::to_string(int_arg(limit, "limit", 0, 1 << 30));
+    nlohmann::ordered_json j;
+    {
+      py::gil_scoped_release release;
+      j = o->instance->find(*o->db, state_->path, params);
+    }
+    return to_python(j);
+  }
+
   py::object get_query(const py::handle& position, const py::handle& turn) const {
     try {
       return query(position, turn);
@@ -850,6 +876,8 @@ command's.)";
       if (p) std::rethrow_exception(p);
     } catch (const db::DbError& e) {
       set_error(database_error.ptr(), e.what());
+    } catch (const Unavailable& e) {
+      set_error(PyExc_FileNotFoundError, e.what());
     }
   });
 
@@ -941,6 +969,18 @@ notation ('value'), outcomeClass, leftStop, rightStop, mean, temperature, kind, 
 atomicWeight (when it exists) and each player's moves with the child's value: the dict
 `toadbase query` prints. Raises ValueError for a board the database does not hold and
 TypeError on a database of another game.)")
+      .def("find", &Database::find, py::arg("value") = py::none(), py::kw_only(), py::arg("outcome") = py::none(),
+           py::arg("kind") = py::none(), py::arg("temperature_at_least") = py::none(), py::arg("mean") = py::none(),
+           py::arg("limit") = 10,
+           R"(find(value: str | None = None, *, outcome: str | None = None, kind: str | None = None, temperature_at_least: str | int | None = None, mean: str | int | None = None, limit: int = 10) -> dict
+
+The boards of a value database (toads-frogs-cgt) with a value, or with values of an
+outcome class ('L', 'R', 'N', 'P'), kind ('number', 'nimber', 'infinitesimal',
+'number-plus-infinitesimal', 'hot'), temperature at least, or mean (numbers as '3/2'), all
+given narrowing: the dict `toadbase cgt find --json` prints ('byLength': the boards of
+each length, 'shortest': up to `limit` boards without dead pieces, 'values', 'found').
+Reads the index `toadbase cgt index` makes (FileNotFoundError without it); ValueError for
+a value that does not parse or a bad property.)")
       .def("get_value", &Database::get_value, py::arg("position"), py::arg("turn") = py::none(),
            "get_value(position: str | dict, turn: int | str | None = None) -> tuple[str, int] | "
            "dict | None\n\n"

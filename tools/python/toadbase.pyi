@@ -66,6 +66,16 @@ class Database:
     def get_query(self, position: Position, turn: Turn = None) -> dict[str, Any] | None: ...
     def value(self, position: Position, turn: Turn = None) -> tuple[str, int] | dict[str, Any]: ...
     def cgt(self, board: str) -> dict[str, Any]: ...
+    def find(
+        self,
+        value: str | None = None,
+        *,
+        outcome: str | None = None,
+        kind: str | None = None,
+        temperature_at_least: str | int | None = None,
+        mean: str | int | None = None,
+        limit: int = 10,
+    ) -> dict[str, Any]: ...
     def get_value(self, position: Position, turn: Turn = None) -> tuple[str, int] | dict[str, Any] | None: ...
     def values(
         self,

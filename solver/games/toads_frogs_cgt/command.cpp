@@ -5,7 +5,13 @@
 // TFT-- is 3, while TF + T-- is 2.) Each strip's value comes from the database; the sum is
 // made in a FormTable of its own, and printed like a query's value.
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <iomanip>
 #include <iostream>
+#include <map>
+#include <sstream>
 
 #include "solver/games/toads_frogs_cgt/instance.hpp"
 #include "solver/games/toads_frogs_cgt/module.hpp"
@@ -13,6 +19,14 @@
 namespace toadbase::toads_frogs_cgt {
 
 namespace {
+
+/// The arguments CLI11 left over (those that start with '-'), less the "--" that ends the
+/// options: CLI11 hands it back too, and it is no strip or value.
+std::vector<std::string> after_separator(std::vector<std::string> rest) {
+  const auto it = std::find(rest.begin(), rest.end(), "--");
+  if (it != rest.end()) rest.erase(it);
+  return rest;
+}
 
 struct SumOptions {
   std::string db;
@@ -60,6 +74,75 @@ int run_sum(const SumOptions& o, const Host& host) {
   return 0;
 }
 
+struct IndexOptions {
+  std::string db;
+  bool json = false;
+};
+
+int run_index(const IndexOptions& o, const Host& host) {
+  const OpenedDatabase d = host.open(o.db, Module::kName);
+  const auto* inst = dynamic_cast<const CgtInstance*>(d.instance.get());
+  if (!inst) throw std::logic_error("cgt index: not a CGT instance");
+  const FormReader reader(*d.source, inst->layout());
+  const auto t0 = std::chrono::steady_clock::now();
+  const FindIndex index = FindIndex::build(inst->boards(), *d.source, reader);
+  const std::string file = (std::filesystem::path(o.db) / kFindIndexFile).string();
+  index.save(file);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  nlohmann::ordered_json j = {{"index", file},       {"forms", index.forms()}, {"pairs", index.pairs()},
+                              {"bytes", index.file_bytes()}, {"seconds", seconds}};
+  if (o.json) std::cout << j.dump() << "\n";
+  else
+    std::cout << file << ": " << index.forms() << " forms, " << index.pairs() << " (form, class) pairs, "
+              << index.file_bytes() << " bytes, made in " << seconds << " s\n";
+  return 0;
+}
+
+struct FindOptions {
+  std::string db, outcome, kind, temperature, mean;
+  std::vector<std::string> values;
+  int limit = 10;
+  bool json = false;
+};
+
+int run_find(const FindOptions& o, const Host& host) {
+  std::map<std::string, std::string> params;
+  if (o.values.size() > 1) throw UsageError("cgt find takes one VALUE, not " + std::to_string(o.values.size()));
+  if (!o.values.empty()) params["value"] = o.values[0];
+  if (!o.outcome.empty()) params["outcome"] = o.outcome;
+  if (!o.kind.empty()) params["kind"] = o.kind;
+  if (!o.temperature.empty()) params["temperatureAtLeast"] = o.temperature;
+  if (!o.mean.empty()) params["mean"] = o.mean;
+  params["limit"] = std::to_string(o.limit);
+  (void)FindQuery::from_params(params);  // a usage error before the database is opened
+  const OpenedDatabase d = host.open(o.db, Module::kName);
+  const nlohmann::ordered_json a = d.instance->find(*d.source, o.db, params);
+  const bool found = a.value("found", false);
+  if (o.json) {
+    std::cout << a.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else {
+    std::ostringstream s;
+    if (a.contains("value") && a["value"].is_string()) s << "value " << a["value"].get<std::string>() << ": ";
+    s << a["values"].get<uint64_t>() << " distinct value(s) on boards of 1.." << a["maxLength"].get<int>() << " cells\n";
+    s << "cells  boards\n";
+    for (const auto& e : a["byLength"])
+      s << std::setw(5) << e["length"].get<int>() << "  " << e["boards"].get<uint64_t>() << "\n";
+    if (!a["shortest"].empty()) s << "shortest boards (no dead pieces):\n";
+    for (const auto& e : a["shortest"])
+      s << "  " << e["board"].get<std::string>() << "  "
+        << (e.contains("value") ? e["value"].get<std::string>()
+                                : "(" + std::to_string(e["characters"].get<uint64_t>()) + " characters)")
+        << "\n";
+    std::cout << s.str();
+  }
+  std::cout << std::flush;
+  if (!found) {
+    std::cerr << "toadbase: " << a.value("message", std::string("no board has it")) << "\n";
+    return kExitNo;
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) {
@@ -73,10 +156,37 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   sum->add_flag("--text", o->text, "one line a sum instead of JSON");
   // once parsed: strips that start with '-' came as extras; no strip at all is a usage error
   sum->callback([sum, o] {
-    for (const auto& extra : sum->remaining()) o->sums.push_back(extra);
+    for (const auto& extra : after_separator(sum->remaining())) o->sums.push_back(extra);
     if (o->sums.empty()) throw CLI::ValidationError("sums", "give strips separated by |, e.g. 'TT--F|T-TFF'");
   });
-  return {{sum, [o, &host] { return run_sum(*o, host); }}};
+
+  auto io = std::make_shared<IndexOptions>();
+  auto* index = top->add_subcommand(
+      "index", "make the index that cgt find reads (one pass over every board; saved in the database's folder)");
+  index->add_option("--db", io->db, "the database (toadbase solve toads-frogs-cgt ...)")->required();
+  index->add_flag("--json", io->json, "what was made, as JSON");
+  host.examples(index, {"toadbase cgt index --db data/cgt16"});
+
+  auto fo = std::make_shared<FindOptions>();
+  auto* find = top->add_subcommand("find", "the boards with a value, or with values of a kind: how many of each length, the shortest");
+  find->add_option("--db", fo->db, "the database (with its index: toadbase cgt index)")->required();
+  find->add_option("value", fo->values, "a value as query prints it: *2, ^*, 1/8, {3|3}, +-1 (any notation of the same game)");
+  find->add_option("--outcome", fo->outcome, "only values of this outcome class: L, R, N or P");
+  find->add_option("--kind", fo->kind, "only values of this kind: number, nimber, infinitesimal, number-plus-infinitesimal, hot");
+  find->add_option("--temperature-at-least", fo->temperature, "only values at least this hot (a number: 1, 3/2)");
+  find->add_option("--mean", fo->mean, "only values of this mean (a number)");
+  find->add_option("--limit", fo->limit, "the shortest boards listed (0.." + std::to_string(kFindMaxLimit) + ")")
+      ->check(CLI::Range(0, kFindMaxLimit));
+  find->add_flag("--json", fo->json, "the answer as JSON");
+  find->allow_extras();  // a value may start with '-'
+  find->callback([find, fo] {
+    for (const auto& extra : after_separator(find->remaining())) fo->values.push_back(extra);
+  });
+  host.examples(find, {"toadbase cgt find --db data/cgt16 '*2' --limit 3", "toadbase cgt find --db data/cgt16 --kind hot --temperature-at-least 2",
+                       "toadbase cgt find --db data/cgt16 ^ --json"});
+  return {{sum, [o, &host] { return run_sum(*o, host); }},
+          {index, [io, &host] { return run_index(*io, host); }},
+          {find, [fo, &host] { return run_find(*fo, host); }}};
 }
 
 }  // namespace toadbase::toads_frogs_cgt

@@ -15,12 +15,16 @@
 //    "leftMoves":[{"move":"0-1","board":"-TTFF","value":"0"},...],"rightMoves":[...]}
 #pragma once
 
+#include <map>
+#include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "solver/module/module.hpp"
 #include "solver/games/toads_frogs_cgt/boards.hpp"
+#include "solver/games/toads_frogs_cgt/find.hpp"
 #include "solver/games/toads_frogs_cgt/forms.hpp"
 
 namespace toadbase::toads_frogs_cgt {
@@ -43,6 +47,9 @@ class CgtInstance : public Instance {
                                const std::string& turn) const override;
   /// The printed lengths of the board's value and its children's, from their stored rows.
   uint64_t query_bytes(const TierSource& source, const std::string& text, const std::string& turn) const override;
+  /// find.hpp: boards by value, from the index beside the database (loaded once, kept).
+  nlohmann::ordered_json find(const TierSource& source, const std::string& path,
+                              const std::map<std::string, std::string>& params) const override;
   std::string start_position() const override;
   std::string position_at(TierId t, uint64_t index) const override;
 
@@ -60,6 +67,10 @@ class CgtInstance : public Instance {
  private:
   nlohmann::json params_;
   Boards boards_;
+  // find's index, loaded at the first find and kept (with the folder it came from)
+  mutable std::mutex find_mutex_;
+  mutable std::shared_ptr<const FindIndex> find_index_;
+  mutable std::string find_path_;
 };
 
 }  // namespace toadbase::toads_frogs_cgt

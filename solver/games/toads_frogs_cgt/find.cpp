@@ -1,0 +1,653 @@
+// Boards by value: the index (made, saved, loaded) and the search (find.hpp).
+#include "solver/games/toads_frogs_cgt/find.hpp"
+
+#include "solver/games/toads_frogs_cgt/instance.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "solver/core/hash.hpp"
+#include "solver/core/printable.hpp"
+#include "solver/module/module.hpp"
+
+namespace toadbase::toads_frogs_cgt {
+
+namespace {
+
+constexpr char kMagic[24] = "toadbase-cgt-find-index";
+constexpr uint32_t kVersion = 1;
+constexpr size_t kHeader = 24 + 4 * 4 + 8 * 3;
+constexpr uint32_t kOffsetEvery = 64;
+
+void put_u32(std::string& s, uint32_t v) { s.append(reinterpret_cast<const char*>(&v), 4); }
+void put_u64(std::string& s, uint64_t v) { s.append(reinterpret_cast<const char*>(&v), 8); }
+void put_varint(std::string& s, uint64_t v) {
+  while (v >= 0x80) {
+    s.push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  s.push_back(static_cast<char>(v));
+}
+
+
+
+/// Each form's value text (its key) and columns, a chunk at a time; the text read in
+/// windows, since a chunk of 20 cells holds up to a billion characters.
+struct FormColumns {
+  std::vector<std::pair<uint32_t, uint32_t>> keys;  // (key, form)
+  std::vector<uint32_t> negative, mean, temperature;
+  std::vector<uint8_t> info;
+};
+
+FormColumns read_columns(const Boards& boards, const TierSource& source, uint32_t F) {
+  const TierLayout lay{boards.class_count()};
+  FormColumns out;
+  out.keys.resize(F);
+  out.negative.resize(F);
+  out.mean.resize(F);
+  out.temperature.resize(F);
+  out.info.resize(F);
+  constexpr uint64_t kWindow = uint64_t{1} << 20;
+  std::vector<uint32_t> window;
+  std::string text;
+  uint32_t g = 0;
+  for (uint32_t k = 0; k < lay.classes; ++k) {
+    const std::vector<uint32_t> cols = source.load<uint32_t>(lay.forms(k));
+    const size_t rows = cols.size() / kColumns;
+    const uint64_t text_size = source.tier_kept(lay.text(k));
+    uint64_t wstart = 0, wend = 0;
+    for (size_t r = 0; r < rows; ++r, ++g) {
+      if (g >= F) throw std::runtime_error("the form table holds more forms than its chunks say (damaged)");
+      const uint32_t* row = cols.data() + r * kColumns;
+      const uint32_t info = row[kInfo];
+      out.negative[g] = row[kNegative];
+      out.mean[g] = row[kMean];
+      out.temperature[g] = row[kTemperature];
+      out.info[g] = static_cast<uint8_t>((info >> 16 & 15) | (info >> 20 & 3) << 4);
+      if (info & kTextNotStored) {
+        out.keys[g] = {FindIndex::long_key(row[kAtomicLength]), g};
+        continue;
+      }
+      const uint64_t start = r ? cols[(r - 1) * kColumns + kTextEnd] : 0, end = row[kTextEnd];
+      const uint32_t aw = row[kAtomicLength];
+      const uint64_t length = end - start - (aw == kNoAtomicWeight ? 0 : aw);
+      if (end < start || start + length > text_size || length > end - start)
+        throw std::runtime_error("form " + std::to_string(g) + "'s text lies beyond its chunk (damaged)");
+      if (start < wstart || start + length > wend) {
+        wstart = start;
+        wend = std::min(text_size, start + std::max(kWindow, length));
+        window.resize(wend - wstart);
+        if (!window.empty()) source.read_records(lay.text(k), wstart, wend - wstart, window.data());
+      }
+      text.resize(length);
+      for (uint64_t c = 0; c < length; ++c) text[c] = static_cast<char>(window[start - wstart + c]);
+      out.keys[g] = {FindIndex::key(text), g};
+    }
+  }
+  if (g != F) throw std::runtime_error("the form table's chunks hold fewer forms than it says (damaged)");
+  for (uint32_t x = 0; x < F; ++x)
+    if (out.negative[x] >= F) throw std::runtime_error("form " + std::to_string(x) + " names a negative beyond the table (damaged)");
+  std::sort(out.keys.begin(), out.keys.end());
+  return out;
+}
+
+}  // namespace
+
+uint32_t FindIndex::key(std::string_view text) { return static_cast<uint32_t>(xxh64(text.data(), text.size())); }
+uint32_t FindIndex::long_key(uint64_t printed_length) {
+  const std::string s = "#" + std::to_string(printed_length);
+  return key(s);
+}
+
+FindIndex FindIndex::build(const Boards& boards, const TierSource& source, const FormReader& reader) {
+  const uint32_t F = reader.count(), C = boards.class_count();
+  const TierLayout lay{C};
+  FormColumns col = read_columns(boards, source, F);
+
+  // two passes over the boards: how many classes each form has boards in, then the pairs
+  std::vector<uint32_t> stamp(F, UINT32_MAX);
+  std::vector<uint64_t> start(static_cast<size_t>(F) + 1, 0);
+  auto each_class = [&](auto&& each) {
+    for (uint32_t k = 0; k < C; ++k) {
+      const std::vector<uint32_t> ids = source.load<uint32_t>(lay.board(k));
+      if (ids.size() != boards.cls(k).size)
+        throw std::runtime_error("class " + boards.cls(k).name() + " holds " + std::to_string(ids.size()) +
+                                 " boards, not " + std::to_string(boards.cls(k).size) + " (damaged)");
+      for (uint64_t i = 0; i < ids.size(); ++i) {
+        if (ids[i] >= F)
+          throw std::runtime_error("class " + boards.cls(k).name() + " names a form beyond the table (damaged)");
+        each(k, i, ids[i]);
+      }
+    }
+  };
+  each_class([&](uint32_t k, uint64_t, uint32_t g) {
+    if (stamp[g] != k) {
+      stamp[g] = k;
+      ++start[g + 1];
+    }
+  });
+  for (uint32_t g = 0; g < F; ++g) start[g + 1] += start[g];
+  const uint64_t P = start[F];
+  struct Raw {
+    uint32_t cls;
+    uint32_t count;
+    uint64_t first;
+  };
+  std::vector<Raw> raw(P);
+  std::vector<uint64_t> next(start.begin(), start.end() - 1);
+  std::fill(stamp.begin(), stamp.end(), UINT32_MAX);
+  each_class([&](uint32_t k, uint64_t i, uint32_t g) {
+    if (stamp[g] != k) {
+      stamp[g] = k;
+      raw[next[g]++] = {k, 1, i};
+    } else {
+      ++raw[next[g] - 1].count;
+    }
+  });
+  std::vector<uint32_t>().swap(stamp);
+  std::vector<uint64_t>().swap(next);
+
+  std::string stream;
+  std::vector<uint64_t> offsets;
+  for (uint32_t g = 0; g < F; ++g) {
+    if (g % kOffsetEvery == 0) offsets.push_back(stream.size());
+    put_varint(stream, start[g + 1] - start[g]);
+    uint32_t prev = 0;
+    for (uint64_t p = start[g]; p < start[g + 1]; ++p) {
+      put_varint(stream, raw[p].cls - prev);
+      put_varint(stream, raw[p].count);
+      put_varint(stream, raw[p].first);
+      prev = raw[p].cls;
+    }
+  }
+  offsets.push_back(stream.size());
+  std::vector<Raw>().swap(raw);
+
+  std::string body;
+  body.reserve(size_t{F} * 17 + offsets.size() * 8 + stream.size());
+  for (const auto& [key, g] : col.keys) put_u32(body, key), put_u32(body, g);
+  for (uint32_t v : col.negative) put_u32(body, v);
+  for (uint32_t v : col.mean) put_u32(body, v);
+  for (uint32_t v : col.temperature) put_u32(body, v);
+  body.append(reinterpret_cast<const char*>(col.info.data()), col.info.size());
+  for (uint64_t o : offsets) put_u64(body, o);
+  body += stream;
+
+  std::string table;
+  for (size_t b = 0; b < body.size(); b += kBlock) put_u64(table, xxh64(body.data() + b, std::min(kBlock, body.size() - b)));
+  FindIndex x;
+  x.owned_ = std::string(kMagic, sizeof kMagic);
+  std::string& bytes = x.owned_;
+  put_u32(bytes, kVersion);
+  put_u32(bytes, static_cast<uint32_t>(boards.max_length()));
+  put_u32(bytes, C);
+  put_u32(bytes, F);
+  put_u64(bytes, P);
+  put_u64(bytes, stream.size());
+  put_u64(bytes, xxh64(table.data(), table.size()));
+  bytes += table;
+  bytes += body;
+  x.data_ = bytes.data();
+  x.size_ = bytes.size();
+  x.attach("the index just made", boards, F);
+  return x;
+}
+
+FindIndex::FindIndex(FindIndex&& o) noexcept
+    : owned_(std::move(o.owned_)), map_(o.map_), data_(o.map_ ? o.data_ : owned_.data()), size_(o.size_),
+      where_(std::move(o.where_)), forms_(o.forms_), classes_(o.classes_), pairs_(o.pairs_), table_off_(o.table_off_),
+      body_off_(o.body_off_), keys_off_(o.keys_off_), neg_off_(o.neg_off_), mean_off_(o.mean_off_),
+      temp_off_(o.temp_off_), info_off_(o.info_off_), offsets_off_(o.offsets_off_), stream_off_(o.stream_off_),
+      verified_(std::move(o.verified_)), class_size_(std::move(o.class_size_)) {
+  o.map_ = nullptr;
+  o.data_ = nullptr;
+  o.size_ = 0;
+}
+
+FindIndex::~FindIndex() {
+  if (map_) ::munmap(map_, size_);
+}
+
+void FindIndex::attach(const std::string& where, const Boards& boards, uint32_t forms) {
+  where_ = where;
+  auto bad = [&](const std::string& what) {
+    return std::runtime_error(where + " is not a find index of this database: " + what +
+                              " (make it again: toadbase cgt index --db DB)");
+  };
+  if (size_ < kHeader || std::memcmp(data_, kMagic, sizeof kMagic) != 0) throw bad("it does not begin as one");
+  auto u32_at = [&](size_t at) {
+    uint32_t v;
+    std::memcpy(&v, data_ + at, 4);
+    return v;
+  };
+  auto u64_at = [&](size_t at) {
+    uint64_t v;
+    std::memcpy(&v, data_ + at, 8);
+    return v;
+  };
+  if (u32_at(24) != kVersion) throw bad("version " + std::to_string(u32_at(24)) + ", not " + std::to_string(kVersion));
+  const uint32_t n = u32_at(28);
+  classes_ = u32_at(32);
+  forms_ = u32_at(36);
+  pairs_ = u64_at(40);
+  const uint64_t stream = u64_at(48), sum = u64_at(56);
+  if (n != static_cast<uint32_t>(boards.max_length()) || classes_ != boards.class_count())
+    throw bad("made for boards of 1.." + std::to_string(n) + " cells in " + std::to_string(classes_) +
+              " classes, the database holds 1.." + std::to_string(boards.max_length()));
+  if (forms_ != forms) throw bad("made for " + std::to_string(forms_) + " forms, the database holds " + std::to_string(forms));
+  const uint64_t F = forms_, offsets = (F + kOffsetEvery - 1) / kOffsetEvery + 1;
+  if (stream > size_) throw bad("shorter than its header says");
+  const uint64_t body = 21 * F + 8 * offsets + stream, blocks = (body + kBlock - 1) / kBlock;
+  table_off_ = kHeader;
+  body_off_ = table_off_ + 8 * blocks;
+  if (body_off_ + body != size_)
+    throw bad(std::to_string(size_) + " bytes, not the " + std::to_string(body_off_ + body) + " its header says");
+  if (xxh64(data_ + table_off_, 8 * blocks) != sum) throw bad("its block table does not match its checksum (damaged)");
+  keys_off_ = body_off_;
+  neg_off_ = keys_off_ + 8 * F;
+  mean_off_ = neg_off_ + 4 * F;
+  temp_off_ = mean_off_ + 4 * F;
+  info_off_ = temp_off_ + 4 * F;
+  offsets_off_ = info_off_ + F;
+  stream_off_ = offsets_off_ + 8 * offsets;
+  verified_ = std::make_unique<std::atomic<uint8_t>[]>(blocks);
+  for (uint64_t b = 0; b < blocks; ++b) verified_[b].store(0, std::memory_order_relaxed);
+  try {
+    ensure(offsets_off_, 8 * offsets);
+  } catch (const std::runtime_error&) {
+    throw bad("its offsets are damaged");
+  }
+  uint64_t prev = 0;
+  for (uint64_t j = 0; j < offsets; ++j) {
+    const uint64_t o = u64_at(offsets_off_ + 8 * j);
+    if (o < prev || o > stream) throw bad("its offsets are out of order (damaged)");
+    prev = o;
+  }
+  for (uint32_t k = 0; k < classes_; ++k) class_size_.push_back(boards.cls(k).size);
+}
+
+void FindIndex::ensure(size_t off, size_t len) const {
+  if (off < body_off_ || off > size_ || len > size_ - off)
+    throw std::runtime_error(where_ + ": a read beyond the index (damaged)");
+  if (len == 0) return;
+  for (size_t b = (off - body_off_) / kBlock, last = (off + len - 1 - body_off_) / kBlock; b <= last; ++b) {
+    if (verified_[b].load(std::memory_order_acquire)) continue;
+    const size_t from = body_off_ + b * kBlock, bytes = std::min(kBlock, size_ - from);
+    uint64_t want;
+    std::memcpy(&want, data_ + table_off_ + 8 * b, 8);
+    if (xxh64(data_ + from, bytes) != want)
+      throw std::runtime_error(where_ + " is not a find index of this database: block " + std::to_string(b) +
+                               " does not match its checksum (damaged; make it again: toadbase cgt index --db DB)");
+    verified_[b].store(1, std::memory_order_release);
+  }
+}
+
+void FindIndex::check_columns() const { ensure(neg_off_, offsets_off_ - neg_off_); }
+
+FindIndex FindIndex::load(const std::string& file, const Boards& boards, uint32_t forms) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT)
+      throw Unavailable("no find index " + file + ": make it once with toadbase cgt index --db " +
+                        std::filesystem::path(file).parent_path().string());
+    throw std::runtime_error("cannot read " + file + ": " + std::strerror(errno));
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw std::runtime_error(file + " is not a find index of this database: not a regular file");
+  }
+  FindIndex x;
+  x.size_ = static_cast<size_t>(st.st_size);
+  if (x.size_ > 0) {
+    void* m = ::mmap(nullptr, x.size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED) {
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      throw std::runtime_error("cannot read " + file + ": " + why);
+    }
+    x.map_ = m;
+    x.data_ = static_cast<const char*>(m);
+  } else {
+    x.data_ = x.owned_.data();
+  }
+  ::close(fd);
+  x.attach(file, boards, forms);
+  return x;
+}
+
+void FindIndex::save(const std::string& file) const {
+  const std::string tmp = file + ".part";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
+  size_t done = 0;
+  while (done < size_) {
+    const ssize_t w = ::write(fd, data_ + done, std::min<size_t>(size_ - done, size_t{1} << 26));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      const std::string why = w < 0 ? std::strerror(errno) : "nothing written";
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      throw std::runtime_error("cannot write " + tmp + ": " + why);
+    }
+    done += static_cast<size_t>(w);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    throw std::runtime_error("cannot write " + tmp + ": " + why);
+  }
+  if (::rename(tmp.c_str(), file.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    throw std::runtime_error("cannot write " + file + ": " + why);
+  }
+  const int dir = ::open(std::filesystem::path(file).parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+std::vector<uint32_t> FindIndex::forms_with_key(uint32_t key) const {
+  size_t lo = 0, hi = forms_;
+  while (lo < hi) {
+    const size_t mid = (lo + hi) / 2;
+    if (u32(keys_off_, 2 * mid) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  std::vector<uint32_t> out;
+  for (; lo < forms_ && u32(keys_off_, 2 * lo) == key; ++lo) {
+    const uint32_t g = u32(keys_off_, 2 * lo + 1);
+    if (g >= forms_) throw std::runtime_error(where_ + ": the index names a form beyond the table (damaged)");
+    out.push_back(g);
+  }
+  return out;
+}
+
+uint64_t FindIndex::varint(size_t& at, size_t end, bool checked) const {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (at >= end) throw std::runtime_error(where_ + ": the index ends inside a pair (damaged)");
+    const uint8_t b = checked ? byte(at) : static_cast<uint8_t>(data_[at]);
+    ++at;
+    v |= uint64_t{b & 0x7fu} << shift;
+    if (!(b & 0x80)) return v;
+  }
+  throw std::runtime_error(where_ + ": the index holds a number too long (damaged)");
+}
+
+size_t FindIndex::stream_start(uint32_t g) const {
+  uint64_t o;
+  ensure(offsets_off_ + 8 * (g / kOffsetEvery), 8);
+  std::memcpy(&o, data_ + offsets_off_ + 8 * (g / kOffsetEvery), 8);
+  size_t at = stream_off_ + o;
+  for (uint32_t skip = g % kOffsetEvery; skip > 0; --skip) {
+    const uint64_t n = varint(at, size_, true);
+    if (n > classes_) throw std::runtime_error(where_ + ": the index holds too many pairs for a form (damaged)");
+    for (uint64_t p = 0; p < 3 * n; ++p) varint(at, size_, true);
+  }
+  return at;
+}
+
+FindIndex::Pair FindIndex::next_pair(size_t& at, uint64_t& cls, bool checked) const {
+  cls += varint(at, size_, checked);
+  Pair p{static_cast<uint32_t>(std::min<uint64_t>(cls, UINT32_MAX)), 0, 0};
+  p.count = varint(at, size_, checked);
+  p.first = varint(at, size_, checked);
+  if (p.cls >= classes_ || p.count == 0 || p.first >= class_size_[p.cls] || p.count > class_size_[p.cls] - p.first)
+    throw std::runtime_error(where_ + ": the index names boards its database does not hold (damaged)");
+  return p;
+}
+
+std::vector<FindIndex::Pair> FindIndex::pairs_of(uint32_t g) const {
+  if (g >= forms_) throw std::out_of_range("no such form");
+  size_t at = stream_start(g);
+  const uint64_t n = varint(at, size_, true);
+  if (n > classes_) throw std::runtime_error(where_ + ": the index holds too many pairs for a form (damaged)");
+  std::vector<Pair> out;
+  uint64_t cls = 0;
+  for (uint64_t p = 0; p < n; ++p) out.push_back(next_pair(at, cls, true));
+  return out;
+}
+
+// ---- the query ---------------------------------------------------------------------------
+
+cgt::Dyadic parse_dyadic(const std::string& text, const std::string& what) {
+  cgt::FormTable t({size_t{1} << 10, size_t{1} << 10});
+  cgt::FormId g;
+  try {
+    g = t.parse(text);
+  } catch (const std::exception& e) {
+    throw UsageError(what + ": " + e.what());
+  }
+  const auto x = t.number_value(g);
+  if (!x) throw UsageError(what + " must be a number (3, -1/2, 5/8), not '" + printable_excerpt(text) + "'");
+  return *x;
+}
+
+FindQuery FindQuery::from_params(const std::map<std::string, std::string>& params) {
+  FindQuery q;
+  for (const auto& [name, v] : params) {
+    if (name == "value") {
+      q.value = v;
+      cgt::FormTable t({size_t{1} << 12, size_t{1} << 10});
+      try {
+        (void)t.parse(v);
+      } catch (const cgt::ParseError& e) {
+        throw UsageError(std::string("value: ") + e.what());
+      } catch (const std::overflow_error& e) {
+        throw UsageError("value '" + printable_excerpt(v) + "': " + e.what());
+      }
+    } else if (name == "outcome") {
+      if (v.size() != 1 || std::string_view("LRNP").find(v[0]) == std::string_view::npos)
+        throw UsageError("outcome must be L, R, N or P, not '" + printable_excerpt(v) + "'");
+      q.outcome = static_cast<cgt::OutcomeClass>(std::string_view("LRNP").find(v[0]));
+    } else if (name == "kind") {
+      // as the option is spelled (number-plus-infinitesimal) or as query prints it
+      std::string spaced = v;
+      std::replace(spaced.begin(), spaced.end(), '-', ' ');
+      for (int k = 0; k < 5; ++k)
+        if (cgt::kind_name(static_cast<cgt::Kind>(k)) == spaced) q.kind = static_cast<cgt::Kind>(k);
+      if (!q.kind)
+        throw UsageError("kind must be number, nimber, infinitesimal, number-plus-infinitesimal or hot, not '" +
+                         printable_excerpt(v) + "'");
+    } else if (name == "temperatureAtLeast") {
+      q.temperature_at_least = parse_dyadic(v, "temperature-at-least");
+    } else if (name == "mean") {
+      q.mean = parse_dyadic(v, "mean");
+    } else if (name == "limit") {
+      const std::optional<long long> n = whole_number(v, 0, kFindMaxLimit);
+      if (!n) throw UsageError("limit must be a whole number from 0 to " + std::to_string(kFindMaxLimit) + ", not '" +
+                               printable_excerpt(v) + "'");
+      q.limit = static_cast<int>(*n);
+    } else {
+      throw UsageError("find takes value, outcome, kind, temperatureAtLeast, mean and limit, not '" +
+                       printable_excerpt(name) + "'");
+    }
+  }
+  if (!q.value && !q.outcome && !q.kind && !q.temperature_at_least && !q.mean)
+    throw UsageError("find needs a value or a property (outcome, kind, temperatureAtLeast, mean)");
+  return q;
+}
+
+nlohmann::ordered_json FindQuery::to_json() const {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  if (value) j["value"] = *value;
+  if (outcome) j["outcome"] = std::string(1, cgt::outcome_name(*outcome));
+  if (kind) {
+    std::string name(cgt::kind_name(*kind));
+    std::replace(name.begin(), name.end(), ' ', '-');
+    j["kind"] = name;
+  }
+  if (temperature_at_least) j["temperatureAtLeast"] = temperature_at_least->to_string();
+  if (mean) j["mean"] = mean->to_string();
+  j["limit"] = limit;
+  return j;
+}
+
+nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards, const TierSource& source,
+                                   const FormReader& reader, const FindQuery& q, uint64_t text_cap) {
+  const int n = boards.max_length();
+  const uint32_t F = index.forms();
+  nlohmann::ordered_json out;
+  out["query"] = q.to_json();
+  out["maxLength"] = n;
+
+  // the value asked for: its form in the database, if any board or follower has it
+  std::optional<uint32_t> target;
+  bool absent = false;
+  if (q.value) {
+    cgt::FormTable t({size_t{1} << 16, size_t{1} << 14});
+    cgt::FormId g;
+    try {
+      g = t.parse(*q.value);
+    } catch (const cgt::ParseError& e) {
+      throw UsageError(std::string("value: ") + e.what());
+    } catch (const std::overflow_error& e) {
+      throw UsageError("value '" + printable_excerpt(*q.value) + "': " + e.what());
+    }
+    const uint64_t length = t.printed_length(g);
+    const bool stored = length <= text_cap;
+    const std::string text = stored ? t.to_string(g) : std::string();
+    out["value"] = stored ? nlohmann::ordered_json(text) : nlohmann::ordered_json(nullptr);
+    for (uint32_t c : index.forms_with_key(stored ? FindIndex::key(text) : FindIndex::long_key(length)))
+      if (reader.text(c) == (stored ? text : t.to_string(g))) target = c;
+    absent = !target;
+  }
+
+  auto matches = [&](uint32_t v) {
+    if (target && v != *target) return false;
+    if (q.outcome && index.outcome(v) != *q.outcome) return false;
+    if (q.kind && index.kind(v) != *q.kind) return false;
+    if (q.temperature_at_least && index.temperature(v) < *q.temperature_at_least) return false;
+    if (q.mean && index.mean(v) != *q.mean) return false;
+    return true;
+  };
+
+  struct Hit {
+    uint32_t cls = 0, stored = 0, value = 0;
+    uint64_t count = 0, first = 0;
+    bool mirrored = false;
+  };
+  std::vector<uint64_t> reduced(static_cast<size_t>(n) + 1, 0);
+  std::vector<std::vector<Hit>> kept(static_cast<size_t>(n) + 1);
+  std::vector<bool> occurs(absent ? 0 : F, false);
+  auto add = [&](uint32_t g, const FindIndex::Pair& p, bool mirrored) {
+    const BoardClass& c = boards.cls(p.cls);
+    if (mirrored && c.t == c.f) return;  // its mirror is stored: counted as itself
+    const uint32_t v = mirrored ? index.negative(g) : g;
+    if (!matches(v)) return;
+    reduced[c.m] += p.count;
+    occurs[v] = true;
+    if (kept[c.m].size() < static_cast<size_t>(q.limit)) kept[c.m].push_back({p.cls, g, v, p.count, p.first, mirrored});
+  };
+  if (target) {
+    for (const auto& p : index.pairs_of(*target)) add(*target, p, false);
+    const uint32_t neg = index.negative(*target);
+    for (const auto& p : index.pairs_of(neg)) add(neg, p, true);
+  } else if (!absent) {
+    index.check_columns();
+    index.each_pair([&](uint32_t g, const FindIndex::Pair& p) {
+      add(g, p, false);
+      add(g, p, true);
+    });
+  }
+  // the boards F^k T^j: no core, value 0
+  const bool zero = !absent && F > 0 && matches(0);
+  if (zero) occurs[0] = true;
+
+  nlohmann::ordered_json by_length = nlohmann::ordered_json::array();
+  uint64_t at_n = 0;
+  for (int L = 1; L <= n; ++L) {
+    uint64_t count = zero ? static_cast<uint64_t>(L) + 1 : 0;
+    for (int m = 1; m <= L; ++m) count += reduced[m] * static_cast<uint64_t>(L - m + 1);
+    by_length.push_back({{"length", L}, {"boards", count}});
+    at_n = count;
+  }
+  const uint64_t values = static_cast<uint64_t>(std::count(occurs.begin(), occurs.end(), true));
+  out["found"] = values > 0;
+  out["values"] = values;
+  out["boards"] = at_n;
+  out["byLength"] = by_length;
+
+  // the shortest boards: every kept pair's first board, then its class read on
+  const TierLayout lay{boards.class_count()};
+  nlohmann::ordered_json shortest = nlohmann::ordered_json::array();
+  auto emit = [&](const Hit& h, uint64_t index_in_class) {
+    const Board b = boards.unrank(h.cls, index_in_class);
+    nlohmann::ordered_json e;
+    e["board"] = board_string(h.mirrored ? mirror(b) : b);
+    e["cells"] = b.length;
+    if (reader.printed_length(h.value) <= text_cap) e["value"] = reader.text(h.value);
+    else e["characters"] = reader.printed_length(h.value);
+    shortest.push_back(std::move(e));
+  };
+  const size_t limit = static_cast<size_t>(q.limit);
+  if (zero) {
+    // "-" (1 cell) is a stored board of value 0 and comes with the pairs; F and T, the boards
+    // of 1 cell with no core, are listed first
+    for (const char* s : {"T", "F"}) {
+      if (shortest.size() >= limit) break;
+      shortest.push_back({{"board", s}, {"cells", 1}, {"value", "0"}});
+    }
+  }
+  std::vector<uint32_t> buf;
+  for (int m = 1; m <= n && shortest.size() < limit; ++m) {
+    for (const Hit& h : kept[m]) {
+      if (shortest.size() >= limit) break;
+      emit(h, h.first);
+    }
+    for (const Hit& h : kept[m]) {
+      uint64_t more = h.count - 1, i = h.first + 1;
+      const uint64_t size = boards.cls(h.cls).size;
+      while (more > 0 && shortest.size() < limit && i < size) {
+        const uint64_t run = std::min<uint64_t>(4096, size - i);
+        buf.resize(run);
+        source.read_records(lay.board(h.cls), i, run, buf.data());
+        for (uint64_t r = 0; r < run && more > 0 && shortest.size() < limit; ++r)
+          if (buf[r] == h.stored) {
+            emit(h, i + r);
+            --more;
+          }
+        i += run;
+      }
+    }
+  }
+  out["shortest"] = shortest;
+  if (values == 0) {
+    std::string what = q.value ? "value " + *q.value : "such a value";
+    out["message"] = "no board of 1.." + std::to_string(n) + " cells has " + what +
+                     (absent ? " (it is none of the database's " + std::to_string(F) + " values and followers)" : "");
+  }
+  return out;
+}
+
+// ---- the instance's find -------------------------------------------------------------------
+
+nlohmann::ordered_json CgtInstance::find(const TierSource& source, const std::string& path,
+                                         const std::map<std::string, std::string>& params) const {
+  const FindQuery q = FindQuery::from_params(params);
+  const FormReader reader(source, layout());
+  std::shared_ptr<const FindIndex> index;
+  {
+    std::lock_guard lock(find_mutex_);
+    if (!find_index_ || find_path_ != path) {
+      find_index_ = std::make_shared<const FindIndex>(
+          FindIndex::load((std::filesystem::path(path) / kFindIndexFile).string(), boards_, reader.count()));
+      find_path_ = path;
+    }
+    index = find_index_;
+  }
+  return find_boards(*index, boards_, source, reader, q, text_cap());
+}
+
+}  // namespace toadbase::toads_frogs_cgt

@@ -1,0 +1,230 @@
+"""Boards by value (`toadbase cgt find`, db.find, GET /api/<db>/find) against an oracle that
+walks every board of 1..n cells, all 3^L of each length (no reduction, no mirror, no dead
+pieces cut: none of find's arithmetic), and asks each its value by query."""
+
+import itertools
+import json
+import os
+import re
+import subprocess
+import urllib.error
+import urllib.request
+from collections import Counter, defaultdict
+from fractions import Fraction
+
+import pytest
+import toadbase
+
+from conftest import BIN, run
+
+N = 9
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory):
+    """A value database of 1..N cells with its index, and the oracle: every board's answer."""
+    path = tmp_path_factory.mktemp("find") / "cgt9"
+    run(["solve", "toads-frogs-cgt", "--length", str(N), "--db", str(path), "--quiet"])
+    made = json.loads(run(["cgt", "index", "--db", str(path), "--json"]).stdout)
+    assert made["index"] == str(path / "cgt-find.index") and made["bytes"] == (path / "cgt-find.index").stat().st_size
+    db = toadbase.open(path)
+    answers = {}
+    for length in range(1, N + 1):
+        for cells in itertools.product("TF-", repeat=length):
+            board = "".join(cells)
+            answers[board] = db.value(board)
+    return path, db, answers
+
+
+def dead_free(board):
+    """A board with no dead piece: no frog on its first cell, no toad on its last."""
+    return board[0] != "F" and board[-1] != "T"
+
+
+def oracle(answers, keep):
+    """Boards of each length whose answer passes `keep`, the distinct values, and the reduced
+    boards (the ones find lists) by length."""
+    by_length, values, reduced = Counter(), set(), defaultdict(list)
+    for board, a in answers.items():
+        if keep(a):
+            by_length[len(board)] += 1
+            values.add(a["value"])
+            if dead_free(board) or board in ("T", "F"):
+                reduced[len(board)].append(board)
+    return by_length, values, reduced
+
+
+def check_answer(got, answers, keep, limit):
+    by_length, values, reduced = oracle(answers, keep)
+    assert got["maxLength"] == N
+    assert [e["length"] for e in got["byLength"]] == list(range(1, N + 1))
+    assert {e["length"]: e["boards"] for e in got["byLength"]} == {L: by_length[L] for L in range(1, N + 1)}
+    assert got["boards"] == by_length[N]
+    assert got["values"] == len(values) and got["found"] == bool(values)
+    listed = got["shortest"]
+    assert len(listed) == min(limit, sum(len(v) for v in reduced.values()))
+    assert len({e["board"] for e in listed}) == len(listed)
+    for e in listed:
+        assert keep(answers[e["board"]]), e
+        assert e["cells"] == len(e["board"]) and e["value"] == answers[e["board"]]["value"]
+    # the shortest: the lengths listed are the smallest lengths the oracle has, in order
+    want = sorted(len(b) for bs in reduced.values() for b in bs)[: len(listed)]
+    assert [e["cells"] for e in listed] == want
+
+
+def test_every_value_counts_as_the_oracle(indexed):
+    path, db, answers = indexed
+    values = sorted({a["value"] for a in answers.values()})
+    assert len(values) > 100
+    for v in values:
+        got = db.find(v, limit=4)
+        assert got["value"] == v and got["query"] == {"value": v, "limit": 4}
+        check_answer(got, answers, lambda a, v=v: a["value"] == v, 4)
+
+
+def test_another_notation_finds_the_same_game(indexed):
+    path, db, answers = indexed
+    for typed, canonical in [("{0|1}", "1/2"), ("{0|0}", "*"), ("{0|*}", "^"), ("1/2 + 1/2", "1"), ("{|}", "0"),
+                             ("{1|-1}", "+-1"), ("^ + *", "^*")]:
+        got = db.find(typed, limit=3)
+        assert got["value"] == canonical, typed
+        assert got["byLength"] == db.find(canonical, limit=3)["byLength"]
+
+
+def test_properties_count_as_the_oracle(indexed):
+    path, db, answers = indexed
+    frac = lambda s: Fraction(s)
+    cases = [
+        ({"outcome": "P"}, lambda a: a["outcomeClass"] == "P"),
+        ({"outcome": "L", "kind": "hot"}, lambda a: a["outcomeClass"] == "L" and a["kind"] == "hot"),
+        ({"kind": "nimber"}, lambda a: a["kind"] == "nimber"),
+        ({"kind": "infinitesimal", "outcome": "N"}, lambda a: a["kind"] == "infinitesimal" and a["outcomeClass"] == "N"),
+        ({"kind": "number-plus-infinitesimal"}, lambda a: a["kind"] == "number plus infinitesimal"),
+        ({"kind": "number plus infinitesimal", "outcome": "L"},
+         lambda a: a["kind"] == "number plus infinitesimal" and a["outcomeClass"] == "L"),
+        ({"temperature_at_least": "3/2"}, lambda a: frac(a["temperature"]) >= Fraction(3, 2)),
+        ({"temperature_at_least": 1, "kind": "hot"}, lambda a: a["kind"] == "hot" and frac(a["temperature"]) >= 1),
+        ({"mean": "1/2"}, lambda a: frac(a["mean"]) == Fraction(1, 2)),
+        ({"mean": -2, "outcome": "R"}, lambda a: frac(a["mean"]) == -2 and a["outcomeClass"] == "R"),
+        ({"value": "*", "outcome": "N"}, lambda a: a["value"] == "*"),
+        ({"value": "*", "outcome": "P"}, lambda a: False),
+    ]
+    for params, keep in cases:
+        check_answer(db.find(limit=7, **params), answers, keep, 7)
+
+
+def test_a_value_that_never_occurs(indexed):
+    path, db, answers = indexed
+    for value in ["*2", "100", "{5|-5}"]:
+        got = db.find(value)
+        assert not got["found"] and got["values"] == 0 and got["shortest"] == []
+        assert all(e["boards"] == 0 for e in got["byLength"])
+        assert f"1..{N} cells" in got["message"]
+        r = run(["cgt", "find", "--db", str(path), value], check=False)
+        assert r.returncode == 1 and f"no board of 1..{N} cells has value {value}" in r.stderr
+
+
+def test_the_command_prints_what_python_answers(indexed):
+    path, db, answers = indexed
+    for args, kwargs in [(["^", "--limit", "3"], dict(value="^", limit=3)),
+                         (["--kind", "hot", "--temperature-at-least", "2"], dict(kind="hot", temperature_at_least="2")),
+                         (["-1/2"], dict(value="-1/2")), (["--", "-1"], dict(value="-1"))]:
+        r = run(["cgt", "find", "--db", str(path), "--json", *args])
+        assert json.loads(r.stdout) == db.find(**kwargs), args
+    # "--" ends the options and is no value (nor, for cgt sum, a strip)
+    lines = run(["cgt", "sum", "--db", str(path), "--", "-TF", "T-TFF"]).stdout.splitlines()
+    assert [json.loads(line)["sum"] for line in lines] == ["-TF", "T-TFF"]
+    text = run(["cgt", "find", "--db", str(path), "^", "--limit", "2"]).stdout
+    assert text.startswith("value ^: 1 distinct value(s) on boards of 1..9 cells\n")
+    assert "T-TFF  ^" in text
+
+
+def test_bad_input(indexed, tmp_path):
+    path, db, answers = indexed
+    r = run(["cgt", "find", "--db", str(path), "{0|"], check=False)
+    assert r.returncode == 2 and "column 4" in r.stderr
+    for args, words in [(["--outcome", "X"], "L, R, N or P"), (["--kind", "warm"], "kind must be"),
+                        (["--mean", "^"], "must be a number"), (["--limit", "1001"], "limit"), ([], "needs a value"),
+                        (["*", "^"], "one VALUE")]:
+        r = run(["cgt", "find", "--db", str(path), *args], check=False)
+        assert r.returncode == 2 and words in r.stderr, (args, r.stderr)
+    with pytest.raises(ValueError, match="column"):
+        db.find("{0||")
+    with pytest.raises(ValueError, match="outcome"):
+        db.find(outcome="Q")
+    with pytest.raises(TypeError):
+        db.find(mean=0.5)
+    # no index: the message names the command that makes it
+    bare = tmp_path / "bare"
+    run(["solve", "toads-frogs-cgt", "--length", "4", "--db", str(bare), "--quiet"])
+    r = run(["cgt", "find", "--db", str(bare), "0"], check=False)
+    assert r.returncode == 1 and "toadbase cgt index --db" in r.stderr
+    with pytest.raises(FileNotFoundError, match="cgt index"):
+        toadbase.open(bare).find("0")
+    # another game's database answers no find
+    tf = tmp_path / "tf4"
+    run(["solve", "toads-frogs", "--length", "4", "--db", str(tf), "--quiet"])
+    with pytest.raises(ValueError, match="no find"):
+        toadbase.open(tf).find("0")
+    # a damaged index: refused with a message, never an answer or a crash
+    run(["cgt", "index", "--db", str(bare)])
+    index = bare / "cgt-find.index"
+    whole = index.read_bytes()
+    for damaged in [whole[:-1], whole[:100], whole[:-5] + bytes([whole[-5] ^ 0x40]) + whole[-4:], b"", b"x" * 64]:
+        index.write_bytes(damaged)
+        r = run(["cgt", "find", "--db", str(bare), "0"], check=False)
+        assert r.returncode == 1 and "not a find index of this database" in r.stderr, r.stderr
+    # an index of another database of the same game is refused
+    other = tmp_path / "other"
+    run(["solve", "toads-frogs-cgt", "--length", "5", "--db", str(other), "--quiet"])
+    run(["cgt", "index", "--db", str(other)])
+    index.write_bytes((other / "cgt-find.index").read_bytes())
+    r = run(["cgt", "find", "--db", str(bare), "0"], check=False)
+    assert r.returncode == 1 and "made for boards of 1..5 cells" in r.stderr
+    assert not list(bare.glob("*.part")) and not list(other.glob("*.part"))
+    # a damaged block far from what a value lookup reads: the lookup answers as before (every
+    # block it reads is checked), a search that reads the damaged block refuses
+    larger = tmp_path / "cgt12"
+    run(["solve", "toads-frogs-cgt", "--length", "12", "--db", str(larger), "--quiet"])
+    run(["cgt", "index", "--db", str(larger)])
+    before = run(["cgt", "find", "--db", str(larger), "0", "--json"]).stdout
+    index = larger / "cgt-find.index"
+    whole = bytearray(index.read_bytes())
+    assert len(whole) > 3 * 65536  # blocks of 64 KiB, each checked when first read
+    whole[-10] ^= 0x01
+    index.write_bytes(bytes(whole))
+    assert run(["cgt", "find", "--db", str(larger), "0", "--json"]).stdout == before
+    r = run(["cgt", "find", "--db", str(larger), "--outcome", "P"], check=False)
+    assert r.returncode == 1 and "does not match its checksum" in r.stderr, r.stderr
+
+
+def test_served_find_is_the_commands(indexed):
+    path, db, answers = indexed
+    server = subprocess.Popen([BIN, "serve", "--db", str(path), "--port", "0", "--quiet"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        found = re.search(r"http://[0-9.:]+/", line)
+        assert found, line
+        url = found.group(0)
+        base = url.rstrip("/") + "/api/" + path.name + "/find"
+
+        def get(query):
+            try:
+                with urllib.request.urlopen(base + query, timeout=30) as r:
+                    return r.status, json.loads(r.read())
+            except urllib.error.HTTPError as e:
+                return e.code, json.loads(e.read())
+
+        status, body = get("?value=%5E&limit=3")
+        assert status == 200 and body == db.find("^", limit=3)
+        status, body = get("?kind=hot&temperatureAtLeast=2&outcome=N")
+        assert status == 200 and body == db.find(kind="hot", temperature_at_least="2", outcome="N")
+        status, body = get("?value=*2")
+        assert status == 200 and not body["found"] and "1..9 cells" in body["message"]
+        for bad in ["?value=%7B0%7C", "?outcome=Z", "?limit=-1", "", "?colour=red", "?value=0&value=1"]:
+            status, body = get(bad)
+            assert status == 400 and body["error"], bad
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
