@@ -12,6 +12,7 @@
 
 using namespace tbtest;
 using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
 using json = nlohmann::json;
 
 namespace {
@@ -112,8 +113,10 @@ TEST_CASE(
       run_expecting({"export", "--db", db, "--format", "gamescrafters16", dir / "gc.bin"}, 1).err,
       Contains("toads-frogs-cgt values (cgt-form-id-u32) are not win/lose: no GamesCrafters 16-bit "
                "form"));
-  CHECK_THAT(run_expecting({"export", "--db", db, "--format", "tsv", dir / "out.tsv"}, 1).err,
-             Contains("no tsv"));
+  // tsv is the value database's own: board<TAB>value lines (issue 25), what validate reads
+  ok({"export", "--db", db, "--format", "tsv", dir / "out.tsv"});
+  CHECK_THAT(read_file(dir / "out.tsv"), StartsWith("# toads-frogs-cgt {\"length\":7}: position<TAB>value"));
+  CHECK_THAT(read_file(dir / "out.tsv"), Contains("\nT-TFF\t^\n"));
   CHECK_FALSE(std::filesystem::exists(dir / "gc.bin"));
   ok({"export", "--db", db, "--format", "raw", dir / "raw.bin"});
   const std::string raw = read_file(dir / "raw.bin");

@@ -31,12 +31,57 @@ struct ExportOptions {
   bool force = false;
 };
 
+/// Text gathered and written to `os` a MiB at a time.
+class Buffered {
+ public:
+  explicit Buffered(std::ostream& os) : os_(os) {}
+  std::string& text() { return text_; }
+  /// After a whole line was added.
+  void line_done() {
+    if (text_.size() > (1 << 20)) flush();
+  }
+  void flush() {
+    os_ << text_;
+    text_.clear();
+  }
+
+ private:
+  std::ostream& os_;
+  std::string text_;
+};
+
+/// tsv of a game with values of its own: position<TAB>value lines (what validate reads).
+int export_claims(const ExportOptions& o, const Opened& d, const ValueClaims& claims) {
+  const uint64_t lines = claims.claim_lines(*d.db);
+  // the longest board and a short value a line
+  const double bytes = static_cast<double>(lines) * (2.0 * static_cast<double>(d.instance->start_position().size()) + 2.0);
+  const std::string size = "about " + human_bytes(bytes) + " (" + std::to_string(lines) + " lines)";
+  if (bytes > kLargeExport && !o.force)
+    throw UsageError("export would write " + size + " to " + output_name(o.out_path) + "; give --force to write it");
+  if (bytes > kLargeExport) std::cerr << "export: writing " << size << " to " << output_name(o.out_path) << "\n";
+  OutputFile out(o.out_path);
+  std::ostream& os = out.stream();
+  os << "# " << d.db->identity().game << " " << dump(d.db->identity().parameters)
+     << ": position<TAB>value, in the database's order\n";
+  Buffered buf(os);
+  claims.each_claim(*d.db, [&](const std::string& line) {
+    buf.text() += line;
+    buf.text() += '\n';
+    buf.line_done();
+  });
+  buf.flush();
+  out.commit();
+  return kExitOk;
+}
+
 int run_export(const ExportOptions& o) {
   if (o.format != "raw" && o.format != "gamescrafters16" && o.format != "tsv")
     throw UsageError("export: --format must be raw, gamescrafters16 or tsv, not '" + o.format + "'");
   const Opened d = open_database(o.c.db, true, 0);
   const std::string game = d.db->identity().game;
   const WinLoseValues* values = d.instance->win_lose_values();
+  if (o.format == "tsv" && !values)
+    if (const ValueClaims* claims = d.instance->value_claims()) return export_claims(o, d, *claims);
   if (o.format != "raw" && !values)  // the database cannot answer this: exit 1
     throw UserError("export: " + game + " values (" + d.db->identity().record + ") are not win/lose: no " +
                     (o.format == "tsv" ? std::string("tsv (position, value, remoteness)") : "GamesCrafters 16-bit") +
@@ -60,7 +105,8 @@ int run_export(const ExportOptions& o) {
   if (o.format == "tsv")
     os << "# " << game << " " << dump(d.db->identity().parameters)
        << ": position<TAB>value<TAB>remoteness, tiers in id order, positions in index order\n";
-  std::string text;
+  Buffered buf(os);
+  std::string& text = buf.text();
   d.instance->each_tier(*d.db, [&](TierId t, const std::vector<uint8_t>& raw) {
     if (o.format == "raw") {
       os.write(reinterpret_cast<const char*>(raw.data()), static_cast<std::streamsize>(raw.size()));
@@ -82,13 +128,10 @@ int run_export(const ExportOptions& o) {
       text += value == 4 ? "\twin\t" : value == 1 ? "\tlose\t" : "\ttie\t";
       text += std::to_string(remoteness);
       text += '\n';
-      if (text.size() > (1 << 20)) {
-        os << text;
-        text.clear();
-      }
+      buf.line_done();
     }
   });
-  os << text;
+  buf.flush();
   out.commit();
   return kExitOk;
 }

@@ -166,6 +166,29 @@ struct PositionProbe {
   std::vector<MoveProbe> moves;  // in the game's order (the JSON writer sorts them)
 };
 
+/// The values of a game whose values are text of its own (a capability an Instance has or
+/// lacks: value_claims()): `export --format tsv` writes position<TAB>value lines, and
+/// `validate` checks such lines, comparing values as the game compares them (the value
+/// database: as games, so 1/2 and {0|1} agree).
+class ValueClaims {
+ public:
+  virtual ~ValueClaims() = default;
+  /// The lines export writes (its size guard), and each of them without its newline, in
+  /// the database's order.
+  virtual uint64_t claim_lines(const TierSource& source) const = 0;
+  virtual void each_claim(const TierSource& source, const std::function<void(const std::string&)>& line) const = 0;
+  /// One claim's verdict: the position as the database names it and its value there.
+  struct Verdict {
+    bool agrees = false;
+    std::string position, value;
+  };
+  /// Checks claims one after the other (it keeps what it made for the next ones). Throws
+  /// BadPosition for a position the database does not hold, std::invalid_argument for a
+  /// claimed value that does not parse (the line is unparseable).
+  using Checker = std::function<Verdict(const std::string& position, const std::string& value)>;
+  virtual Checker claim_checker(const TierSource& source) const = 0;
+};
+
 /// The values of a win/lose game (a capability an Instance has or lacks: win_lose_values()).
 class WinLoseValues {
  public:
@@ -234,6 +257,8 @@ class Instance {
   /// for GamesCrafters, play), or nullptr: such a game's query JSON is the UWAPI shape that
   /// tools/ writes from the probe. Other games answer query() with their own JSON.
   virtual const WinLoseValues* win_lose_values() const { return nullptr; }
+  /// A game with values of its own that export and validate read as text, or nullptr.
+  virtual const ValueClaims* value_claims() const { return nullptr; }
   /// The position's JSON (games with their own values); throws BadPosition.
   virtual nlohmann::ordered_json query(const TierSource&, const std::string& text,
                                        const std::string& turn) const {

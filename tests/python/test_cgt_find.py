@@ -228,3 +228,50 @@ def test_served_find_is_the_commands(indexed):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_export_tsv_writes_every_board_without_dead_pieces(indexed, tmp_path):
+    path, db, answers = indexed
+    out = tmp_path / "claims.tsv"
+    run(["export", "--db", str(path), "--format", "tsv", str(out)])
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith("# toads-frogs-cgt ") and "position<TAB>value" in lines[0]
+    rows = [line.split("\t") for line in lines[1:]]
+    assert all(len(r) == 2 for r in rows)
+    boards = [r[0] for r in rows]
+    assert len(boards) == len(set(boards))
+    assert set(boards) == {b for b in answers if dead_free(b)}
+    assert all(answers[b]["value"] == v for b, v in rows)
+    r = run(["validate", "--db", str(path), str(out), "--json"])
+    got = json.loads(r.stdout)
+    assert (got["rows"], got["agreeing"], got["disagreeing"], got["unparseable"]) == (len(rows), len(rows), 0, 0)
+
+
+def test_validate_compares_values_as_games(indexed, tmp_path):
+    """A board is {its Left children's values | its Right children's}: never the canonical
+    text (except for a few), always the same game; that game plus * is always another."""
+    path, db, answers = indexed
+    same, other = [], []
+    for board in sorted(answers)[::7]:
+        q = db.query(board)
+        game = "{" + ",".join(m["value"] for m in q["leftMoves"]) + "|" + ",".join(m["value"] for m in q["rightMoves"]) + "}"
+        same.append(f"{board}\t{game}")
+        other.append(f"{board}\t{game} + *")
+    assert sum(1 for line in same if line.split("\t")[1] != answers[line.split("\t")[0]]["value"]) > len(same) // 2
+    agree = run(["validate", "--db", str(path), "-", "--json"], stdin="\n".join(same) + "\n")
+    got = json.loads(agree.stdout)
+    assert agree.returncode == 0 and got["agreeing"] == len(same) and got["disagreeing"] == 0
+    wrong = run(["validate", "--db", str(path), "-", "--json", "--show", "3"], check=False, stdin="\n".join(other) + "\n")
+    got = json.loads(wrong.stdout)
+    assert wrong.returncode == 1 and got["disagreeing"] == len(other) and got["agreeing"] == 0
+    first = got["firstDisagreements"][0]
+    board = other[0].split("\t")[0]
+    assert first == {"line": 1, "position": board, "claimedValue": other[0].split("\t")[1], "value": answers[board]["value"]}
+    bad = "T-TFF\t{0|\nTXF\t0\nT-TFF\n-TF\t0\t1\nT-TFF\t{0|*}\n# a comment\n\nTTTTTTTTTTT\t0\n"
+    r = run(["validate", "--db", str(path), "-", "--json"], check=False, stdin=bad)
+    got = json.loads(r.stdout)
+    assert r.returncode == 1 and (got["rows"], got["agreeing"], got["unparseable"]) == (6, 1, 5)
+    errors = [e["error"] for e in got["firstUnparseable"]]
+    assert "column 4" in errors[0] and "'X'" in errors[1] and "found 1 columns" in errors[2] and "found 3 columns" in errors[3]
+    r = run(["validate", "--db", str(path), "-", "--turn", "1"], check=False, stdin="T-TFF\t^\n")
+    assert r.returncode == 2 and "--turn" in r.stderr

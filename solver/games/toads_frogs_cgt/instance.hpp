@@ -29,7 +29,7 @@
 
 namespace toadbase::toads_frogs_cgt {
 
-class CgtInstance : public Instance {
+class CgtInstance : public Instance, public ValueClaims {
  public:
   explicit CgtInstance(nlohmann::json params);
 
@@ -51,6 +51,12 @@ class CgtInstance : public Instance {
   nlohmann::ordered_json find(const TierSource& source, const std::string& path,
                               const std::map<std::string, std::string>& params) const override;
   std::string start_position() const override;
+  /// export --format tsv and validate: board<TAB>value, every board without dead pieces
+  /// (each stored board, then its mirror when that is not stored), values compared as games.
+  const ValueClaims* value_claims() const override { return this; }
+  uint64_t claim_lines(const TierSource& source) const override;
+  void each_claim(const TierSource& source, const std::function<void(const std::string&)>& line) const override;
+  Checker claim_checker(const TierSource& source) const override;
   std::string position_at(TierId t, uint64_t index) const override;
 
   const Boards& boards() const { return boards_; }
