@@ -27,6 +27,11 @@
 
 namespace toadbase {
 
+/// "win in 11": an outcome as verify's problems word it.
+inline std::string outcome_text(Outcome o) {
+  return std::string(value_name(o.value)) + " in " + std::to_string(o.remoteness);
+}
+
 /// One verify: the walk's work for each tier, and the first problem found (the lowest
 /// tier, then the lowest index: the same report whatever the thread count).
 template <TierGame G, class Rec, class Lookup, class Name>
@@ -176,9 +181,6 @@ class TierVerifier {
   std::string at(TierId t, uint64_t i, const Position& p) const {
     return "tier " + game_.tier_name(t) + " index " + std::to_string(i) + " (" + name_(p) + ")";
   }
-  static std::string outcome_text(Outcome o) {
-    return std::string(value_name(o.value)) + " in " + std::to_string(o.remoteness);
-  }
 
   const G& game_;
   const TierSource& source_;
@@ -221,9 +223,6 @@ VerifyReport verify_sample(const G& game, const TierSource& source, Progress* pr
   std::vector<std::string> problem(tiers);
   std::vector<uint64_t> checked(tiers, 0);
   std::mutex progress_mu;
-  const auto outcome_text = [](Outcome o) {
-    return std::string(value_name(o.value)) + " in " + std::to_string(o.remoteness);
-  };
   tbb::parallel_for(tbb::blocked_range<TierId>(0, tiers, 1), [&](const tbb::blocked_range<TierId>& r) {
     for (TierId t = r.begin(); t != r.end(); ++t) {
       const uint64_t size = game.tier_size(t);
@@ -237,13 +236,13 @@ VerifyReport verify_sample(const G& game, const TierSource& source, Progress* pr
         return z ^ (z >> 31);
       };
       std::vector<unsigned> recs;
+      if (!source.has_tier(t)) problem[t] = "tier " + game.tier_name(t) + " is not committed";
       for (uint64_t k = 0; k < draws && problem[t].empty(); ++k) {
         const uint64_t i = all ? k : next() % size;
         const auto at = [&](const Position& p) {
           return "tier " + game.tier_name(t) + " index " + std::to_string(i) + " (" + name(p) + ")";
         };
         try {
-          if (!source.has_tier(t)) throw std::runtime_error("tier " + game.tier_name(t) + " is not committed");
           const Position p = game.unrank(t, i);
           if (!(game.rank(p) == TierIndex{t, i})) {
             problem[t] = at(p) + ": rank(unrank) does not come back";

@@ -10,8 +10,6 @@
 #include <new>
 #include <string>
 
-#include "db/errors.hpp"
-#include "solver/core/printable.hpp"
 #include "tools/build_info.hpp"
 #include "tools/open.hpp"
 #include "tools/uwapi.hpp"
