@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -540,14 +541,21 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
   };
   std::vector<uint64_t> reduced(static_cast<size_t>(n) + 1, 0);
   std::vector<std::vector<Hit>> kept(static_cast<size_t>(n) + 1);
-  std::vector<bool> occurs(absent ? 0 : F, false);
+  // the values met: a flag for a value lookup, a bit a form for a search by property (a
+  // value lookup stays a few reads of the index, whatever the table's size)
+  std::vector<uint64_t> occurs(target || absent ? 0 : (F + 63) / 64, 0);
+  bool target_occurs = false;
+  auto met = [&](uint32_t v) {
+    if (target) target_occurs = true;
+    else occurs[v / 64] |= uint64_t{1} << (v % 64);
+  };
   auto add = [&](uint32_t g, const FindIndex::Pair& p, bool mirrored) {
     const BoardClass& c = boards.cls(p.cls);
     if (mirrored && c.t == c.f) return;  // its mirror is stored: counted as itself
     const uint32_t v = mirrored ? index.negative(g) : g;
     if (!matches(v)) return;
     reduced[c.m] += p.count;
-    occurs[v] = true;
+    met(v);
     if (kept[c.m].size() < static_cast<size_t>(q.limit)) kept[c.m].push_back({p.cls, g, v, p.count, p.first, mirrored});
   };
   if (target) {
@@ -563,7 +571,7 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
   }
   // the boards F^k T^j: no core, value 0
   const bool zero = !absent && F > 0 && matches(0);
-  if (zero) occurs[0] = true;
+  if (zero) met(0);
 
   nlohmann::ordered_json by_length = nlohmann::ordered_json::array();
   uint64_t at_n = 0;
@@ -573,7 +581,8 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
     by_length.push_back({{"length", L}, {"boards", count}});
     at_n = count;
   }
-  const uint64_t values = static_cast<uint64_t>(std::count(occurs.begin(), occurs.end(), true));
+  uint64_t values = target_occurs ? 1 : 0;
+  for (uint64_t w : occurs) values += static_cast<uint64_t>(std::popcount(w));
   out["found"] = values > 0;
   out["values"] = values;
   out["boards"] = at_n;
@@ -592,14 +601,6 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
     shortest.push_back(std::move(e));
   };
   const size_t limit = static_cast<size_t>(q.limit);
-  if (zero) {
-    // "-" (1 cell) is a stored board of value 0 and comes with the pairs; F and T, the boards
-    // of 1 cell with no core, are listed first
-    for (const char* s : {"T", "F"}) {
-      if (shortest.size() >= limit) break;
-      shortest.push_back({{"board", s}, {"cells", 1}, {"value", "0"}});
-    }
-  }
   std::vector<uint32_t> buf;
   for (int m = 1; m <= n && shortest.size() < limit; ++m) {
     for (const Hit& h : kept[m]) {
