@@ -49,7 +49,7 @@ def oracle(answers, keep):
         if keep(a):
             by_length[len(board)] += 1
             values.add(a["value"])
-            if dead_free(board) or board in ("T", "F"):
+            if dead_free(board):
                 reduced[len(board)].append(board)
     return by_length, values, reduced
 

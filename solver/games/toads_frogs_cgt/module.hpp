@@ -1,14 +1,16 @@
 // Toads and Frogs' combinatorial game values (issue 17): the module (the contract:
 // solver/module/module.hpp). A database of every board of 1..n cells with its canonical value,
 // solved, verified, queried and analyzed by an engine of its own (instance.hpp): this is not
-// a win/lose tier game. Its own subcommand: `toadbase cgt sum`. One line in
-// tools/registry.cpp registers it.
+// a win/lose tier game. Its own subcommands: `toadbase cgt sum`, `cgt index`, `cgt find`. One
+// line in tools/registry.cpp registers it.
 //
 //   boards.hpp   which boards are stored (reduced, no more toads than frogs) and where
 //   forms.hpp    the table of distinct forms: deterministic ids, its three tiers a class
 //   solver.hpp   the solve: classes by length, children first, both cores
 //   instance.hpp the Instance: tiers, solve, query (JSON), verify, analyze
-//   command.cpp  `toadbase cgt sum --db D 'TT--F|T-TFF'`
+//   find.hpp     boards by value: the index beside the database, and the search
+//   claims.cpp   export's board<TAB>value lines, validate's check of them (as games)
+//   command.cpp  `toadbase cgt sum --db D 'TT--F|T-TFF'`, `cgt index`, `cgt find`
 #pragma once
 
 #include <memory>
@@ -39,7 +41,7 @@ struct Module {
   /// {"length": n}; throws std::invalid_argument.
   static nlohmann::json normalize(const nlohmann::json& given);
   static std::unique_ptr<Instance> make_instance(const nlohmann::json& normalized);
-  /// `toadbase cgt sum` (command.cpp).
+  /// `toadbase cgt sum`, `cgt index`, `cgt find` (command.cpp).
   static std::vector<GameCommand> add_commands(CLI::App& root, const Host& host);
   /// The page's view: the plain one, a board's value and its Left and Right moves.
   static PageView page();
