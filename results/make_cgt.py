@@ -201,6 +201,25 @@ def render(rows, a):
         ex = ", ".join(f"`{e['board']}` = `{cell(e['value'])}`" for e in law["counterexamples"][:3])
         md.append(f"| {cell(law['law'])} | {law['boardsChecked']:,} {law['checked']} | {'yes' if law['holds'] else 'NO'} | "
                   f"{law['counterexampleCount']:,} {ex} |")
+    # E4's counterexample, proven a second way (results/cgt_find.py --e4 runs tests/e4_proof.cpp)
+    found = os.path.join(HERE, "cgt-find.jsonl")
+    e4 = [json.loads(line) for line in open(found)] if os.path.exists(found) else []
+    e4 = [r for r in e4 if r["kind"] == "e4" and r["a"] == 7]
+    if e4:
+        md += ["", "## E4's counterexample, proven twice", "",
+               "The database: `TTTTTTT-------FFFFFF` (E4 at a = 7) is `" + cell(next(
+                   (e["value"] for law in a["laws"] if law["law"].startswith("E4") for e in law["counterexamples"]), "?"))
+               + "`, not 1 or `1*` (the law's row above). A second method shares no code with it: "
+               "`tests/e4_proof.cpp` decides G = H by playing G - H out (a second-player win means equal), "
+               "a memoised search over the board, the integer and the star components and the player to "
+               "move, with the rules alone (a slow test; a = 1..6 give 1 or `1*`, a fast one). Its run:", "",
+               "| G minus | Left first wins | Right first wins | G = H | positions searched | seconds |",
+               "|---|---|---|---|---:|---:|"]
+        for r in e4:
+            rf = "" if r["rightFirstWins"] is None else ("yes" if r["rightFirstWins"] else "no")
+            md.append(f"| {r['minus']} | {'yes' if r['leftFirstWins'] else 'no'} | {rf} | "
+                      f"{'**yes**' if r['equal'] else 'no'} | {r['positionsSearched']:,} | {r['seconds']:.1f} |")
+        md += ["", "Every row of a = 1..7: `results/cgt-find.md`."]
     md += ["", "![census](cgt-census.png)", ""]
     with open(os.path.join(HERE, "cgt.md"), "w") as f:
         f.write("\n".join(md))

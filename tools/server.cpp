@@ -585,6 +585,22 @@ void Server::api(const std::vector<std::string>& seg, const httplib::Request& re
     }
   }
   if (seg.size() == 3 && seg[2] == "find") {
+    // the query string as sent: a parameter with a second '=' or a ';' in it is refused here
+    // (the HTTP library would keep part of it and answer another question)
+    const size_t q = req.target.find('?');
+    if (q != std::string::npos) {
+      const std::string_view query = std::string_view(req.target).substr(q + 1);
+      if (query.find(';') != std::string_view::npos)
+        return send_error(res, 400, "find: a ';' in the query string (encode it as %3B)");
+      for (size_t from = 0; from <= query.size();) {
+        const size_t amp = std::min(query.find('&', from), query.size());
+        const std::string_view part = query.substr(from, amp - from);
+        const size_t eq = part.find('=');
+        if (eq != std::string_view::npos && part.find('=', eq + 1) != std::string_view::npos)
+          return send_error(res, 400, "find: a parameter with two '=' (encode a value's '=' as %3D)");
+        from = amp + 1;
+      }
+    }
     std::map<std::string, std::string> params;
     for (const auto& [k, v] : req.params)
       if (!params.emplace(k, v).second) return send_error(res, 400, "find takes " + printable_excerpt(k) + " once");

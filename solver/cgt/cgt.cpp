@@ -577,7 +577,18 @@ FormId FormTable::number_up_star(const NumberUpStar& v) {
   if (v.ups == 0 && v.nim == 0) {
     const Dyadic x = v.number;
     if (x.is_integer()) {
-      const FormId prev = number(x > Dyadic(0) ? x - Dyadic(1) : x + Dyadic(1));
+      const int64_t n = x.numerator();
+      if (n > kMaxInteger || n < -kMaxInteger)
+        throw std::length_error("FormTable: the integer " + std::to_string(n) + " is out of range (at most " +
+                                std::to_string(kMaxInteger) + " either way)");
+      FormId prev;
+      if (n <= 64 && n >= -64) {
+        prev = number(x > Dyadic(0) ? x - Dyadic(1) : x + Dyadic(1));
+      } else {  // a large one from 0 up, a step at a time: no recursion as deep as it is large
+        prev = zero();
+        for (int64_t k = 1; k < (n > 0 ? n : -n); ++k)
+          prev = n > 0 ? intern(std::span(&prev, 1), {}) : intern({}, std::span(&prev, 1));
+      }
       id = x > Dyadic(0) ? intern(std::span(&prev, 1), {}) : intern({}, std::span(&prev, 1));
     } else {
       const Dyadic step = Dyadic::fraction(1, x.exponent());

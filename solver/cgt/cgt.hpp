@@ -205,6 +205,8 @@ class FormTable {
                 std::span<const FormId>(right.begin(), right.size()));
   }
   static constexpr FormId zero() { return 0; }
+  /// The largest integer number() makes (either sign); past it std::length_error.
+  static constexpr int64_t kMaxInteger = 65535;  // its birthday: a record holds 16 bits
   FormId number(Dyadic x);
   FormId integer(int64_t n) { return number(Dyadic(n)); }
   FormId nimber(unsigned m) { return number_up_star({Dyadic(0), 0, m}); }

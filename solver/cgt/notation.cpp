@@ -21,6 +21,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "solver/core/printable.hpp"
 #include "solver/cgt/cgt.hpp"
 
 namespace toadbase::cgt {
@@ -413,17 +414,32 @@ class Parser {
   Parser(FormTable& t, std::string_view s) : t_(t), s_(s) {}
 
   FormId parse_all() {
-    const FormId g = expr();
+    FormId g;
+    try {
+      g = expr();
+    } catch (const std::length_error& e) {  // a value past what the table makes
+      fail(std::string("out of range: ") + e.what());
+    } catch (const std::overflow_error& e) {
+      fail(std::string("out of range: ") + e.what());
+    }
     skip();
-    if (pos_ != s_.size()) fail("unexpected '" + std::string(1, s_[pos_]) + "'");
+    if (pos_ != s_.size()) fail("unexpected " + quoted_char());
     return g;
   }
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
+    // the text shown escaped and cut short (it is the user's: any bytes, any length)
     throw ParseError("game notation, column " + std::to_string(pos_ + 1) + ": " + what + " in \"" +
-                     std::string(s_) + "\"");
+                     printable_excerpt(s_) + "\"");
   }
+  std::string quoted_char() const { return "'" + printable(s_.substr(pos_, 1)) + "'"; }
+  // nesting (parentheses, braces, -, +-, Tiny) past this is refused: the parser recurses
+  static constexpr int kMaxDepth = 200;
+  // what a typed value may ask the table to make: past these a value costs seconds and
+  // gigabytes (a nimber *n has n options, each made first) or is no game of a board
+  static constexpr uint64_t kMaxNimber = 1024, kMaxUpNth = 64, kMaxUps = 4096;
+  int depth_ = 0;
   void skip() {
     while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
   }
@@ -482,6 +498,12 @@ class Parser {
   }
 
   FormId unary() {
+    struct Deeper {
+      int& d;
+      explicit Deeper(int& x) : d(++x) {}
+      ~Deeper() { --d; }
+    } deeper(depth_);
+    if (depth_ > kMaxDepth) fail("nested more than " + std::to_string(kMaxDepth) + " deep");
     skip();
     if (take("+-") || take("\xC2\xB1")) return plus_minus();
     if (peek() == '-') {
@@ -557,8 +579,8 @@ class Parser {
     }
     if (at_tiny()) return tiny();
     if (digit(c) || c == '^' || c == 'v' || c == '*') return literal(false);
-    if (c == '\0') fail("unexpected end");
-    fail("unexpected '" + std::string(1, c) + "'");
+    if (c == '\0' && pos_ >= s_.size()) fail("unexpected end");
+    fail("unexpected " + quoted_char());
   }
 
   // [number] [ups] [star]: 3, -1/2, ^, vv, v3, ^<2>, v[3], *, *4, 1/2^*, -1v3*2
@@ -588,20 +610,21 @@ class Parser {
       if (peek() == '<' || peek() == '[') {
         is_sum = peek() == '[';
         ++pos_;
-        nth = unsigned(digits());
-        if (nth == 0 || nth > 4096) fail("bad up-nth");
+        const uint64_t n = digits();
+        if (n == 0 || n > kMaxUpNth) fail("bad up-nth (1.." + std::to_string(kMaxUpNth) + ")");
+        nth = unsigned(n);
         if (peek() != (is_sum ? ']' : '>')) fail(is_sum ? "expected ']'" : "expected '>'");
         ++pos_;
         ups = sign;
       } else if (digit(peek())) {
         const uint64_t k = digits();
-        if (k > 32767) fail("too many ups");
+        if (k > kMaxUps) fail("too many ups (at most " + std::to_string(kMaxUps) + ")");
         ups = sign * int(k);
       } else {
         int k = 1;
         while (peek() == sym) {
           ++pos_;
-          ++k;
+          if (++k > int(kMaxUps)) fail("too many ups (at most " + std::to_string(kMaxUps) + ")");
         }
         ups = sign * k;
       }
@@ -610,8 +633,9 @@ class Parser {
     unsigned nim = 0;
     if (peek() == '*') {
       ++pos_;
-      nim = digit(peek()) ? unsigned(digits()) : 1;
-      if (nim > 0xffff) fail("nimber too large");
+      const uint64_t m = digit(peek()) ? digits() : 1;
+      if (m > kMaxNimber) fail("nimber too large (at most *" + std::to_string(kMaxNimber) + ")");
+      nim = unsigned(m);
       any = true;
     }
     if (!any) fail("expected a game");
@@ -650,6 +674,7 @@ class Parser {
           ++pos_;
           ++k;
         }
+        if (k > 64) fail("more than 64 bars in a row");
         b.seps.push_back(k);
       } else {
         fail(peek() ? "expected ',', '|' or '}'" : "missing '}'");

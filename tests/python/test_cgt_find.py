@@ -222,9 +222,15 @@ def test_served_find_is_the_commands(indexed):
         assert status == 200 and body == db.find(kind="hot", temperature_at_least="2", outcome="N")
         status, body = get("?value=*2")
         assert status == 200 and not body["found"] and "1..9 cells" in body["message"]
-        for bad in ["?value=%7B0%7C", "?outcome=Z", "?limit=-1", "", "?colour=red", "?value=0&value=1"]:
+        for bad in ["?value=%7B0%7C", "?outcome=Z", "?limit=-1", "", "?colour=red", "?value=0&value=1",
+                    "?value=garbage=0", "?value=0;limit=1", "?value=*4294967296", "?value=%5E32767%2B%5E32767"]:
             status, body = get(bad)
             assert status == 400 and body["error"], bad
+        # a value that once overflowed the stack and took the server with it
+        status, body = get("?value=40000")
+        assert status == 200 and not body["found"]
+        status, body = get("?value=%5E&limit=3")
+        assert status == 200 and body == db.find("^", limit=3)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -275,3 +281,38 @@ def test_validate_compares_values_as_games(indexed, tmp_path):
     assert "column 4" in errors[0] and "'X'" in errors[1] and "found 1 columns" in errors[2] and "found 3 columns" in errors[3]
     r = run(["validate", "--db", str(path), "-", "--turn", "1"], check=False, stdin="T-TFF\t^\n")
     assert r.returncode == 2 and "--turn" in r.stderr
+
+
+def test_hostile_values_are_refused_or_answered_never_crash(indexed, tmp_path):
+    """Found by a hostile pass: large integers overflowed the stack (the engine made n from
+    n - 1 recursively), nimbers and up-nths wrapped at 2^32, deep nesting overflowed the
+    parser, sums past the table's range were internal errors, and quoted bytes went out raw."""
+    path, db, answers = indexed
+    nested = "{" * 20000 + "|" + "}" * 20000
+    cases = [("40000", 1), ("-65535", 1), ("4000+4000+4000+4000+4000+4000+4000+4000+4000", 1),
+             ("*4294967296", 2), ("*4294967297", 2), ("^<4294967297>", 2), ("^[4294967297]", 2), ("*1025", 2),
+             ("^32767+^32767", 2), ("v" * 30000, 2), (nested, 2), ("-" * 5000 + "1", 2), ("(" * 5000 + "1" + ")" * 5000, 2),
+             ("1048577", 2), ("{0" + "|" * 70 + "1}", 2), ("x" * 100000, 2), ("\xff", 2)]
+    for value, code in cases:
+        r = subprocess.run([BIN, "cgt", "find", "--db", str(path), "--", value], capture_output=True, timeout=60)
+        assert r.returncode == code, (value[:40], r.returncode, r.stderr[:300])
+        assert len(r.stderr) < 2000, value[:40]  # the value quoted escaped and cut short
+    r = subprocess.run([BIN, "cgt", "find", "--db", str(path), "--temperature-at-least", "65536"], capture_output=True)
+    assert r.returncode == 2
+    # validate: a claim out of range is one unparseable line, a large one that parses disagrees
+    r = run(["validate", "--db", str(path), "-", "--json"], check=False,
+            stdin="T-F-\t40000\nT-F-\t^32767+^32767\nTF\t*4294967296\nT-TFF\t^<4294967297>\nT-TFF\t^\n")
+    got = json.loads(r.stdout)
+    assert r.returncode == 1 and (got["agreeing"], got["disagreeing"], got["unparseable"]) == (1, 1, 3)
+    # Python: the same errors, with messages
+    assert not db.find("40000")["found"]
+    for value in ["*4294967296", "^32767+^32767", "\xe4\x00"]:
+        with pytest.raises(ValueError) as e:
+            db.find(value)
+        assert str(e.value)
+    with pytest.raises(ValueError, match="0 to 1000"):
+        db.find("0", limit=2**70)
+    with pytest.raises(ValueError, match="0 to 1000"):
+        db.find("0", limit=-1)
+    with pytest.raises(ValueError):
+        db.find("\udcff")

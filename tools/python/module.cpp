@@ -571,9 +571,13 @@ class Database {
     std::map<std::string, std::string> params;
     auto text = [&](const py::handle& h, const char* name, const char* key, bool number) {
       if (h.is_none()) return;
-      if (py::isinstance<py::str>(h) || (number && py::isinstance<py::int_>(h) && !py::isinstance<py::bool_>(h)))
-        params[key] = py::str(h).cast<std::string>();
-      else
+      if (py::isinstance<py::str>(h) || (number && py::isinstance<py::int_>(h) && !py::isinstance<py::bool_>(h))) {
+        try {
+          params[key] = py::str(h).cast<std::string>();
+        } catch (const py::cast_error&) {  // a lone surrogate: no UTF-8 for it
+          throw py::value_error(std::string(name) + " is not valid text (a lone surrogate?)");
+        }
+      } else
         throw py::type_error(std::string(name) + " is a str" + (number ? " or an int" : "") + ", not " + type_name(h));
     };
     text(value, "value", "value", false);
@@ -581,7 +585,11 @@ class Database {
     text(kind, "kind", "kind", false);
     text(temperature_at_least, "temperature_at_least", "temperatureAtLeast", true);
     text(mean, "mean", "mean", true);
-    params["limit"] = std::to_string(int_arg(limit, "limit", 0, 1 << 30));
+    // the range is the game's to check (and name): any int is passed on as its digits
+    if (PyBool_Check(limit.ptr()) || !PyIndex_Check(limit.ptr())) throw py::type_error("limit is an int, not " + type_name(limit));
+    const py::object whole = py::reinterpret_steal<py::object>(PyNumber_Index(limit.ptr()));
+    if (!whole) throw py::error_already_set();
+    params["limit"] = py::str(whole).cast<std::string>();
     nlohmann::ordered_json j;
     {
       py::gil_scoped_release release;

@@ -625,7 +625,7 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
   }
   out["shortest"] = shortest;
   if (values == 0) {
-    std::string what = q.value ? "value " + *q.value : "such a value";
+    std::string what = q.value ? "value " + printable_excerpt(*q.value) : "such a value";
     out["message"] = "no board of 1.." + std::to_string(n) + " cells has " + what +
                      (absent ? " (it is none of the database's " + std::to_string(F) + " values and followers)" : "");
   }

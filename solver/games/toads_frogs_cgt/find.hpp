@@ -40,6 +40,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -96,7 +97,11 @@ class FindIndex {
   /// Checks every block of the columns below (before a pass that reads them all).
   void check_columns() const;
 
-  uint32_t negative(uint32_t g) const { return u32(neg_off_, g); }
+  uint32_t negative(uint32_t g) const {
+    const uint32_t n = u32(neg_off_, g);
+    if (n >= forms_) throw std::runtime_error(where_ + ": the index names a negative beyond the table (damaged)");
+    return n;
+  }
   cgt::Dyadic mean(uint32_t g) const { return unpack_dyadic(u32(mean_off_, g)); }
   cgt::Dyadic temperature(uint32_t g) const { return unpack_dyadic(u32(temp_off_, g)); }
   cgt::Kind kind(uint32_t g) const { return static_cast<cgt::Kind>(byte(info_off_ + g) & 15); }
