@@ -592,6 +592,9 @@ void Server::api(const std::vector<std::string>& seg, const httplib::Request& re
       const std::string_view query = std::string_view(req.target).substr(q + 1);
       if (query.find(';') != std::string_view::npos)
         return send_error(res, 400, "find: a ';' in the query string (encode it as %3B)");
+      // a '+' would be read as a space: +-1 as -1 (a value's '+' is sent as %2B)
+      if (query.find('+') != std::string_view::npos)
+        return send_error(res, 400, "find: a '+' in the query string reads as a space (encode it as %2B)");
       for (size_t from = 0; from <= query.size();) {
         const size_t amp = std::min(query.find('&', from), query.size());
         const std::string_view part = query.substr(from, amp - from);

@@ -145,7 +145,8 @@ def test_bad_input(indexed, tmp_path):
     assert r.returncode == 2 and "column 4" in r.stderr
     for args, words in [(["--outcome", "X"], "L, R, N or P"), (["--kind", "warm"], "kind must be"),
                         (["--mean", "^"], "must be a number"), (["--limit", "1001"], "limit"), ([], "needs a value"),
-                        (["*", "^"], "one VALUE")]:
+                        (["*", "^"], "one VALUE"), (["--outcome", ""], "L, R, N or P"), (["--kind", ""], "kind must be"),
+                        (["--mean", ""], "mean")]:
         r = run(["cgt", "find", "--db", str(path), *args], check=False)
         assert r.returncode == 2 and words in r.stderr, (args, r.stderr)
     with pytest.raises(ValueError, match="column"):
@@ -218,6 +219,11 @@ def test_served_find_is_the_commands(indexed):
 
         status, body = get("?value=%5E&limit=3")
         assert status == 200 and body == db.find("^", limit=3)
+        # a '+' in a query string is a space: refused, and %2B is the value's '+'
+        status, body = get("?value=+-1")
+        assert status == 400 and "%2B" in body["error"]
+        status, body = get("?value=%2B-1")
+        assert status == 200 and body == db.find("+-1")
         status, body = get("?kind=hot&temperatureAtLeast=2&outcome=N")
         assert status == 200 and body == db.find(kind="hot", temperature_at_least="2", outcome="N")
         status, body = get("?value=*2")
@@ -231,6 +237,11 @@ def test_served_find_is_the_commands(indexed):
         assert status == 200 and not body["found"]
         status, body = get("?value=%5E&limit=3")
         assert status == 200 and body == db.find("^", limit=3)
+        # a '+' in a query string is a space: refused, and %2B is the value's '+'
+        status, body = get("?value=+-1")
+        assert status == 400 and "%2B" in body["error"]
+        status, body = get("?value=%2B-1")
+        assert status == 200 and body == db.find("+-1")
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -316,3 +327,29 @@ def test_hostile_values_are_refused_or_answered_never_crash(indexed, tmp_path):
         db.find("0", limit=-1)
     with pytest.raises(ValueError):
         db.find("\udcff")
+
+
+def test_forms_without_stored_text_are_found_and_listed(indexed, tmp_path):
+    """Databases that keep no text past 1 or 3 characters (solve --text-cap): a form whose
+    value or atomic weight prints longer is keyed by its length (with cap 1, v's atomic
+    weight -1 is too long, v itself is not). Every value is still found with the same counts,
+    and a board of a value without text lists its characters (its value's own length)."""
+    path, db, answers = indexed
+    values = sorted({a["value"] for a in answers.values()})
+    weight = {a["value"]: a.get("atomicWeight", "") for a in answers.values()}
+    for cap in (1, 3):
+        capped = tmp_path / f"capped{cap}"
+        run(["solve", "toads-frogs-cgt", "--length", str(N), "--text-cap", str(cap), "--db", str(capped), "--quiet"])
+        run(["cgt", "index", "--db", str(capped)])
+        small = toadbase.open(capped)
+        long_weight = [v for v in values if len(v) <= cap < len(weight[v])]
+        assert cap > 1 or "v" in long_weight
+        for v in values:
+            got, want = small.find(v, limit=2), db.find(v, limit=2)
+            assert got["found"] and got["byLength"] == want["byLength"], (cap, v)
+            for e, w in zip(got["shortest"], want["shortest"]):
+                assert e["board"] == w["board"]
+                if len(v) > cap or v in long_weight:
+                    assert "value" not in e and e["characters"] == len(v), (cap, v, e)
+                else:
+                    assert e["value"] == v

@@ -66,7 +66,7 @@ ValueClaims::Checker CgtInstance::claim_checker(const TierSource& source) const 
     Verdict v;
     v.position = board_string(b);
     v.agrees = it->second == claimed;
-    v.value = st->forms.text(id);
+    if (!v.agrees) v.value = st->forms.text(id);  // read only for a disagreement's line
     return v;
   };
 }

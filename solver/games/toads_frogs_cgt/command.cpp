@@ -100,6 +100,7 @@ int run_index(const IndexOptions& o, const Host& host) {
 
 struct FindOptions {
   std::string db, outcome, kind, temperature, mean;
+  bool outcome_given = false, kind_given = false, temperature_given = false, mean_given = false;
   std::vector<std::string> values;
   int limit = 10;
   bool json = false;
@@ -109,10 +110,11 @@ int run_find(const FindOptions& o, const Host& host) {
   std::map<std::string, std::string> params;
   if (o.values.size() > 1) throw UsageError("cgt find takes one VALUE, not " + std::to_string(o.values.size()));
   if (!o.values.empty()) params["value"] = o.values[0];
-  if (!o.outcome.empty()) params["outcome"] = o.outcome;
-  if (!o.kind.empty()) params["kind"] = o.kind;
-  if (!o.temperature.empty()) params["temperatureAtLeast"] = o.temperature;
-  if (!o.mean.empty()) params["mean"] = o.mean;
+  // an option given empty is passed on, to be refused by name
+  if (o.outcome_given) params["outcome"] = o.outcome;
+  if (o.kind_given) params["kind"] = o.kind;
+  if (o.temperature_given) params["temperatureAtLeast"] = o.temperature;
+  if (o.mean_given) params["mean"] = o.mean;
   params["limit"] = std::to_string(o.limit);
   (void)FindQuery::from_params(params);  // a usage error before the database is opened
   const OpenedDatabase d = host.open(o.db, Module::kName);
@@ -181,6 +183,10 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   find->allow_extras();  // a value may start with '-'
   find->callback([find, fo] {
     for (const auto& extra : after_separator(find->remaining())) fo->values.push_back(extra);
+    fo->outcome_given = find->count("--outcome") > 0;
+    fo->kind_given = find->count("--kind") > 0;
+    fo->temperature_given = find->count("--temperature-at-least") > 0;
+    fo->mean_given = find->count("--mean") > 0;
   });
   host.examples(find, {"toadbase cgt find --db data/cgt16 '*2' --limit 3", "toadbase cgt find --db data/cgt16 --kind hot --temperature-at-least 2",
                        "toadbase cgt find --db data/cgt16 ^ --json"});

@@ -520,8 +520,18 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
     const bool stored = length <= text_cap;
     const std::string text = stored ? t.to_string(g) : std::string();
     out["value"] = stored ? nlohmann::ordered_json(text) : nlohmann::ordered_json(nullptr);
-    for (uint32_t c : index.forms_with_key(stored ? FindIndex::key(text) : FindIndex::long_key(length)))
-      if (reader.text(c) == (stored ? text : t.to_string(g))) target = c;
+    // a form keeps no text (keyed by its printed length) when its value or its atomic weight
+    // prints past the cap: a short value may be such a form, so both keys are tried
+    std::vector<uint32_t> candidates;
+    if (stored) candidates = index.forms_with_key(FindIndex::key(text));
+    for (uint32_t c : index.forms_with_key(FindIndex::long_key(length))) candidates.push_back(c);
+    for (uint32_t c : candidates) {
+      if (reader.value_length(c).first != length) continue;
+      if (reader.text(c) == (stored ? text : t.to_string(g))) {
+        target = c;
+        break;
+      }
+    }
     absent = !target;
   }
 
@@ -596,8 +606,9 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
     nlohmann::ordered_json e;
     e["board"] = board_string(h.mirrored ? mirror(b) : b);
     e["cells"] = b.length;
-    if (reader.printed_length(h.value) <= text_cap) e["value"] = reader.text(h.value);
-    else e["characters"] = reader.printed_length(h.value);
+    const auto [characters, text_stored] = reader.value_length(h.value);
+    if (text_stored) e["value"] = reader.text(h.value);
+    else e["characters"] = characters;
     shortest.push_back(std::move(e));
   };
   const size_t limit = static_cast<size_t>(q.limit);

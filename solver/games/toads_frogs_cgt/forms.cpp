@@ -476,6 +476,15 @@ uint64_t FormReader::printed_length(uint32_t id) const {
   return end > start ? end - start : 0;
 }
 
+std::pair<uint64_t, bool> FormReader::value_length(uint32_t id) const {
+  const Where w = where(id);
+  if (column(w, kInfo) & kTextNotStored) return {column(w, kAtomicLength), false};
+  const uint64_t start = w.row ? column({w.chunk, w.row - 1, w.rows}, kTextEnd) : 0;
+  const uint64_t end = column(w, kTextEnd), aw = column(w, kAtomicLength);
+  const uint64_t all = end > start ? end - start : 0;
+  return {aw == kNoAtomicWeight || aw > all ? all : all - aw, true};
+}
+
 uint32_t FormReader::negative(uint32_t id) const { return column(where(id), kNegative); }
 
 }  // namespace toadbase::toads_frogs_cgt

@@ -203,6 +203,9 @@ class FormReader {
   /// The characters of its value and atomic weight as printed, from its row alone (no text
   /// read, no long form printed).
   uint64_t printed_length(uint32_t id) const;
+  /// The characters of its value alone as printed, and whether its text is stored (not a
+  /// long form), from its row alone.
+  std::pair<uint64_t, bool> value_length(uint32_t id) const;
   /// The id of its negative.
   uint32_t negative(uint32_t id) const;
   /// The form made in `t` from its followers' stored options (options have lower ids than
