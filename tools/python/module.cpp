@@ -982,7 +982,7 @@ TypeError on a database of another game.)")
            py::arg("limit") = 10,
            R"(find(value: str | None = None, *, outcome: str | None = None, kind: str | None = None, temperature_at_least: str | int | None = None, mean: str | int | None = None, limit: int = 10) -> dict
 
-The boards of a value database (toads-frogs-cgt) with a value, or with values of an
+The boards of a database of combinatorial game values with a value, or with values of an
 outcome class ('L', 'R', 'N', 'P'), kind ('number', 'nimber', 'infinitesimal',
 'number-plus-infinitesimal', 'hot'), temperature at least, or mean (numbers as '3/2'), all
 given narrowing: the dict `toadbase cgt find --json` prints ('byLength': the boards of
