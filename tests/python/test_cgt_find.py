@@ -72,6 +72,7 @@ def check_answer(got, answers, keep, limit):
     assert [e["cells"] for e in listed] == want
 
 
+@pytest.mark.slow  # every value (the sanitizer run skips it; the Release run has it)
 def test_every_value_counts_as_the_oracle(indexed):
     path, db, answers = indexed
     values = sorted({a["value"] for a in answers.values()})
@@ -329,6 +330,7 @@ def test_hostile_values_are_refused_or_answered_never_crash(indexed, tmp_path):
         db.find("\udcff")
 
 
+@pytest.mark.slow  # every value (the sanitizer run skips it; the Release run has it)
 def test_forms_without_stored_text_are_found_and_listed(indexed, tmp_path):
     """Databases that keep no text past 1 or 3 characters (solve --text-cap): a form whose
     value or atomic weight prints longer is keyed by its length (with cap 1, v's atomic
