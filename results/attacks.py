@@ -131,6 +131,47 @@ def attack_heavy(port, end, out):
     out.put(got)
 
 
+def far_targets():
+    """Distinct frog puzzle positions far past the route's budget: L^n _^k R^n with some of the
+    empty cells moved into the L block and some into the R block, n = 9..10, k = 4..7 (each a
+    target the server has not refused before, so none is answered from its memory of refusals)."""
+    out = set()
+    for n in (9, 10):
+        for k in range(4, 8):
+            for a in range(n + 1):
+                for j in range(k + 1):
+                    for b in range(n + 1):
+                        for i in range(k - j + 1):
+                            out.add("L" * a + "_" * j + "L" * (n - a) + "_" * (k - j - i) +
+                                    "R" * b + "_" * i + "R" * (n - b))
+    return sorted(out)
+
+
+def attack_heavy_varied(port, end, out, seed=0):
+    targets = far_targets()[seed::4]  # each of the 4 clients its own
+    random.Random(seed).shuffle(targets)
+    statuses = {}
+    took = []  # how long each answer took, from the request sent to its answer read
+    i = 0
+    while time.monotonic() < end:
+        try:
+            s = connect(port, BAD_IP, timeout=30)
+            t0 = time.monotonic()
+            s.sendall(get("/api/frog-puzzle/solve?p=" + targets[i % len(targets)]))
+            i += 1
+            status, _, _ = read_response(s, b"")
+            s.close()
+            statuses[status] = statuses.get(status, 0) + 1
+            if status in (200, 413):
+                took.append(time.monotonic() - t0)
+        except OSError:
+            statuses["error"] = statuses.get("error", 0) + 1
+    got = {"statuses": statuses, "targets": min(i, len(targets))}
+    if took:
+        got["answer ms p50 / max"] = f"{statistics.median(took) * 1000:.1f} / {max(took) * 1000:.1f}"
+    out.put(got)
+
+
 def attack_pipeline(port, end, out):
     flood = get("/api/tf10/query?p=1_TTT----FFF") * 25000
     answers = 0
@@ -260,8 +301,11 @@ SCENARIOS = [
     ("baseline", "no attack", None, 0, []),
     ("range", "4 clients looping GET /api/tf10/?tiers=1 with `Range: bytes=0-,0-,...` (2,700 ranges, 8 KB)",
      attack_range, 4, []),
-    ("heavy", "4 clients looping GET /api/frog-puzzle/solve?p=LLLLLLLL____RRRRRRRR (2^22 positions explored, then 413)",
+    ("heavy", "4 clients looping GET /api/frog-puzzle/solve?p=LLLLLLLL____RRRRRRRR (its reach bound, 62,355,150, past 8 times the limit: 413 after a search of 2^16 positions at most, then from memory)",
      attack_heavy, 4, []),
+    ("heavy-varied", "4 clients looping GET /api/frog-puzzle/solve?p=P, P a frog puzzle position not asked before "
+     "(L^n _^k R^n with some empty cells moved into the L block and some into the R block, n = 9..10, k = 4..7: {targets} targets, each client its own quarter)",
+     attack_heavy_varied, 4, []),
     ("pipeline", "2 clients each pipelining 25,000 requests on one connection",
      attack_pipeline, 2, []),
     ("slowloris", "600 sockets each sending a header byte every 3 s",
@@ -306,7 +350,9 @@ def run(binary, dbs, positions, long_boards, seconds, only=None):
         end = time.monotonic() + seconds + 1.0
         if attacker:
             kwargs = {"boards": long_boards} if attacker is attack_long_forms else {}
-            for _ in range(count):
+            for c in range(count):
+                if attacker is attack_heavy_varied:
+                    kwargs = {"seed": c}
                 procs.append(mp.Process(target=attacker, args=(port, end, out), kwargs=kwargs))
                 procs[-1].start()
             time.sleep(1.0)  # the attack is under way before the good clients start
@@ -337,6 +383,8 @@ def run(binary, dbs, positions, long_boards, seconds, only=None):
         }
         if attacker is attack_long_forms:
             row["sent"] = what.format(largest=round(max(a["largest answer"] for a in attack) / 1000))
+        if attacker is attack_heavy_varied:
+            row["sent"] = what.format(targets=f"{len(far_targets()):,}")
         print(json.dumps(row), flush=True)
         rows.append(row)
     return rows
@@ -345,7 +393,8 @@ def run(binary, dbs, positions, long_boards, seconds, only=None):
 BOUNDS = {
     "baseline": "",
     "range": "`Range` ignored: each answered 200, one copy of the body; a manifest with its tiers runs on the heavy pool",
-    "heavy": "heavy pool (1 thread, lowered priority), 2 a client address, the refusal (413) remembered",
+    "heavy": "heavy pool (1 thread, lowered priority), 2 a client address, the refusal (413) remembered; a reach bound past 8 times the route's limit searches 2^16 positions at most, then 413",
+    "heavy-varied": "as heavy: each target is refused after at most 2^16 positions (the reach bound), none from memory",
     "pipeline": "8 requests a turn, then the next connection's; no answer made past 1 MiB not taken",
     "slowloris": "128 connections an address (503 past it); the oldest unfinished request dropped for a newcomer",
     "fd-limit": "`--max-connections` fitted to the fd limit (a warning says so); an idle connection of the address holding the most dropped for a newcomer",

@@ -439,3 +439,50 @@ TEST_CASE("frog puzzle explorer: counts, values and solutions agree with the ora
     }
   }
 }
+
+TEST_CASE("frog puzzle reach bound: the arrangements it counts hold every reachable board, on every board",
+          "[frog-puzzle]") {
+  // the oracle's count: every board of the same pieces whose i-th L is on or right of the
+  // i-th L's cell, and whose j-th R is on or left of the j-th R's cell
+  const auto cells_of = [](const std::string& b, char c) {
+    std::vector<size_t> out;
+    for (size_t i = 0; i < b.size(); ++i)
+      if (b[i] == c) out.push_back(i);
+    return out;
+  };
+  const auto within = [&](const std::string& from, const std::string& to) {
+    const auto l0 = cells_of(from, 'L'), l1 = cells_of(to, 'L'), r0 = cells_of(from, 'R'), r1 = cells_of(to, 'R');
+    for (size_t i = 0; i < l0.size(); ++i)
+      if (l1[i] < l0[i]) return false;
+    for (size_t j = 0; j < r0.size(); ++j)
+      if (r1[j] > r0[j]) return false;
+    return true;
+  };
+  size_t boards = 0, loose = 0;
+  for (int n = 0; n <= 4; ++n)
+    for (int m = 0; m <= 4; ++m)
+      for (int k = 1; k <= 3; ++k) {
+        if (n + m + k > 8) continue;
+        const auto all = o_boards(n, m, k);
+        for (const auto& b : all) {
+          INFO(b);
+          uint64_t counted = 0;
+          for (const auto& other : all) counted += within(b, other);
+          const uint64_t bound = fp::reach_bound(to_pos(b));
+          REQUIRE(bound == counted);
+          const auto reach = o_reachable(b);
+          bool all_within = true;  // the bound's claim about the rules
+          for (const auto& r : reach) all_within = all_within && within(b, r);
+          REQUIRE(all_within);
+          REQUIRE(reach.size() <= bound);
+          loose += reach.size() < bound;
+          ++boards;
+        }
+      }
+  CHECK(boards > 2000);
+  CHECK(loose > 0);  // a bound, not the count: stuck frogs make it loose
+  // stuck frogs: one reachable position, a bound past 10^8
+  CHECK(fp::reach_bound(to_pos("LLLLLLLLRRRRRRRR________")) > 100000000);
+  CHECK(fp::Explorer(to_pos("LLLLLLLLRRRRRRRR________")).reachable() == 1);
+  CHECK(fp::reach_bound(to_pos("LLL_RRR")) == 140);
+}

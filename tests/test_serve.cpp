@@ -1082,6 +1082,21 @@ TEST_CASE("serve: the games' own routes answer as their commands do", "[serve]")
     CHECK(s.get("/api/frog-puzzle/solve").status == 400);
     // bounded: past the server's limit of reachable positions, 413
     CHECK(s.get("/api/frog-puzzle/solve?p=" + std::string(8, 'L') + "_" + std::string(8, 'R')).status == 413);
+    auto past = s.get("/api/frog-puzzle/solve?p=LLLL___RRR");  // 3,255 reachable, bound 4,200
+    CHECK(past.status == 413);
+    CHECK_THAT(json::parse(past.body)["error"].get<std::string>(),
+               Contains("more than 1000 positions are reachable from LLLL___RRR"));
+    CHECK(s.get("/api/frog-puzzle/solve?p=LLL__RRR").status == 200);  // 413 reachable, bound 560
+    // the work budget: past 8 times the limit, a bound on the reachable positions refuses
+    // after a short search, which still answers a board whose frogs are stuck
+    auto far = s.get("/api/frog-puzzle/solve?p=LLLLLLLL____RRRRRRRR");
+    CHECK(far.status == 413);
+    CHECK_THAT(json::parse(far.body)["error"].get<std::string>(),
+               Contains("as many as 62355150 positions may be reachable from LLLLLLLL____RRRRRRRR"));
+    auto stuck = s.get("/api/frog-puzzle/solve?p=LLLLLLLLRRRRRRRR________");
+    REQUIRE(stuck.status == 200);
+    CHECK(json::parse(stuck.body)["solvable"] == false);
+    CHECK(json::parse(stuck.body)["reachablePositions"] == 1);
     CHECK(c.Post("/api/frog-puzzle/solve?p=LLL_RRR", "", "text/plain")->status == 405);
   }
 

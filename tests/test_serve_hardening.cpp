@@ -220,9 +220,10 @@ TEST_CASE("serve hardening: heavy routes run on a pool of their own, a refused o
   TestServer s({solve_tf(dir, "tf8", 8)}, o);
   const std::string good = "/api/tf8/query?p=1_TT----FF";
   const std::string expected = s.get(good).body;
-  // each of these explores the route's 2^22 positions and is refused (413): long work
-  const std::string heavy_a = "/api/frog-puzzle/solve?p=LLLLLLLL____RRRRRRRR";
-  const std::string heavy_b = "/api/frog-puzzle/solve?p=LLLLLLL_____RRRRRRRR";
+  // each of these explores the route's 2^22 positions and is refused (413): long work (their
+  // reach bound, 10,501,920, is within 8 times the limit, so they are searched to the limit)
+  const std::string heavy_a = "/api/frog-puzzle/solve?p=LLLLLLL____RRRRRRR";
+  const std::string heavy_b = "/api/frog-puzzle/solve?p=RLLLLLLL____RRRRRRR";
   auto a = ask_async(s.port, get_request(heavy_a), 120000);
   std::this_thread::sleep_for(milliseconds(100));
   auto b = ask_async(s.port, get_request(heavy_b), 120000);

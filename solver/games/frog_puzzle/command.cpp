@@ -320,7 +320,10 @@ int run_check(const CheckOptions& o, const Host& host) {
 }  // namespace
 
 nlohmann::ordered_json solve_json(const std::string& position, uint64_t max_positions) {
-  const Position start = parse(position);
+  return solve_json(parse(position), max_positions);
+}
+
+nlohmann::ordered_json solve_json(const Position& start, uint64_t max_positions) {
   const Explorer ex(start, max_positions);
   return solved_json(start, ex);
 }

@@ -93,6 +93,33 @@ int potential(const Position& p) {
   return FixedSumSets::bit_sum(p.left) - FixedSumSets::bit_sum(B);
 }
 
+uint64_t reach_bound(const Position& p) {
+  std::vector<int> l, r;  // the cells of the L frogs and of the R frogs, from the left
+  for (int i = 0; i < p.length; ++i) {
+    if (at(p.left, i)) l.push_back(i);
+    if (at(p.right, i)) r.push_back(i);
+  }
+  const size_t n = l.size(), m = r.size();
+  const int empty = p.length - static_cast<int>(n + m);
+  // ways[a][b]: arrangements of the cells so far holding the first a L frogs and the first b
+  // R frogs, each within its bound; the rest of the cells so far are empty
+  std::vector<uint64_t> ways((n + 1) * (m + 1), 0), next(ways.size());
+  ways[0] = 1;
+  for (int cell = 0; cell < p.length; ++cell) {
+    std::fill(next.begin(), next.end(), 0);
+    for (size_t a = 0; a <= n; ++a)
+      for (size_t b = 0; b <= m; ++b) {
+        const uint64_t w = ways[a * (m + 1) + b];
+        if (w == 0) continue;
+        if (cell - static_cast<int>(a + b) < empty) next[a * (m + 1) + b] += w;  // empty
+        if (a < n && cell >= l[a]) next[(a + 1) * (m + 1) + b] += w;             // the next L
+        if (b < m && cell <= r[b]) next[a * (m + 1) + b + 1] += w;               // the next R
+      }
+    ways.swap(next);
+  }
+  return ways.back();  // at most 30! / (10! 10! 10!), about 5.6e12: no overflow
+}
+
 // ---- position strings ----------------------------------------------------------------
 
 std::string format(const Position& p) {

@@ -19,6 +19,7 @@ namespace toadbase::frog_puzzle {
 /// `"solvable": false`. Throws std::invalid_argument on a bad position, std::length_error past
 /// `max_positions` reachable positions.
 nlohmann::ordered_json solve_json(const std::string& position, uint64_t max_positions);
+nlohmann::ordered_json solve_json(const Position& start, uint64_t max_positions);
 
 struct Module {
   using Space = frog_puzzle::Space;
