@@ -13,6 +13,7 @@
 #include "tools/info.hpp"
 #include "tools/registry.hpp"
 #include "tools/uwapi.hpp"
+#include "tools/validate.hpp"
 #include "tools/web_assets.hpp"
 
 namespace toadbase::tools {
@@ -211,8 +212,10 @@ ojson page_json(const Game& g) {
   return j;
 }
 
+/// The database routes a POST reaches, each reading lines of its body: positions to query,
+/// claims to validate.
 bool is_batch_route(const std::vector<std::string>& seg) {
-  return seg.size() == 3 && seg[0] == "api" && seg[2] == "query";
+  return seg.size() == 3 && seg[0] == "api" && (seg[2] == "query" || seg[2] == "validate");
 }
 
 /// A game's route as the server hands it the request.
@@ -454,6 +457,7 @@ Server::Server(std::vector<std::unique_ptr<ServedDatabase>> databases, ServeOpti
     if (const ApiRoute* route = game_route(seg)) return game_answer(*route, seg, req, res);
     const auto it = by_id_.find(seg.at(1));
     if (it == by_id_.end()) return send_error(res, 404, "no database '" + seg[1] + "' is served");
+    if (seg[2] == "validate") return validate(*it->second, req, res);
     batch(*it->second, req, res);
   });
   // answers httplib makes itself (a request it cannot parse, 414, 413) get a JSON body too
@@ -584,6 +588,10 @@ void Server::api(const std::vector<std::string>& seg, const httplib::Request& re
       return send_json(res, 500, text(j));
     }
   }
+  if (seg.size() == 3 && seg[2] == "validate") {
+    res.set_header("Allow", "POST, OPTIONS");
+    return send_error(res, 405, "POST the claims, one position<TAB>value a line, to /api/" + d.id + "/validate");
+  }
   if (seg.size() == 3 && seg[2] == "find") {
     // the query string as sent: a parameter with a second '=' or a ';' in it is refused here
     // (the HTTP library would keep part of it and answer another question)
@@ -707,6 +715,35 @@ void Server::batch(const ServedDatabase& d, const httplib::Request& req,
   res.status = 200;
   res.body = std::move(out);  // set_content would copy it
   res.set_header("Content-Type", "application/x-ndjson");
+}
+
+void Server::validate(const ServedDatabase& d, const httplib::Request& req,
+                      httplib::Response& res) const {
+  int show = 10;
+  if (req.has_param("show")) {
+    const std::string s = req.get_param_value("show");
+    if (s.empty() || s.size() > 4 || s.find_first_not_of("0123456789") != std::string::npos || std::stoi(s) > 1000)
+      return send_error(res, 400, "validate: show is a whole number 0..1000, not '" + printable_excerpt(s) + "'");
+    show = std::stoi(s);
+  }
+  try {
+    ClaimTally t(d.opened, req.get_param_value("turn"), show);
+    std::string_view body = req.body;
+    for (uint64_t lineno = 1; !body.empty(); ++lineno) {
+      const size_t nl = body.find('\n');
+      std::string_view line = body.substr(0, nl);
+      body.remove_prefix(nl == std::string_view::npos ? body.size() : nl + 1);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (skipped_line(line)) continue;  // as `validate -` reads
+      t.add(lineno, std::string(line));
+    }
+    if (t.rows() == 0) return send_error(res, 400, ClaimTally::no_claims("the body"));
+    send_json(res, 200, text(t.summary("-")));
+  } catch (const std::invalid_argument& e) {  // a bad turn, a database whose values are not claims
+    send_error(res, 400, e.what());
+  } catch (const std::runtime_error& e) {  // a damaged block
+    send_error(res, 500, std::string("the database cannot answer it: ") + e.what());
+  }
 }
 
 void Server::page(const std::string& path, httplib::Response& res) const {

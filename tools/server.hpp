@@ -122,6 +122,8 @@ class Server {
   /// Whether the position's answer is past options_.long_answer_bytes (false for a bad one).
   bool long_answer(const ServedDatabase& d, const std::string& p, const std::string& turn) const;
   void batch(const ServedDatabase& d, const httplib::Request& req, httplib::Response& res) const;
+  /// POST /api/<db>/validate: the body's claims, validate --json's object for them.
+  void validate(const ServedDatabase& d, const httplib::Request& req, httplib::Response& res) const;
   void page(const std::string& path, httplib::Response& res) const;
   /// The game route /api/<game>/<route> names, or nullptr.
   const ApiRoute* game_route(const std::vector<std::string>& seg) const;

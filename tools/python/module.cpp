@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -42,6 +43,7 @@
 #include "tools/registry.hpp"
 #include "tools/solve.hpp"
 #include "tools/uwapi.hpp"
+#include "tools/validate.hpp"
 
 namespace py = pybind11;
 
@@ -598,6 +600,49 @@ class Database {
     return to_python(j);
   }
 
+  /// Another solver's claims (validate): the same dict as `toadbase validate --json`.
+  py::object validate(const py::handle& claims, const py::handle& turn, const py::handle& show) const {
+    auto o = state_->get();
+    const std::string t = turn_arg(turn);
+    const int shown = static_cast<int>(int_arg(show, "show", 0, std::numeric_limits<int>::max()));
+    tools::ClaimTally tally(*o, t, shown);
+    auto line_of = [&](uint64_t lineno, std::string line) {
+      if (!line.empty() && line.back() == '\n') line.pop_back();
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (tools::skipped_line(line)) return;
+      py::gil_scoped_release release;
+      tally.add(lineno, line);
+    };
+    std::string file = "-";
+    if (py::isinstance<py::str>(claims) || py::isinstance<py::bytes>(claims) ||
+        py::hasattr(claims, "__fspath__")) {
+      file = path_arg(claims, "claims");
+      std::ifstream in(file, std::ios::binary);
+      if (!in) {
+        PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_str(file).ptr());
+        throw py::error_already_set();
+      }
+      std::string line;
+      for (uint64_t lineno = 1; std::getline(in, line); ++lineno) line_of(lineno, line);
+      if (in.bad()) throw std::runtime_error("reading " + file + " failed");
+    } else {
+      py::iterator it;
+      try {
+        it = py::iter(claims);
+      } catch (const py::error_already_set& e) {
+        if (!e.matches(PyExc_TypeError)) throw;
+        throw py::type_error("claims is a path or an iterable of str lines, not " + type_name(claims));
+      }
+      uint64_t lineno = 0;
+      for (; it != py::iterator::sentinel(); ++it) {
+        ++lineno;
+        line_of(lineno, text_arg(*it, "claims line " + std::to_string(lineno), "a str"));
+      }
+    }
+    if (tally.rows() == 0) throw py::value_error(tools::ClaimTally::no_claims(file == "-" ? "the lines given" : file));
+    return to_python(tally.summary(file));
+  }
+
   py::object get_query(const py::handle& position, const py::handle& turn) const {
     try {
       return query(position, turn);
@@ -989,6 +1034,16 @@ given narrowing: the dict `toadbase cgt find --json` prints ('byLength': the boa
 each length, 'shortest': up to `limit` boards without dead pieces, 'values', 'found').
 Reads the index `toadbase cgt index` makes (FileNotFoundError without it); ValueError for
 a value that does not parse or a bad property.)")
+      .def("validate", &Database::validate, py::arg("claims"), py::kw_only(), py::arg("turn") = py::none(),
+           py::arg("show") = 10,
+           R"(validate(claims: str | bytes | os.PathLike | Iterable[str], *, turn: int | str | None = None, show: int = 10) -> dict
+
+Another solver's claims checked against this database, as `toadbase validate --json`
+prints them: a path to a file of position<TAB>value[<TAB>remoteness] lines (a value
+database's: board<TAB>value, values compared as games, so 1/2 and {0|1} agree), or the lines
+themselves. Blank and # comment lines are skipped. `file` is the path, or "-" for lines
+given. ValueError when no claim was read, for a bad turn, or when this database's values
+are not claims validate reads.)")
       .def("get_value", &Database::get_value, py::arg("position"), py::arg("turn") = py::none(),
            "get_value(position: str | dict, turn: int | str | None = None) -> tuple[str, int] | "
            "dict | None\n\n"

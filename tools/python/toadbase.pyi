@@ -1,7 +1,7 @@
 """Type hints of the toadbase module (the bindings: tools/python/module.cpp)."""
 
 import os
-from typing import Any, Literal, Sequence, Union
+from typing import Any, Iterable, Literal, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -76,6 +76,7 @@ class Database:
         mean: str | int | None = None,
         limit: int = 10,
     ) -> dict[str, Any]: ...
+    def validate(self, claims: Path | Iterable[str], *, turn: Turn = None, show: int = 10) -> dict[str, Any]: ...
     def get_value(self, position: Position, turn: Turn = None) -> tuple[str, int] | dict[str, Any] | None: ...
     def values(
         self,

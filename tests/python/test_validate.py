@@ -1,0 +1,153 @@
+"""Another solver's claims checked from Python (db.validate) and over HTTP (POST
+/api/<db>/validate): the same JSON as `toadbase validate --json`, for a win/lose database and
+a value database, with agreeing, disagreeing and unparseable lines."""
+
+import json
+import re
+import subprocess
+import urllib.error
+import urllib.request
+
+import pytest
+import toadbase
+
+from conftest import BIN, run
+
+
+def exported(db):
+    """The database's own claims (`export --format tsv`), its comment line included."""
+    return run(["export", "--db", db, "--format", "tsv", "-"]).stdout.splitlines()
+
+
+def spoiled(lines, wrong):
+    """The claims with every 5th one changed by `wrong`, a few broken lines, comments, blank
+    lines and a CRLF line end."""
+    out = []
+    for i, line in enumerate(lines):
+        if not line.startswith("#") and i % 5 == 0:
+            line = wrong(line)
+        out.append(line)
+    out[3:3] = ["", "# a comment", "not a claim", "T-F\tmaybe", out[5] + "\r"]
+    return out
+
+
+def command(db, lines, *extra):
+    r = run(["validate", "--db", db, "-", "--json", *extra], check=False, stdin="".join(x + "\n" for x in lines))
+    assert r.returncode in (0, 1), r.stderr
+    return json.loads(r.stdout)
+
+
+class Served:
+    def __init__(self, *dbs):
+        args = [BIN, "serve", "--port", "0", "--quiet"]
+        for d in dbs:
+            args += ["--db", d]
+        self.p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        found = re.search(r"http://[0-9.:]+/", self.p.stdout.readline())
+        assert found
+        self.url = found.group(0).rstrip("/")
+
+    def ask(self, path, body=None, method=None):
+        req = urllib.request.Request(self.url + path, data=body, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def close(self):
+        self.p.terminate()
+        self.p.wait(timeout=30)
+
+
+def flip_win_lose(line):
+    p, v, *rest = line.split("\t")
+    return "\t".join([p, "lose" if v == "win" else "win", *rest])
+
+
+def plus_star(line):
+    p, v = line.split("\t")
+    return f"{p}\t{v} + *"
+
+
+@pytest.mark.parametrize("name,wrong", [("tf8", flip_win_lose), ("cgt8", plus_star)])
+def test_python_and_http_validate_as_the_command(dbs, tmp_path, name, wrong):
+    path = dbs[name]
+    db = toadbase.open(path)
+    good = exported(path)
+    bad = spoiled(good, wrong)
+    server = Served(path)
+    try:
+        for lines, clean in [(good, True), (bad, False)]:
+            want = command(path, lines)
+            assert (want["disagreeing"] == 0 and want["unparseable"] == 0) == clean
+            # Python, from lines (file "-", as the command's standard input)
+            assert db.validate(lines) == want
+            assert db.validate(iter(x + "\n" for x in lines)) == want  # as a file object gives them
+            # Python, from a file: the command's JSON for the same file
+            f = tmp_path / f"{name}-{clean}.tsv"
+            f.write_text("".join(x + "\n" for x in lines))
+            from_file = json.loads(run(["validate", "--db", path, str(f), "--json"], check=False).stdout)
+            assert db.validate(f) == from_file and db.validate(str(f)) == from_file
+            assert from_file["file"] == str(f)
+            # HTTP: the body as standard input
+            status, body = server.ask(f"/api/{name}/validate", "".join(x + "\n" for x in lines).encode())
+            assert status == 200 and body == want
+        # fewer listed: show
+        want = command(path, bad, "--show", "2")
+        assert len(want["firstDisagreements"]) == 2 and want["disagreeing"] > 2
+        assert db.validate(bad, show=2) == want
+        status, body = server.ask(f"/api/{name}/validate?show=2", "\n".join(bad).encode())
+        assert status == 200 and body == want
+        status, body = server.ask(f"/api/{name}/validate?show=0", "\n".join(bad).encode())
+        assert status == 200 and body["firstDisagreements"] == [] and body["disagreeing"] == want["disagreeing"]
+        # nothing to check; a route that takes a POST only; a bad show
+        for empty in [b"", b"# only a comment\n\n"]:
+            status, body = server.ask(f"/api/{name}/validate", empty)
+            assert status == 400 and "no claim in the body" in body["error"]
+        status, body = server.ask(f"/api/{name}/validate")
+        assert status == 405 and "POST" in body["error"]
+        for show in ["-1", "1001", "x", ""]:
+            status, body = server.ask(f"/api/{name}/validate?show={show}", b"T-F\twin\n")
+            assert status == 400 and "show" in body["error"], show
+        with pytest.raises(ValueError, match="no claim"):
+            db.validate(["", "# a comment"])
+        with pytest.raises(ValueError, match="show"):
+            db.validate(good, show=-1)
+    finally:
+        server.close()
+
+
+def test_validate_turn_and_bad_arguments(dbs, tmp_path):
+    tf = dbs["tf8"]
+    db = toadbase.open(tf)
+    # bare boards take the player to move from turn, as --turn gives it
+    claims = ["TT--FF\twin", "T-F\tlose", "TF\tlose"]
+    for turn in (1, 2):
+        want = command(tf, claims, "--turn", str(turn))
+        assert db.validate(claims, turn=turn) == want
+        server = Served(tf)
+        try:
+            status, body = server.ask(f"/api/tf8/validate?turn={turn}", "\n".join(claims).encode())
+            assert status == 200 and body == want
+            status, body = server.ask("/api/tf8/validate?turn=3", "\n".join(claims).encode())
+            assert status == 400 and "3" in body["error"]
+        finally:
+            server.close()
+    with pytest.raises(ValueError):
+        db.validate(claims, turn=3)
+    # a value database's values do not depend on the player to move
+    cgt = toadbase.open(dbs["cgt8"])
+    with pytest.raises(ValueError, match="turn"):
+        cgt.validate(["T-F\t1/2"], turn=1)
+    # lines are str; a path names a file that exists
+    with pytest.raises(TypeError, match="claims line 2"):
+        db.validate(["T-F\tlose", 7])
+    with pytest.raises(TypeError, match="claims is a path or an iterable"):
+        db.validate(7)
+    with pytest.raises(FileNotFoundError):
+        db.validate(tmp_path / "missing.tsv")
+    with pytest.raises(ValueError, match="NUL"):
+        db.validate("a\0b")
+    with pytest.raises(ValueError):
+        db.validate(["T-F\t\udcff"])
