@@ -440,7 +440,7 @@ struct PageView {
   /// The view of a database: "plain" (any game: the position in, the query's JSON shown as a
   /// list, every move that names its position clickable), "strip" (a row of cells, each
   /// holding a piece or empty; a move's name holds the cells it goes from and to, in that
-  /// order: "1-2", "L from 1 to 2"), "wanderer", "river" (tools/web/view-<kind>.js).
+  /// order: "1-2", "L from 1 to 2"), "wanderer", "river", "values" (tools/web/view-<kind>.js).
   std::string kind = "plain";
   /// A database in a line, from its parameters ("Toads and Frogs, 8 cells"); without it the
   /// title and the parameters.

@@ -5,7 +5,7 @@
 // commands' own text output. Any console error, page error or failed request fails the case.
 //
 //   node run.mjs --toadbase BIN --work DIR --shots DIR CASE
-//   CASE: toads-frogs | puzzle | forest | river-toad | deep-link | plain
+//   CASE: toads-frogs | puzzle | forest | river-toad | deep-link | plain | values
 // Exit 0: passed; 1: failed; 77: skipped (no chromium, or playwright-core not installed).
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -477,7 +477,7 @@ async function stripFits(page, base, what, hash, n) {
 }
 
 cases.plain = async (browser, base) => {
-  // a game without a view of its own (combinatorial game values): the plain view, from its card
+  // the plain view, knowing nothing of the game: combinatorial game values
   const listing = await json(base + 'api/');
   const d = listing.databases.find(x => x.id === 'cgt6');
   const page = await openPage(browser, base);
@@ -485,7 +485,8 @@ cases.plain = async (browser, base) => {
   const card = `#db=cgt6&p=${encodeURIComponent(d.start)}`;
   assert.ok((await page.$$eval('.dbs a.card', as => as.map(a => a.getAttribute('href')))).includes(card), 'the card opens the start');
   assert.ok((await page.textContent(`.dbs a.card[href="${card}"]`)).includes(d.description), 'the card says what /api/ describes');
-  await page.click(`.dbs a.card[href="${card}"]`);
+  // its game has a view of its own (the values case); any database opens in the plain one too
+  await page.goto(base + card + '&as=plain');
   await page.waitForSelector('section.plain');
   await ready(page);
   const field = listing.games.find(g => g.name === d.game).view.positionField;
@@ -547,11 +548,167 @@ cases.plain = async (browser, base) => {
   await shot(page, 'plain-river-toad');
 };
 
+cases.values = async (browser, base) => {
+  // combinatorial game values: a board built by clicks, its fields, moves and thermograph, and
+  // boards by value, each against the server's JSON (query, the game's thermograph route, find)
+  const listing = await json(base + 'api/');
+  const d = listing.databases.find(x => x.id === 'cgt7');
+  const game = listing.games.find(g => g.name === d.game);
+  assert.equal(game.view.kind, 'values');
+  const field = game.view.positionField;
+  const page = await openPage(browser, base);
+  await ready(page);
+  await page.click(`.dbs a.card[href="#db=cgt7&p=${encodeURIComponent(d.start)}"]`);
+  await page.waitForSelector('section.values');
+  await ready(page);
+  const here = async () => (await hashParams(page)).p;
+  /// Everything shown of the board against its query and its thermograph.
+  async function check(board) {
+    const q = await json(`${base}api/cgt7/query?p=${encodeURIComponent(board)}`);
+    assert.equal(await here(), q[field], 'the address names the board');
+    assert.equal(await page.inputValue('#position'), q[field]);
+    assert.equal(await page.textContent('#value-text'), q.value, `the value of ${board}`);
+    const cells = await page.$$eval('#board .cell', cs => cs.map(c => c.dataset.piece).join(''));
+    assert.equal(cells, q[field], 'the cells are the board');
+    const shown = await page.$$eval('#answer > div > dd', dds => Object.fromEntries(dds.map(x => [x.dataset.key, x.textContent])));
+    for (const [k, v] of Object.entries(q)) {
+      if (k === field || k === 'value') continue;
+      if (Array.isArray(v)) {
+        const rows = await page.$$eval(`table[data-list="${k}"] tbody tr`, trs => trs.map(tr => [tr.cells[0].textContent, tr.querySelector('button.move').dataset.position, tr.cells[2].textContent]));
+        assert.deepEqual(rows, v.map(m => [m.move, m[field], m.value]), `${k} of ${board}`);
+      } else {
+        assert.equal(shown[k], String(v), `${k} of ${board}`);
+      }
+    }
+    const th = await json(`${base}api/toads-frogs-cgt/thermograph?value=${encodeURIComponent(q.value)}`);
+    // two ways to the same numbers: the solve's stops, mean and temperature, and the walls of
+    // the value parsed back from its text
+    assert.equal(th.value, q.value);
+    assert.equal(th.mean, q.mean, `the mean of ${board}`);
+    assert.equal(th.temperature, q.temperature, `the temperature of ${board}`);
+    assert.equal(th.leftWall[0].value, q.leftStop);
+    assert.equal(th.rightWall[0].value, q.rightStop);
+    const label = await page.getAttribute('#thermograph', 'aria-label');
+    assert.equal(label, `thermograph of ${q.value}: mean ${q.mean}, temperature ${q.temperature}`);
+    const walls = await page.$$eval('#thermograph polyline', ps => Object.fromEntries(ps.map(p => [p.dataset.wall, p.getAttribute('points').split(' ').map(xy => xy.split(',').map(Number))])));
+    assert.equal(walls.left.length, 2 * th.leftWall.length, 'a point at each end of each piece');
+    // Left's wall is drawn left of (or on) Right's at t = 0, where Left's stop is the larger
+    assert.ok(walls.left[0][0] <= walls.right[0][0] + 0.01, `${board}: Left's stop is drawn on the left`);
+    assert.equal(walls.left[0][1], walls.right[0][1], 't = 0 at both walls');
+    // both walls end on the mast: the same point at the top
+    assert.deepEqual(walls.left.at(-1), walls.right.at(-1), `${board}: the walls meet and rise as the mast`);
+    return q;
+  }
+  let q = await check(d.start);
+  // a click on a cell changes it: empty, then each piece in turn
+  const pieces = game.view.pieces.map(p => p.letter), empty = game.view.words.empty;
+  const cycle = [empty, ...pieces];
+  let board = q[field];
+  const next = ch => cycle[(cycle.indexOf(ch) + 1) % cycle.length];
+  for (const i of [0, 1, 1]) {
+    board = board.slice(0, i) + next(board[i]) + board.slice(i + 1);
+    await page.click(`#board .cell[data-cell="${i}"]`);
+    await page.waitForFunction(b => new URLSearchParams(location.hash.slice(1)).get('p') === b, board);
+    await ready(page);
+    await check(board);
+  }
+  // cells taken away and added at the end
+  board = board.slice(0, -1);
+  await page.click('#remove-cell');
+  await page.waitForFunction(b => new URLSearchParams(location.hash.slice(1)).get('p') === b, board);
+  await ready(page);
+  await check(board);
+  board += empty;
+  await page.click('#add-cell');
+  await page.waitForFunction(b => new URLSearchParams(location.hash.slice(1)).get('p') === b, board);
+  await ready(page);
+  await check(board);
+  // a typed board: T-TFF is up, a hot one: a move opens its child with the value it listed
+  for (const typed of ['T-TFF', 'TT-F-F-']) {
+    await page.fill('#position', typed);
+    await page.press('#position', 'Enter');
+    await page.waitForFunction(b => new URLSearchParams(location.hash.slice(1)).get('p') === b, typed);
+    await ready(page);
+    q = await check(typed);
+  }
+  const m = q.rightMoves[0];
+  await page.click(`table[data-list="rightMoves"] button.move[data-move="${m.move}"]`);
+  await page.waitForFunction(b => new URLSearchParams(location.hash.slice(1)).get('p') === b, m[field]);
+  await ready(page);
+  assert.equal((await check(m[field])).value, m.value, 'the child has the value its move listed');
+  // boards by value: the same answer as the route's, each listed board opens with that value
+  for (const [value, kind, temperature] of [['*', '', ''], ['', 'hot', '1'], ['^', '', '']]) {
+    if (value) await page.fill('#find-value', value); else await page.fill('#find-value', '');
+    await page.selectOption('#find-kind', kind);
+    await page.fill('#find-temperature', temperature);
+    await page.click('#find-form button[type=submit]');
+    await page.waitForSelector('#find[data-ready="1"] #find-summary');
+    const params = new URLSearchParams();
+    if (value) params.set('value', value);
+    if (kind) params.set('kind', kind);
+    if (temperature) params.set('temperatureAtLeast', temperature);
+    params.set('limit', '20');
+    const a = await json(`${base}api/cgt7/find?${params}`);
+    assert.ok(a.found, `${value || kind} is found up to 7 cells`);
+    const lengths = await page.$$eval('#find-lengths tbody tr', trs => trs.map(tr => [Number(tr.cells[0].textContent), Number(tr.cells[1].textContent.replace(/,/g, ''))]));
+    assert.deepEqual(lengths, a.byLength.filter(e => e.boards > 0).map(e => [e.length, e.boards]));
+    const listed = await page.$$eval('#find-shortest a', as => as.map(x => x.dataset.board));
+    assert.deepEqual(listed, a.shortest.map(x => x.board));
+    const pick = listed.at(-1);
+    await page.click(`#find-shortest a[data-board="${pick}"]`);
+    await page.waitForFunction(b => new URLSearchParams(location.hash.slice(1)).get('p') === b, pick);
+    await ready(page);
+    const got = await check(pick);
+    if (value) assert.equal(got.value, a.value, `${pick} has the value found`);
+    else assert.ok(got.kind === 'hot' && valueOf(got.temperature) >= 1, `${pick} is hot enough`);
+    assert.deepEqual(await page.$$eval('#find-shortest a', as => as.map(x => x.dataset.board)), listed, 'the results stay while boards are opened');
+  }
+  await noOverflow(page, 'the values view');
+  await shot(page, 'values');
+  // what the server refuses is said where it was asked
+  const before = problems.length;
+  await page.fill('#find-value', '{0|');
+  await page.selectOption('#find-kind', '');
+  await page.fill('#find-temperature', '');
+  await page.click('#find-form button[type=submit]');
+  await page.waitForSelector('#find-error');
+  const refused = await fetch(`${base}api/cgt7/find?value=${encodeURIComponent('{0|')}&limit=20`).then(r => r.json());
+  assert.equal(await page.textContent('#find-error'), refused.error);
+  const seven = 'TT-F-F-';  // past the database's length: the server's message, the board kept
+  await page.fill('#position', seven);
+  await page.press('#position', 'Enter');
+  await page.waitForFunction(b => new URLSearchParams(location.hash.slice(1)).get('p') === b, seven);
+  await ready(page);
+  await page.click('#add-cell');
+  await page.waitForSelector('#error:not([hidden])');
+  const long = await fetch(`${base}api/cgt7/query?p=${encodeURIComponent(seven + empty)}`).then(r => r.json());
+  assert.equal(await page.textContent('#error'), long.error);
+  assert.equal(await page.inputValue('#position'), seven + empty);
+  await page.fill('#position', 'TXF');
+  await page.press('#position', 'Enter');
+  await page.waitForSelector('#error:not([hidden])');
+  const bad = await fetch(`${base}api/cgt7/query?p=TXF`).then(r => r.json());
+  assert.equal(await page.textContent('#error'), bad.error);
+  problems.splice(before);  // the 400s asked for above are the point
+  // a phone: the board, the thermograph and the forms fit
+  const phone = await openPage(browser, `${base}#db=cgt7&p=TT-F-F-`, { width: 390, height: 844 });
+  await ready(phone);
+  await phone.waitForSelector('#thermograph');
+  await noOverflow(phone, 'the values view on a phone');
+  await shot(phone, 'values-phone');
+};
+
+/// "3/2" -> 1.5
+function valueOf(text) {
+  const [n, dd] = String(text).split('/');
+  return Number(n) / (dd ? Number(dd) : 1);
+}
+
 // ---- main ----------------------------------------------------------------------------------
 
 const needs = {
   'toads-frogs': ['tf8'], puzzle: ['frogs3'], forest: ['forest3'], 'river-toad': ['rt2'], 'deep-link': ['tf8', 'frogs3', 'frogs8'],
-  plain: ['cgt6', 'rt2'],
+  plain: ['cgt6', 'rt2'], values: ['cgt7'],
 };
 if (!cases[which]) { console.error(`no case '${which}': ${Object.keys(cases).join(', ')}`); process.exit(2); }
 fs.mkdirSync(path.join(WORK, 'data'), { recursive: true });
@@ -562,6 +719,10 @@ for (const id of needs[which]) {
   if (id === 'rt2') solve(id, 'river-toad', '--turns', '2');
   if (id === 'forest3') solve(id, 'forest', '--side', '3');
   if (id === 'cgt6') solve(id, 'toads-frogs-cgt', '--length', '6');
+  if (id === 'cgt7') {
+    solve(id, 'toads-frogs-cgt', '--length', '7');
+    if (!fs.existsSync(path.join(WORK, 'data', id, 'cgt-find.index'))) toadbase('cgt', 'index', '--db', path.join(WORK, 'data', id));
+  }
 }
 const server = await serve();
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });

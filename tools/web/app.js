@@ -58,6 +58,24 @@ function queryPath(d, position) {
   return `/api/${encodeURIComponent(d.id)}/query?p=${encodeURIComponent(position)}`;
 }
 
+/// A view's step to a position: asks the database, then draw(q, p) with its answer, or
+/// draw(null, p) after the server's message is shown (the position stays to be mended).
+async function queryAndDraw(d, p, root, token, draw) {
+  if (!p) return draw(null, '');
+  root.dataset.ready = '0';
+  view().dataset.ready = '0';
+  let q;
+  try {
+    q = await api(queryPath(d, p));
+    showError('');
+  } catch (e) {
+    if (token !== renderToken) return;
+    showError(e.message);
+    return draw(null, p);
+  }
+  return draw(q, p);
+}
+
 // ---- the address -------------------------------------------------------------------------
 
 function readHash() {

@@ -80,22 +80,7 @@ async function plainDatabase(d, game, h) {
     view().dataset.ready = '1';
   }
 
-  async function show(p) {
-    if (!p) { draw(null, ''); return; }
-    root.dataset.ready = '0';
-    view().dataset.ready = '0';
-    let q;
-    try {
-      q = await api(queryPath(d, p));
-      showError('');
-    } catch (e) {
-      if (token !== renderToken) return;
-      showError(e.message);
-      draw(null, p);
-      return;
-    }
-    draw(q, p);
-  }
+  const show = p => queryAndDraw(d, p, root, token, draw);
   await show(h.p || d.start);
 }
 

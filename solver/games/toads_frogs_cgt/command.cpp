@@ -15,6 +15,7 @@
 
 #include "solver/games/toads_frogs_cgt/instance.hpp"
 #include "solver/games/toads_frogs_cgt/module.hpp"
+#include "solver/games/toads_frogs_cgt/thermograph.hpp"
 
 namespace toadbase::toads_frogs_cgt {
 
@@ -145,6 +146,38 @@ int run_find(const FindOptions& o, const Host& host) {
   return kExitOk;
 }
 
+struct ThermographOptions {
+  std::vector<std::string> values;
+  bool json = false;
+};
+
+/// One wall as text: "from t = 0: 2, slope -1; from t = 3/2: 1/2, slope 0".
+std::string wall_text(const nlohmann::ordered_json& wall) {
+  std::string out;
+  for (const auto& p : wall) {
+    if (!out.empty()) out += "; ";
+    out += "from t = " + p["from"].get<std::string>() + ": " + p["value"].get<std::string>() + ", slope " +
+           std::to_string(p["slope"].get<int>());
+  }
+  return out;
+}
+
+int run_thermograph(const ThermographOptions& o) {
+  std::string out;
+  for (const std::string& v : o.values) {
+    const nlohmann::ordered_json j = thermograph_json(v);
+    if (o.json) {
+      out += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    } else {
+      out += j["value"].get<std::string>() + ": mean " + j["mean"].get<std::string>() + ", temperature " +
+             j["temperature"].get<std::string>() + "\n  left wall:  " + wall_text(j["leftWall"]) +
+             "\n  right wall: " + wall_text(j["rightWall"]) + "\n";
+    }
+  }
+  std::cout << out << std::flush;
+  return kExitOk;
+}
+
 }  // namespace
 
 std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) {
@@ -190,9 +223,22 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   });
   host.examples(find, {"toadbase cgt find --db data/cgt16 '*2' --limit 3", "toadbase cgt find --db data/cgt16 --kind hot --temperature-at-least 2",
                        "toadbase cgt find --db data/cgt16 ^ --json"});
+
+  auto to = std::make_shared<ThermographOptions>();
+  auto* thermograph = top->add_subcommand(
+      "thermograph", "a value's thermograph: its walls, mean and temperature (no database needed)");
+  thermograph->add_option("values", to->values, "values as query prints them: {2|-1}, ^*, 1/8, +-1 (each one a line)");
+  thermograph->add_flag("--json", to->json, "one JSON object a value");
+  thermograph->allow_extras();  // a value may start with '-'
+  thermograph->callback([thermograph, to] {
+    for (const auto& extra : after_separator(thermograph->remaining())) to->values.push_back(extra);
+    if (to->values.empty()) throw CLI::ValidationError("values", "give a value, e.g. '{2|-1}'");
+  });
+  host.examples(thermograph, {"toadbase cgt thermograph '{2|-1}'", "toadbase cgt thermograph '{3|{1|-1}}' --json"});
   return {{sum, [o, &host] { return run_sum(*o, host); }},
           {index, [io, &host] { return run_index(*io, host); }},
-          {find, [fo, &host] { return run_find(*fo, host); }}};
+          {find, [fo, &host] { return run_find(*fo, host); }},
+          {thermograph, [to] { return run_thermograph(*to); }}};
 }
 
 }  // namespace toadbase::toads_frogs_cgt

@@ -3,6 +3,7 @@
 #include "solver/games/toads_frogs/toads_frogs.hpp"
 #include "solver/games/toads_frogs_cgt/instance.hpp"
 #include "solver/games/toads_frogs_cgt/solver.hpp"
+#include "solver/games/toads_frogs_cgt/thermograph.hpp"
 
 namespace toadbase::toads_frogs_cgt {
 
@@ -36,6 +37,15 @@ std::unique_ptr<Instance> Module::make_instance(const nlohmann::json& normalized
   return std::make_unique<CgtInstance>(normalized);
 }
 
+std::vector<ApiRoute> Module::api_routes() {
+  ApiRoute thermograph{"thermograph", false, [](const ApiRequest& req) {
+    if (!req.has("value"))
+      return ApiAnswer::error(400, "give the value: /api/toads-frogs-cgt/thermograph?value=%7B2%7C-1%7D");
+    return ApiAnswer{200, thermograph_json(req.param("value"))};
+  }};
+  return {thermograph};
+}
+
 PageView Module::page() {
   PageView v;
   v.title = "Toads and Frogs values";
@@ -46,10 +56,14 @@ PageView Module::page() {
   v.about = [](const nlohmann::json&) {
     return std::string(
         "A board of toads (T), frogs (F) and empty cells (-): its combinatorial game value in "
-        "CGSuite's notation and what follows from it. Left moves the toads, Right the frogs; a "
-        "move's board opens when you click it.");
+        "CGSuite's notation and what follows from it, and its thermograph. Left moves the toads, "
+        "Right the frogs; a click on a cell changes it, a move's board opens when you click it.");
   };
+  v.kind = "values";
   v.position_field = "board";
+  v.route = "thermograph";
+  v.pieces = {{'T', "toad", "T\u203a", "toad"}, {'F', "frog", "\u2039F", "frog"}};
+  v.words = {{"empty", "-"}};
   return v;
 }
 

@@ -10,7 +10,8 @@
 //   instance.hpp the Instance: tiers, solve, query (JSON), verify, analyze
 //   find.hpp     boards by value: the index beside the database, and the search
 //   claims.cpp   export's board<TAB>value lines, validate's check of them (as games)
-//   command.cpp  `toadbase cgt sum --db D 'TT--F|T-TFF'`, `cgt index`, `cgt find`
+//   thermograph.hpp a value's thermograph as JSON (`cgt thermograph`, the page's drawing)
+//   command.cpp  `toadbase cgt sum --db D 'TT--F|T-TFF'`, `cgt index`, `cgt find`, `cgt thermograph`
 #pragma once
 
 #include <memory>
@@ -43,6 +44,8 @@ struct Module {
   static std::unique_ptr<Instance> make_instance(const nlohmann::json& normalized);
   /// `toadbase cgt sum`, `cgt index`, `cgt find` (command.cpp).
   static std::vector<GameCommand> add_commands(CLI::App& root, const Host& host);
+  /// GET /api/toads-frogs-cgt/thermograph?value=V: thermograph_json (thermograph.hpp).
+  static std::vector<ApiRoute> api_routes();
   /// The page's view: the plain one, a board's value and its Left and Right moves.
   static PageView page();
 };

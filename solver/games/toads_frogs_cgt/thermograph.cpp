@@ -1,0 +1,42 @@
+#include "solver/games/toads_frogs_cgt/thermograph.hpp"
+
+#include <stdexcept>
+
+#include "solver/cgt/cgt.hpp"
+#include "solver/core/printable.hpp"
+#include "solver/module/module.hpp"
+
+namespace toadbase::toads_frogs_cgt {
+
+namespace {
+
+nlohmann::ordered_json wall_json(const cgt::Trajectory& wall) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& p : wall.pieces)
+    out.push_back({{"from", p.t.to_string()}, {"value", p.value.to_string()}, {"slope", p.slope}});
+  return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json thermograph_json(const std::string& value) {
+  cgt::FormTable t({size_t{1} << 16, size_t{1} << 14});
+  cgt::FormId g;
+  try {
+    g = t.parse(value);
+  } catch (const cgt::ParseError& e) {
+    throw UsageError(std::string("value: ") + e.what());
+  } catch (const std::overflow_error& e) {
+    throw UsageError("value '" + printable_excerpt(value) + "': " + e.what());
+  }
+  const cgt::Thermograph th = t.thermograph(g);
+  nlohmann::ordered_json j;
+  j["value"] = t.to_string(g);
+  j["mean"] = th.mean.to_string();
+  j["temperature"] = th.temperature.to_string();
+  j["leftWall"] = wall_json(th.left_wall);
+  j["rightWall"] = wall_json(th.right_wall);
+  return j;
+}
+
+}  // namespace toadbase::toads_frogs_cgt

@@ -1,0 +1,113 @@
+"""A value's thermograph (`toadbase cgt thermograph`, GET /api/toads-frogs-cgt/thermograph):
+for every distinct value of the boards of 1..8 cells, the walls against what the solve
+stored for the board (stops, mean, temperature) and against the rules of thermographs; a
+switch {a|b} of numbers against its formula; the route against the command."""
+
+import itertools
+import json
+import re
+import subprocess
+import urllib.error
+import urllib.parse
+import urllib.request
+from fractions import Fraction
+
+import toadbase
+
+from conftest import BIN, run
+
+
+def number(text):
+    return Fraction(text)
+
+
+def at(wall, t):
+    """A wall's value at temperature t (its pieces: from, value, slope)."""
+    piece = [p for p in wall if number(p["from"]) <= t][-1]
+    return number(piece["value"]) + piece["slope"] * (t - number(piece["from"]))
+
+
+def thermographs(values):
+    r = run(["cgt", "thermograph", "--json", "--", *values])
+    return [json.loads(line) for line in r.stdout.splitlines()]
+
+
+def check_walls(th):
+    left, right = th["leftWall"], th["rightWall"]
+    for wall, slopes in ((left, {0, -1}), (right, {0, 1})):
+        assert number(wall[0]["from"]) == 0
+        froms = [number(p["from"]) for p in wall]
+        assert froms == sorted(froms) and len(set(froms)) == len(froms)
+        assert all(p["slope"] in slopes for p in wall), th  # a wall leans inward or stands
+        for a, b in zip(wall, wall[1:]):  # no jump where a piece ends
+            assert number(a["value"]) + a["slope"] * (number(b["from"]) - number(a["from"])) == number(b["value"]), th
+    temperature, mean = number(th["temperature"]), number(th["mean"])
+    points = sorted({number(p["from"]) for p in left + right} | {max(temperature, 0)})
+    for t in points:
+        assert at(left, t) >= at(right, t), (th, t)
+    top = max(temperature, 0)
+    # the walls meet at the temperature and rise as the mast: the mean from there on
+    for t in (top, top + 1, top + 10):
+        assert at(left, t) == mean and at(right, t) == mean, (th, t)
+    if temperature > 0:
+        assert at(left, temperature - Fraction(1, 1024)) > at(right, temperature - Fraction(1, 1024)), th
+
+
+def test_every_value_of_8_cells(dbs):
+    db = toadbase.open(dbs["cgt8"])
+    by_value = {}
+    for length in range(1, 9):
+        for cells in itertools.product("TF-", repeat=length):
+            q = db.value("".join(cells))
+            by_value.setdefault(q["value"], q)
+    values = sorted(by_value)
+    assert len(values) > 100
+    for v, th in zip(values, thermographs(values)):
+        q = by_value[v]
+        assert th["value"] == v
+        assert (th["mean"], th["temperature"]) == (q["mean"], q["temperature"]), v
+        assert (th["leftWall"][0]["value"], th["rightWall"][0]["value"]) == (q["leftStop"], q["rightStop"]), v
+        check_walls(th)
+
+
+def test_switches_and_the_notation():
+    cases = [(a, b) for a in range(-3, 5) for b in range(-4, 4) if a > b]
+    ths = thermographs([f"{{{a}|{b}}}" for a, b in cases])
+    for (a, b), th in zip(cases, ths):
+        assert number(th["mean"]) == Fraction(a + b, 2)
+        assert number(th["temperature"]) == Fraction(a - b, 2)
+        assert th["leftWall"][0] == {"from": "0", "value": str(a), "slope": -1}
+        check_walls(th)
+    # numbers: the mast from t = 0, temperature -1/2^k; another notation of the same game
+    one_half, integer, also = thermographs(["1/2", "-3", "{0|1}"])
+    assert (one_half["temperature"], integer["temperature"]) == ("-1/2", "-1")
+    assert one_half["leftWall"] == [{"from": "0", "value": "1/2", "slope": 0}]
+    assert also == one_half
+    r = run(["cgt", "thermograph", "{0|"], check=False)
+    assert r.returncode == 2 and "column 4" in r.stderr
+    r = run(["cgt", "thermograph"], check=False)
+    assert r.returncode == 2
+
+
+def test_route_is_the_command(dbs):
+    server = subprocess.Popen([BIN, "serve", "--db", dbs["cgt8"], "--port", "0", "--quiet"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        url = re.search(r"http://[0-9.:]+/", server.stdout.readline()).group(0) + "api/toads-frogs-cgt/thermograph"
+
+        def get(query):
+            try:
+                with urllib.request.urlopen(url + query, timeout=30) as r:
+                    return r.status, json.loads(r.read())
+            except urllib.error.HTTPError as e:
+                return e.code, json.loads(e.read())
+
+        values = ["{3|{1|-1}}", "+-1", "^*", "{2|-1}", "1/8", "*2"]
+        for v, th in zip(values, thermographs(values)):
+            assert get("?value=" + urllib.parse.quote(v, safe="")) == (200, th)
+        for bad in ["", "?value=%7B0%7C", "?value=*4294967296"]:
+            status, body = get(bad)
+            assert status == 400 and body["error"], bad
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
