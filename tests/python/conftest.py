@@ -13,6 +13,8 @@ import pathlib
 import re
 import shutil
 import subprocess
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -41,6 +43,39 @@ def run(args, check=True, stdin=None):
     if check and r.returncode != 0:
         raise AssertionError(f"toadbase {' '.join(args)} exited {r.returncode}: {r.stderr}")
     return r
+
+
+class Served:
+    """`toadbase serve` of some databases on a free port of the loopback, until close()."""
+
+    def __init__(self, *dbs):
+        args = [BIN, "serve", "--port", "0", "--quiet"]
+        for d in dbs:
+            args += ["--db", str(d)]
+        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        found = re.search(r"http://[0-9.:]+/", self.process.stdout.readline())
+        if not found:
+            self.close()
+            raise AssertionError("serve did not print its address: " + self.process.stderr.read())
+        self.url = found.group(0).rstrip("/")
+
+    def ask(self, path, body=None):
+        """(status, the JSON answer) of a GET of `path`, or a POST of `body` (bytes)."""
+        try:
+            with urllib.request.urlopen(urllib.request.Request(self.url + path, data=body), timeout=60) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
 
 def command_queries(db, positions, turn=None):

@@ -5,16 +5,12 @@ switch {a|b} of numbers against its formula; the route against the command."""
 
 import itertools
 import json
-import re
-import subprocess
-import urllib.error
 import urllib.parse
-import urllib.request
 from fractions import Fraction
 
 import toadbase
 
-from conftest import BIN, run
+from conftest import Served, run
 
 
 def number(text):
@@ -90,24 +86,10 @@ def test_switches_and_the_notation():
 
 
 def test_route_is_the_command(dbs):
-    server = subprocess.Popen([BIN, "serve", "--db", dbs["cgt8"], "--port", "0", "--quiet"], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
-    try:
-        url = re.search(r"http://[0-9.:]+/", server.stdout.readline()).group(0) + "api/toads-frogs-cgt/thermograph"
-
-        def get(query):
-            try:
-                with urllib.request.urlopen(url + query, timeout=30) as r:
-                    return r.status, json.loads(r.read())
-            except urllib.error.HTTPError as e:
-                return e.code, json.loads(e.read())
-
+    with Served(dbs["cgt8"]) as server:
         values = ["{3|{1|-1}}", "+-1", "^*", "{2|-1}", "1/8", "*2"]
         for v, th in zip(values, thermographs(values)):
-            assert get("?value=" + urllib.parse.quote(v, safe="")) == (200, th)
+            assert server.ask("/api/toads-frogs-cgt/thermograph?value=" + urllib.parse.quote(v, safe="")) == (200, th)
         for bad in ["", "?value=%7B0%7C", "?value=*4294967296"]:
-            status, body = get(bad)
+            status, body = server.ask("/api/toads-frogs-cgt/thermograph" + bad)
             assert status == 400 and body["error"], bad
-    finally:
-        server.terminate()
-        server.wait(timeout=30)

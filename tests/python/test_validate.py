@@ -3,15 +3,11 @@
 a value database, with agreeing, disagreeing and unparseable lines."""
 
 import json
-import re
-import subprocess
-import urllib.error
-import urllib.request
 
 import pytest
 import toadbase
 
-from conftest import BIN, run
+from conftest import Served, run
 
 
 def exported(db):
@@ -35,29 +31,6 @@ def command(db, lines, *extra):
     r = run(["validate", "--db", db, "-", "--json", *extra], check=False, stdin="".join(x + "\n" for x in lines))
     assert r.returncode in (0, 1), r.stderr
     return json.loads(r.stdout)
-
-
-class Served:
-    def __init__(self, *dbs):
-        args = [BIN, "serve", "--port", "0", "--quiet"]
-        for d in dbs:
-            args += ["--db", d]
-        self.p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        found = re.search(r"http://[0-9.:]+/", self.p.stdout.readline())
-        assert found
-        self.url = found.group(0).rstrip("/")
-
-    def ask(self, path, body=None, method=None):
-        req = urllib.request.Request(self.url + path, data=body, method=method)
-        try:
-            with urllib.request.urlopen(req, timeout=60) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
-
-    def close(self):
-        self.p.terminate()
-        self.p.wait(timeout=30)
 
 
 def flip_win_lose(line):
