@@ -420,7 +420,11 @@ TEST_CASE("serve: /api/ says how the page shows each game, after the fields it h
   CHECK(strip["pieces"][1]["letter"] == "F");
   CHECK(strip["sides"][0]["name"] == "Toads");
   CHECK(game["frog-puzzle"]["view"]["route"] == "/api/frog-puzzle/solve");
-  CHECK(game["toads-frogs-cgt"]["view"]["kind"] == "plain");
+  const auto& values = game["toads-frogs-cgt"]["view"];
+  CHECK(values["kind"] == "values");
+  CHECK(values["route"] == "/api/toads-frogs-cgt/thermograph");
+  CHECK(values["words"]["empty"] == "-");
+  CHECK(values["pieces"].size() == 2);
 
   // the field the description names holds the position, in the query's answer and in each of
   // its moves that leads to one: what the plain view shows and opens

@@ -516,10 +516,13 @@ void Server::answer(const httplib::Request& req, httplib::Response& res) const {
   }
   if (req.method != "GET" && req.method != "HEAD") {
     const bool batch_route = routed && takes_post(seg);
-    res.set_header("Allow", batch_route ? "GET, HEAD, POST, OPTIONS" : "GET, HEAD, OPTIONS");
+    const bool post_only = batch_route && seg.size() == 3 && seg[2] == "validate";
+    res.set_header("Allow", post_only     ? "POST, OPTIONS"
+                            : batch_route ? "GET, HEAD, POST, OPTIONS"
+                                          : "GET, HEAD, OPTIONS");
     return send_error(res, 405,
                       req.method + " is not answered here; " +
-                          (batch_route ? "GET, HEAD or POST" : "GET or HEAD") + " " + req.path);
+                          (post_only ? "POST" : batch_route ? "GET, HEAD or POST" : "GET or HEAD") + " " + req.path);
   }
   if (routed && !seg.empty() && seg[0] == "uwapi") return uwapi(seg, req, res);
   if (routed && !seg.empty() && seg[0] == "api") return api(seg, req, res);

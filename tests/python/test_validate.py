@@ -3,6 +3,8 @@
 a value database, with agreeing, disagreeing and unparseable lines."""
 
 import json
+import urllib.error
+import urllib.request
 
 import pytest
 import toadbase
@@ -80,6 +82,10 @@ def test_python_and_http_validate_as_the_command(dbs, tmp_path, name, wrong):
             assert status == 400 and "no claim in the body" in body["error"]
         status, body = server.ask(f"/api/{name}/validate")
         assert status == 405 and "POST" in body["error"]
+        put = urllib.request.Request(server.url + f"/api/{name}/validate", data=b"T-F\twin\n", method="PUT")
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(put, timeout=30)
+        assert e.value.code == 405 and e.value.headers["Allow"] == "POST, OPTIONS"
         for show in ["-1", "1001", "x", ""]:
             status, body = server.ask(f"/api/{name}/validate?show={show}", b"T-F\twin\n")
             assert status == 400 and "show" in body["error"], show
