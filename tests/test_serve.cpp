@@ -1092,11 +1092,13 @@ TEST_CASE("serve: the games' own routes answer as their commands do", "[serve]")
                Contains("more than 1000 positions are reachable from LLLL___RRR"));
     CHECK(s.get("/api/frog-puzzle/solve?p=LLL__RRR").status == 200);  // 413 reachable, bound 560
     // the work budget: past 8 times the limit, a bound on the reachable positions refuses
-    // after a short search, which still answers a board whose frogs are stuck
+    // after a short search; a board whose frogs never move has a bound of 1 and is answered
     auto far = s.get("/api/frog-puzzle/solve?p=LLLLLLLL____RRRRRRRR");
     CHECK(far.status == 413);
     CHECK_THAT(json::parse(far.body)["error"].get<std::string>(),
                Contains("as many as 62355150 positions may be reachable from LLLLLLLL____RRRRRRRR"));
+    // a second '=' would solve another position (the part after it): refused
+    CHECK(s.get("/api/frog-puzzle/solve?p=XXXX=LL_R").status == 400);
     auto stuck = s.get("/api/frog-puzzle/solve?p=LLLLLLLLRRRRRRRR________");
     REQUIRE(stuck.status == 200);
     CHECK(json::parse(stuck.body)["solvable"] == false);

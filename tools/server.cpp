@@ -212,6 +212,28 @@ ojson page_json(const Game& g) {
   return j;
 }
 
+/// What is wrong with a query string as sent ("" when nothing): a ';', a bare '+' or a
+/// parameter with a second '='. The HTTP library would read them as a separator, a space and
+/// part of the value, and the route would answer another question (?value=+-1 as -1,
+/// ?value=1=2 as 2) than the one asked.
+std::string query_string_error(std::string_view target) {
+  const size_t q = target.find('?');
+  if (q == std::string_view::npos) return "";
+  const std::string_view query = target.substr(q + 1);
+  if (query.find(';') != std::string_view::npos) return "a ';' in the query string (encode it as %3B)";
+  if (query.find('+') != std::string_view::npos)
+    return "a '+' in the query string reads as a space (encode it as %2B)";
+  for (size_t from = 0; from <= query.size();) {
+    const size_t amp = std::min(query.find('&', from), query.size());
+    const std::string_view part = query.substr(from, amp - from);
+    const size_t eq = part.find('=');
+    if (eq != std::string_view::npos && part.find('=', eq + 1) != std::string_view::npos)
+      return "a parameter with two '=' (encode a value's '=' as %3D)";
+    from = amp + 1;
+  }
+  return "";
+}
+
 /// The database routes a POST reaches, each reading lines of its body: positions to query,
 /// claims to validate.
 bool is_batch_route(const std::vector<std::string>& seg) {
@@ -596,25 +618,7 @@ void Server::api(const std::vector<std::string>& seg, const httplib::Request& re
     return send_error(res, 405, "POST the claims, one position<TAB>value a line, to /api/" + d.id + "/validate");
   }
   if (seg.size() == 3 && seg[2] == "find") {
-    // the query string as sent: a parameter with a second '=' or a ';' in it is refused here
-    // (the HTTP library would keep part of it and answer another question)
-    const size_t q = req.target.find('?');
-    if (q != std::string::npos) {
-      const std::string_view query = std::string_view(req.target).substr(q + 1);
-      if (query.find(';') != std::string_view::npos)
-        return send_error(res, 400, "find: a ';' in the query string (encode it as %3B)");
-      // a '+' would be read as a space: +-1 as -1 (a value's '+' is sent as %2B)
-      if (query.find('+') != std::string_view::npos)
-        return send_error(res, 400, "find: a '+' in the query string reads as a space (encode it as %2B)");
-      for (size_t from = 0; from <= query.size();) {
-        const size_t amp = std::min(query.find('&', from), query.size());
-        const std::string_view part = query.substr(from, amp - from);
-        const size_t eq = part.find('=');
-        if (eq != std::string_view::npos && part.find('=', eq + 1) != std::string_view::npos)
-          return send_error(res, 400, "find: a parameter with two '=' (encode a value's '=' as %3D)");
-        from = amp + 1;
-      }
-    }
+    if (const std::string why = query_string_error(req.target); !why.empty()) return send_error(res, 400, "find: " + why);
     std::map<std::string, std::string> params;
     for (const auto& [k, v] : req.params)
       if (!params.emplace(k, v).second) return send_error(res, 400, "find takes " + printable_excerpt(k) + " once");
@@ -655,6 +659,7 @@ void Server::game_answer(const ApiRoute& route, const std::vector<std::string>& 
                          const httplib::Request& req, httplib::Response& res) const {
   // a GET's answer depends on its target alone: one refused for its work is refused at once
   const std::string key = req.method == "POST" ? std::string() : req.target;
+  if (const std::string why = query_string_error(req.target); !why.empty()) return send_error(res, 400, why);
   if (!key.empty())
     if (std::optional<std::string> body = refused_.find(key)) return send_json(res, 413, *body);
   try {
@@ -722,6 +727,7 @@ void Server::batch(const ServedDatabase& d, const httplib::Request& req,
 
 void Server::validate(const ServedDatabase& d, const httplib::Request& req,
                       httplib::Response& res) const {
+  if (const std::string why = query_string_error(req.target); !why.empty()) return send_error(res, 400, "validate: " + why);
   int show = 10;
   if (req.has_param("show")) {
     const std::string s = req.get_param_value("show");

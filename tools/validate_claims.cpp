@@ -1,7 +1,6 @@
 // validate's checking, shared by the command, the server and Python (tools/validate.hpp).
 #include <algorithm>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 
 #include "tools/cli.hpp"
@@ -55,10 +54,13 @@ struct ClaimTally::Impl {
 
   /// position<TAB>win|lose[<TAB>remoteness].
   void add_win_lose(uint64_t lineno, const std::string& line) {
-    std::vector<std::string> cols;
-    std::stringstream ss(line);
-    std::string col;
-    while (std::getline(ss, col, '\t')) cols.push_back(col);
+    std::vector<std::string> cols;  // every tab separates two columns, an empty last one too
+    for (size_t from = 0;;) {
+      const size_t tab = line.find('\t', from);
+      cols.push_back(line.substr(from, tab == std::string::npos ? std::string::npos : tab - from));
+      if (tab == std::string::npos) break;
+      from = tab + 1;
+    }
     if (cols.size() < 2 || cols.size() > 3)
       return unparse(lineno, line,
                      "expected position<TAB>value[<TAB>remoteness], found " + std::to_string(cols.size()) + " columns");

@@ -90,6 +90,7 @@ def test_route_is_the_command(dbs):
         values = ["{3|{1|-1}}", "+-1", "^*", "{2|-1}", "1/8", "*2"]
         for v, th in zip(values, thermographs(values)):
             assert server.ask("/api/toads-frogs-cgt/thermograph?value=" + urllib.parse.quote(v, safe="")) == (200, th)
-        for bad in ["", "?value=%7B0%7C", "?value=*4294967296"]:
+        # a second '=', a bare '+' (a space) or a ';' would answer another value: refused
+        for bad in ["", "?value=%7B0%7C", "?value=*4294967296", "?value=1=2", "?value=+-1", "?value=1;value=2"]:
             status, body = server.ask("/api/toads-frogs-cgt/thermograph" + bad)
             assert status == 400 and body["error"], bad

@@ -89,6 +89,10 @@ def test_python_and_http_validate_as_the_command(dbs, tmp_path, name, wrong):
         for show in ["-1", "1001", "x", ""]:
             status, body = server.ask(f"/api/{name}/validate?show={show}", b"T-F\twin\n")
             assert status == 400 and "show" in body["error"], show
+        # a second '=' or a bare '+' would be read as another show or turn: refused
+        for query in ["show=5=1", "show=+1", "turn=3=1", "show=1;turn=2"]:
+            status, body = server.ask(f"/api/{name}/validate?{query}", b"T-F\twin\n")
+            assert status == 400 and ("query string" in body["error"] or "two '='" in body["error"]), query
         with pytest.raises(ValueError, match="no claim"):
             db.validate(["", "# a comment"])
         with pytest.raises(ValueError, match="show"):
@@ -115,6 +119,10 @@ def test_validate_turn_and_bad_arguments(dbs, tmp_path):
             server.close()
     with pytest.raises(ValueError):
         db.validate(claims, turn=3)
+    # every tab separates columns: an empty last column is one too (it was dropped)
+    got = db.validate(["1_TTT--FFF\twin\t", "1_TTT--FFF\twin\t15\t", "1_TTT--FFF\twin"])
+    want = command(tf, ["1_TTT--FFF\twin\t", "1_TTT--FFF\twin\t15\t", "1_TTT--FFF\twin"])
+    assert got == want and got["unparseable"] == 2 and got["rows"] == 3
     # a value database's values do not depend on the player to move
     cgt = toadbase.open(dbs["cgt8"])
     with pytest.raises(ValueError, match="turn"):

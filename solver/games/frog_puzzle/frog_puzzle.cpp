@@ -94,6 +94,27 @@ int potential(const Position& p) {
 }
 
 uint64_t reach_bound(const Position& p) {
+  // the cells that can ever be empty, over-approximated: the empty ones, and (to a fixed
+  // point) those of a frog with such a cell one or two ahead of it. A frog's first move needs
+  // the cell it lands on empty at that time, so a frog on a cell left out never moves.
+  const int n_cells = p.length;
+  std::vector<char> may_empty(static_cast<size_t>(n_cells), 0);
+  for (int i = 0; i < n_cells; ++i) may_empty[i] = !at(p.left, i) && !at(p.right, i);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int i = 0; i < n_cells; ++i) {
+      if (may_empty[i]) continue;
+      const int dir = at(p.left, i) ? 1 : -1;
+      for (int step = 1; step <= 2; ++step) {
+        const int to = i + dir * step;
+        if (to >= 0 && to < n_cells && may_empty[to]) {
+          may_empty[i] = 1;
+          grew = true;
+          break;
+        }
+      }
+    }
+  }
   std::vector<int> l, r;  // the cells of the L frogs and of the R frogs, from the left
   for (int i = 0; i < p.length; ++i) {
     if (at(p.left, i)) l.push_back(i);
@@ -107,13 +128,21 @@ uint64_t reach_bound(const Position& p) {
   ways[0] = 1;
   for (int cell = 0; cell < p.length; ++cell) {
     std::fill(next.begin(), next.end(), 0);
+    // a frog that never moves keeps its cell: the cell holds it, and no other frog
+    const bool frozen = !may_empty[cell];
     for (size_t a = 0; a <= n; ++a)
       for (size_t b = 0; b <= m; ++b) {
         const uint64_t w = ways[a * (m + 1) + b];
         if (w == 0) continue;
+        if (frozen) {
+          if (at(p.left, cell) && a < n && l[a] == cell) next[(a + 1) * (m + 1) + b] += w;
+          if (at(p.right, cell) && b < m && r[b] == cell) next[a * (m + 1) + b + 1] += w;
+          continue;
+        }
         if (cell - static_cast<int>(a + b) < empty) next[a * (m + 1) + b] += w;  // empty
-        if (a < n && cell >= l[a]) next[(a + 1) * (m + 1) + b] += w;             // the next L
-        if (b < m && cell <= r[b]) next[a * (m + 1) + b + 1] += w;               // the next R
+        // the next L or R, unless it is a frog that never moves (its own cell holds it)
+        if (a < n && cell >= l[a] && may_empty[l[a]]) next[(a + 1) * (m + 1) + b] += w;
+        if (b < m && cell <= r[b] && may_empty[r[b]]) next[a * (m + 1) + b + 1] += w;
       }
     ways.swap(next);
   }

@@ -92,9 +92,10 @@ int potential(const Position& p);
 /// An upper bound on how many positions are reachable from `p` (itself included), in
 /// N * n * m steps: an L never moves left nor passes another L, an R never moves right nor
 /// passes another R, so every reachable position keeps the L frogs in order, each on or
-/// right of its cell in `p`, and the R frogs in order, each on or left of its cell. The bound
-/// counts those arrangements. Measured: 1.7 to 5 times the reachable count on arrangements
-/// of 15 to 20 cells; far more where frogs are stuck (LLRR__ has one reachable position).
+/// right of its cell in `p`, and the R frogs in order, each on or left of its cell; a frog
+/// that can never move (no cell one or two ahead of it can ever be empty) stays on its cell.
+/// The bound counts those arrangements. Measured: 1.7 to 5 times the reachable count on
+/// arrangements of 15 to 20 cells.
 uint64_t reach_bound(const Position& p);
 
 // ---- position strings ----------------------------------------------------------------
