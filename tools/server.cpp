@@ -234,6 +234,22 @@ std::string query_string_error(std::string_view target) {
   return "";
 }
 
+/// Each line of a POST's body, numbered from 1, as the command reads a file: a CR before the
+/// LF dropped, blank and # comment lines skipped. `each(lineno, line)` returns false to stop;
+/// the result is false when it did.
+template <class Each>
+bool each_body_line(std::string_view body, Each&& each) {
+  for (uint64_t lineno = 1; !body.empty(); ++lineno) {
+    const size_t nl = body.find('\n');
+    std::string_view line = body.substr(0, nl);
+    body.remove_prefix(nl == std::string_view::npos ? body.size() : nl + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (skipped_line(line)) continue;
+    if (!each(lineno, line)) return false;
+  }
+  return true;
+}
+
 /// The database routes a POST reaches, each reading lines of its body: positions to query,
 /// claims to validate.
 bool is_batch_route(const std::vector<std::string>& seg) {
@@ -675,19 +691,15 @@ void Server::game_answer(const ApiRoute& route, const std::vector<std::string>& 
 void Server::batch(const ServedDatabase& d, const httplib::Request& req,
                    httplib::Response& res) const {
   std::vector<std::string_view> lines;
-  std::string_view body = req.body;
-  while (!body.empty()) {
-    const size_t nl = body.find('\n');
-    std::string_view line = body.substr(0, nl);
-    body.remove_prefix(nl == std::string_view::npos ? body.size() : nl + 1);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (skipped_line(line)) continue;  // as `query -` reads
-    if (lines.size() == options_.max_batch_lines)
-      return send_error(res, 413,
-                        "more than " + std::to_string(options_.max_batch_lines) +
-                            " positions in one request; split them");
+  const bool all = each_body_line(req.body, [&](uint64_t, std::string_view line) {  // as `query -` reads
+    if (lines.size() == options_.max_batch_lines) return false;
     lines.push_back(line);
-  }
+    return true;
+  });
+  if (!all)
+    return send_error(res, 413,
+                      "more than " + std::to_string(options_.max_batch_lines) +
+                          " positions in one request; split them");
   const std::string turn = req.get_param_value("turn");
   std::string out;
   size_t answered = 0;
@@ -737,15 +749,10 @@ void Server::validate(const ServedDatabase& d, const httplib::Request& req,
   }
   try {
     ClaimTally t(d.opened, req.get_param_value("turn"), show);
-    std::string_view body = req.body;
-    for (uint64_t lineno = 1; !body.empty(); ++lineno) {
-      const size_t nl = body.find('\n');
-      std::string_view line = body.substr(0, nl);
-      body.remove_prefix(nl == std::string_view::npos ? body.size() : nl + 1);
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (skipped_line(line)) continue;  // as `validate -` reads
+    each_body_line(req.body, [&](uint64_t lineno, std::string_view line) {  // as `validate -` reads
       t.add(lineno, std::string(line));
-    }
+      return true;
+    });
     if (t.rows() == 0) return send_error(res, 400, ClaimTally::no_claims("the body"));
     send_json(res, 200, text(t.summary("-")));
   } catch (const std::invalid_argument& e) {  // a bad turn, a database whose values are not claims

@@ -30,9 +30,7 @@ class ClaimTally {
   uint64_t rows() const;
   /// No disagreement and no unparseable line.
   bool clean() const;
-  /// Throws std::runtime_error (no_claims) when no line was read: an empty claim file checks
-  /// nothing.
-  void require_rows(const std::string& from) const;
+  /// What to say when no line was read from `from`: an empty claim file checks nothing.
   static std::string no_claims(const std::string& from);
   /// `validate --json`'s object: file rows agreeing disagreeing unparseable
   /// firstDisagreements firstUnparseable.

@@ -120,11 +120,6 @@ uint64_t ClaimTally::rows() const { return impl_->rows; }
 
 bool ClaimTally::clean() const { return impl_->disagree == 0 && impl_->unparseable == 0; }
 
-void ClaimTally::require_rows(const std::string& from) const {
-  // an empty claim file (an export that wrote nothing, a wrong path piped in) checks nothing
-  if (impl_->rows == 0) throw std::runtime_error(no_claims(from));
-}
-
 std::string ClaimTally::no_claims(const std::string& from) {
   return "validate: no claim in " + from + " (only blank or # comment lines, or none): nothing was checked";
 }

@@ -135,8 +135,8 @@ uint64_t reach_bound(const Position& p) {
         const uint64_t w = ways[a * (m + 1) + b];
         if (w == 0) continue;
         if (frozen) {
-          if (at(p.left, cell) && a < n && l[a] == cell) next[(a + 1) * (m + 1) + b] += w;
-          if (at(p.right, cell) && b < m && r[b] == cell) next[a * (m + 1) + b + 1] += w;
+          if (a < n && l[a] == cell) next[(a + 1) * (m + 1) + b] += w;
+          if (b < m && r[b] == cell) next[a * (m + 1) + b + 1] += w;
           continue;
         }
         if (cell - static_cast<int>(a + b) < empty) next[a * (m + 1) + b] += w;  // empty

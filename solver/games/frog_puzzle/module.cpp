@@ -127,16 +127,17 @@ std::vector<ApiRoute> Module::api_routes() {
         const uint64_t max_positions = req.limit("positions", uint64_t{1} << 22);
         const Position start = frog_puzzle::parse(req.param("p"));
         const uint64_t bound = reach_bound(start);
-        const bool far = bound / kBoundSlack >= max_positions && bound > max_positions;
+        const bool far = bound / kBoundSlack >= max_positions;
+        const uint64_t budget = far ? std::min(max_positions, kQuickPositions) : max_positions;
         try {
-          return ApiAnswer{200, solve_json(start, far ? std::min(max_positions, kQuickPositions) : max_positions)};
+          return ApiAnswer{200, solve_json(start, budget)};
         } catch (const std::length_error&) {
           if (far)
             return ApiAnswer::error(
                 413, "as many as " + std::to_string(bound) + " positions may be reachable from " +
                          format(start) + " (more than " + std::to_string(kBoundSlack) +
                          " times this server's limit of " + std::to_string(max_positions) +
-                         "), and the first " + std::to_string(std::min(max_positions, kQuickPositions)) +
+                         "), and the first " + std::to_string(budget) +
                          " explored did not end; use toadbase frog-puzzle solve");
           return ApiAnswer::error(
               413, "more than " + std::to_string(max_positions) + " positions are reachable from " +

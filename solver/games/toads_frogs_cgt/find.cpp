@@ -422,6 +422,16 @@ std::vector<FindIndex::Pair> FindIndex::pairs_of(uint32_t g) const {
 
 // ---- the query ---------------------------------------------------------------------------
 
+cgt::FormId parse_value(cgt::FormTable& t, const std::string& value) {
+  try {
+    return t.parse(value);
+  } catch (const cgt::ParseError& e) {
+    throw UsageError(std::string("value: ") + e.what());
+  } catch (const std::overflow_error& e) {
+    throw UsageError("value '" + printable_excerpt(value) + "': " + e.what());
+  }
+}
+
 cgt::Dyadic parse_dyadic(const std::string& text, const std::string& what) {
   cgt::FormTable t({size_t{1} << 10, size_t{1} << 10});
   cgt::FormId g;
@@ -441,13 +451,7 @@ FindQuery FindQuery::from_params(const std::map<std::string, std::string>& param
     if (name == "value") {
       q.value = v;
       cgt::FormTable t({size_t{1} << 12, size_t{1} << 10});
-      try {
-        (void)t.parse(v);
-      } catch (const cgt::ParseError& e) {
-        throw UsageError(std::string("value: ") + e.what());
-      } catch (const std::overflow_error& e) {
-        throw UsageError("value '" + printable_excerpt(v) + "': " + e.what());
-      }
+      (void)parse_value(t, v);
     } else if (name == "outcome") {
       if (v.size() != 1 || std::string_view("LRNP").find(v[0]) == std::string_view::npos)
         throw UsageError("outcome must be L, R, N or P, not '" + printable_excerpt(v) + "'");
@@ -508,14 +512,7 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
   bool absent = false;
   if (q.value) {
     cgt::FormTable t({size_t{1} << 16, size_t{1} << 14});
-    cgt::FormId g;
-    try {
-      g = t.parse(*q.value);
-    } catch (const cgt::ParseError& e) {
-      throw UsageError(std::string("value: ") + e.what());
-    } catch (const std::overflow_error& e) {
-      throw UsageError("value '" + printable_excerpt(*q.value) + "': " + e.what());
-    }
+    const cgt::FormId g = parse_value(t, *q.value);
     const uint64_t length = t.printed_length(g);
     const bool stored = length <= text_cap;
     const std::string text = stored ? t.to_string(g) : std::string();

@@ -171,6 +171,9 @@ struct FindQuery {
 
 /// A dyadic number as find reads one ("3", "-1/2", "0.25"); throws UsageError naming `what`.
 cgt::Dyadic parse_dyadic(const std::string& text, const std::string& what);
+/// A typed value (any notation) made in `t`, as find and thermograph read one; throws
+/// UsageError saying where it does not parse or what bound it passes.
+cgt::FormId parse_value(cgt::FormTable& t, const std::string& value);
 
 /// The answer (see the README's `cgt find`): the boards of each length 1..n with a matching
 /// value, the distinct values matched, the shortest boards. `found` is false when no board

@@ -1,10 +1,7 @@
 #include "solver/games/toads_frogs_cgt/thermograph.hpp"
 
-#include <stdexcept>
-
 #include "solver/cgt/cgt.hpp"
-#include "solver/core/printable.hpp"
-#include "solver/module/module.hpp"
+#include "solver/games/toads_frogs_cgt/find.hpp"
 
 namespace toadbase::toads_frogs_cgt {
 
@@ -21,14 +18,7 @@ nlohmann::ordered_json wall_json(const cgt::Trajectory& wall) {
 
 nlohmann::ordered_json thermograph_json(const std::string& value) {
   cgt::FormTable t({size_t{1} << 16, size_t{1} << 14});
-  cgt::FormId g;
-  try {
-    g = t.parse(value);
-  } catch (const cgt::ParseError& e) {
-    throw UsageError(std::string("value: ") + e.what());
-  } catch (const std::overflow_error& e) {
-    throw UsageError("value '" + printable_excerpt(value) + "': " + e.what());
-  }
+  const cgt::FormId g = parse_value(t, value);
   const cgt::Thermograph th = t.thermograph(g);
   nlohmann::ordered_json j;
   j["value"] = t.to_string(g);
