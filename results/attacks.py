@@ -147,9 +147,9 @@ def far_targets():
     return sorted(out)
 
 
-def attack_heavy_varied(port, end, out, seed=0):
-    targets = far_targets()[seed::4]  # each of the 4 clients its own
-    random.Random(seed).shuffle(targets)
+def each_once(port, end, out, requests, what):
+    """Until `end`, request i of `requests` (a list of bytes, each taken once in turn) on a
+    connection of its own; the statuses, how many were sent, and how long the answers took."""
     statuses = {}
     took = []  # how long each answer took, from the request sent to its answer read
     i = 0
@@ -157,7 +157,7 @@ def attack_heavy_varied(port, end, out, seed=0):
         try:
             s = connect(port, BAD_IP, timeout=30)
             t0 = time.monotonic()
-            s.sendall(get("/api/frog-puzzle/solve?p=" + targets[i % len(targets)]))
+            s.sendall(requests[i % len(requests)])
             i += 1
             status, _, _ = read_response(s, b"")
             s.close()
@@ -166,10 +166,16 @@ def attack_heavy_varied(port, end, out, seed=0):
                 took.append(time.monotonic() - t0)
         except OSError:
             statuses["error"] = statuses.get("error", 0) + 1
-    got = {"statuses": statuses, "targets": min(i, len(targets))}
+    got = {"statuses": statuses, what: min(i, len(requests))}
     if took:
         got["answer ms p50 / max"] = f"{statistics.median(took) * 1000:.1f} / {max(took) * 1000:.1f}"
     out.put(got)
+
+
+def attack_heavy_varied(port, end, out, seed=0):
+    targets = far_targets()[seed::4]  # each of the 4 clients its own
+    random.Random(seed).shuffle(targets)
+    each_once(port, end, out, [get("/api/frog-puzzle/solve?p=" + t) for t in targets], "targets")
 
 
 def attack_pipeline(port, end, out):
@@ -297,6 +303,30 @@ def attack_long_forms(port, end, out, boards=(), threads=8):
     out.put({"statuses": statuses, "largest answer": largest[0]})
 
 
+def costly_values():
+    """Short typed values whose work has no bound of its own: {^k|*j} for k, j = 100..199
+    (printing each tries sums of ^-nths: more than 20 s for k = j = 256), each asked once."""
+    return [f"{{^{k}|*{j}}}" for k in range(100, 200) for j in range(100, 200)]
+
+
+def attack_values(port, end, out, seed=0):
+    """Values not asked before, in turn to the thermograph route, to find, and as a validate
+    claim (a sum of four of them: its canonical form is the costly part there)."""
+    from urllib.parse import quote
+    values = costly_values()[seed::4]
+    random.Random(seed).shuffle(values)
+    requests = []
+    for i, v in enumerate(values):
+        if i % 3 == 0:
+            requests.append(get("/api/toads-frogs-cgt/thermograph?value=" + quote(v, safe="")))
+        elif i % 3 == 1:
+            requests.append(get("/api/cgt/find?value=" + quote(v, safe="")))
+        else:
+            body = ("T-F\t" + "+".join(values[(i + k) % len(values)] for k in range(4)) + "\n").encode()
+            requests.append(f"POST /api/cgt/validate HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
+    each_once(port, end, out, requests, "values")
+
+
 SCENARIOS = [
     ("baseline", "no attack", None, 0, []),
     ("range", "4 clients looping GET /api/tf10/?tiers=1 with `Range: bytes=0-,0-,...` (2,700 ranges, 8 KB)",
@@ -312,6 +342,9 @@ SCENARIOS = [
      attack_slowloris, 1, []),
     ("fd-limit", "server under `ulimit -n 128`; 300 idle connections held open",
      attack_idle, 1, ["/usr/bin/prlimit", "--nofile=128"]),
+    ("values", "4 clients each looping over their own quarter of {values} short values {{^k|*j}} (k, j = 100..199), "
+     "in turn to GET /api/toads-frogs-cgt/thermograph, GET /api/cgt/find and POST /api/cgt/validate (a sum of four)",
+     attack_values, 4, []),
     ("long-forms", "32 keep-alive connections (4 clients of 8) looping GET /api/cgt/query?p=B, B one of the "
      "10 boards of 17 cells with the longest value forms (answers up to {largest} KB)",
      attack_long_forms, 4, []),
@@ -351,7 +384,7 @@ def run(binary, dbs, positions, long_boards, seconds, only=None):
         if attacker:
             kwargs = {"boards": long_boards} if attacker is attack_long_forms else {}
             for c in range(count):
-                if attacker is attack_heavy_varied:
+                if attacker in (attack_heavy_varied, attack_values):
                     kwargs = {"seed": c}
                 procs.append(mp.Process(target=attacker, args=(port, end, out), kwargs=kwargs))
                 procs[-1].start()
@@ -385,6 +418,8 @@ def run(binary, dbs, positions, long_boards, seconds, only=None):
             row["sent"] = what.format(largest=round(max(a["largest answer"] for a in attack) / 1000))
         if attacker is attack_heavy_varied:
             row["sent"] = what.format(targets=f"{len(far_targets()):,}")
+        if attacker is attack_values:
+            row["sent"] = what.format(values=f"{len(costly_values()):,}")
         print(json.dumps(row), flush=True)
         rows.append(row)
     return rows
@@ -398,6 +433,7 @@ BOUNDS = {
     "pipeline": "8 requests a turn, then the next connection's; no answer made past 1 MiB not taken",
     "slowloris": "128 connections an address (503 past it); the oldest unfinished request dropped for a newcomer",
     "fd-limit": "`--max-connections` fitted to the fd limit (a warning says so); an idle connection of the address holding the most dropped for a newcomer",
+    "values": "heavy pool, 2 a client address; each request's value work counted in steps (a form made, compared, added, drawn) and refused past `--max-value-steps` (1,000,000), 413",
     "long-forms": "a position whose answer passes 32 KiB (its game reads the lengths from the stored rows) is deferred to the heavy pool, 2 a client address",
 }
 
@@ -458,6 +494,7 @@ def main():
         longest = json.loads(subprocess.run([args.bin, "analyze", "--db", cgt, "--json"], check=True,
                                             capture_output=True, text=True).stdout)["longestForms"]
         long_boards = [f["board"] for f in longest[:10]]
+        subprocess.run([args.bin, "cgt", "index", "--db", cgt], check=True, capture_output=True)
         rows = run(args.bin, [db, cgt], positions, long_boards, args.seconds, args.only)
     if args.only:
         return

@@ -17,6 +17,7 @@
 
 #include "cgt_oracle.hpp"
 #include "solver/cgt/cgt.hpp"
+#include "solver/core/work_budget.hpp"
 
 using namespace toadbase::cgt;
 using namespace cgt_oracle;
@@ -217,6 +218,72 @@ TEST_CASE("number-up-stars: the closed forms are the canonical forms of the sums
         CHECK(*v == NumberUpStar{x, k, m});
       }
     }
+  }
+}
+
+TEST_CASE("number-up-stars: each one asked first of a fresh table, past the small-key range "
+          "too, is its own value and the negative of its mirror",
+          "[cgt]") {
+  // Each (x, k, m) in a table of its own, so a lookup finds nothing built before it. The
+  // edges of the small-key range ([-32, 31] ups, nimbers below 16) are where a key may be 0.
+  for (const Dyadic x : {Dyadic(0), Dyadic(1), -Dyadic::fraction(1, 1)}) {
+    for (int k = -40; k <= 40; ++k) {
+      for (unsigned m : {0u, 1u, 2u, 15u, 16u, 17u}) {
+        if (x == Dyadic(0) && k == 0 && m == 0) continue;
+        FormTable t({size_t{1} << 12, size_t{1} << 10});
+        const FormId g = t.number_up_star({x, k, m});
+        INFO(x.to_string() << " + " << k << ".^ + *" << m << ": " << t.to_string(g));
+        CHECK(g != t.zero());
+        const auto v = t.number_up_star_value(g);
+        REQUIRE(v);
+        CHECK(*v == NumberUpStar{x, k, m});
+        CHECK(t.negate(g) == t.number_up_star({-x, -k, m}));
+        CHECK(t.sum(g, t.number_up_star({-x, -k, m})) == t.zero());
+      }
+    }
+  }
+}
+
+TEST_CASE("a work budget stops a costly value part way, and the table stays whole", "[cgt]") {
+  using toadbase::core::WorkBudget;
+  using toadbase::core::WorkLimit;
+  WorkBudget::spend(1000);  // no budget alive: free of charge
+  FormTable t({size_t{1} << 12, size_t{1} << 10});
+  {
+    // {^256|*256} is 3 characters of braces about two short values, and more than 20 s of
+    // work to print unbounded (its uptimal expansion is tried by sums of ^-nths)
+    WorkBudget budget(20'000);
+    CHECK_THROWS_AS(t.to_string(t.parse("{^256|*256}")), WorkLimit);
+    CHECK(budget.spent() == budget.limit());
+    try {
+      WorkBudget::spend();
+      FAIL("a used budget took another step");
+    } catch (const WorkLimit& e) {
+      CHECK(e.steps() == 20'000);
+      CHECK_THAT(e.what(), Catch::Matchers::Contains("20000 steps"));
+    }
+  }
+  {
+    // budgets nest: the innermost counts, the outer one resumes where it was
+    WorkBudget outer(1000);
+    WorkBudget::spend(10);
+    {
+      WorkBudget inner(5);
+      WorkBudget::spend(5);
+      CHECK_THROWS_AS(WorkBudget::spend(), WorkLimit);
+    }
+    CHECK(outer.spent() == 10);
+  }
+  // the same table, past its interrupted work, answers as a fresh one does
+  FormTable fresh;
+  for (const char* v : {"{^32|*32}", "{^64|*64}", "{2|-1}", "^3*", "{1|{0|-1}}", "*5", "^<2>*", "{0|^256}"}) {
+    INFO(v);
+    const FormId a = t.parse(v), b = fresh.parse(v);
+    CHECK(t.to_string(a) == fresh.to_string(b));
+    CHECK(t.mean(a) == fresh.mean(b));
+    CHECK(t.temperature(a) == fresh.temperature(b));
+    CHECK(t.outcome(a) == fresh.outcome(b));
+    CHECK(t.to_string(t.sum(a, t.negate(a))) == "0");
   }
 }
 

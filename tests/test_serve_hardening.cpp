@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <nlohmann/json.hpp>
 #include <rocksdb/db.h>
@@ -478,4 +479,61 @@ TEST_CASE("serve hardening: a position whose answer is long runs on the heavy po
       CHECK(body_of(got[i]) == expected[i]);
     }
   }
+}
+
+TEST_CASE("serve hardening: a typed value's work is bounded: find, thermograph and validate refuse past the budget", "[serve]") {
+  // {^256|*256} is a short value whose canonical form takes more than 20 s of work to print
+  // (find, thermograph); a sum of a few such values, to make canonical (validate). A request
+  // asking for one held the heavy pool as long. Each request now has a budget of steps of value work (a form made,
+  // compared, added, drawn); past it, 413 naming the budget.
+  TempDir dir("serve-value-work");
+  const std::string cgt = dir / "cgt8";
+  ok({"solve", "toads-frogs-cgt", "--length", "8", "--db", cgt, "--quiet"});
+  ok({"cgt", "index", "--db", cgt});
+  const fs::path claims = dir / "claims.tsv";
+  ok({"export", "--db", cgt, "--format", "tsv", claims.string()});
+  std::string good_body;
+  {
+    std::ifstream in(claims);
+    std::string line;
+    for (int n = 0; n < 200 && std::getline(in, line);)
+      if (!line.empty() && line[0] != '#') good_body += line + "\n", ++n;
+  }
+  toadbase::tools::ServeOptions o;
+  o.value_steps = 50'000;  // a value of these boards takes well under a thousand
+  TestServer s({cgt}, o);
+  const std::string hostile = "%7B%5E256%7C*256%7D";  // {^256|*256}
+  auto c = s.client();
+
+  // what the boards' own values ask is answered
+  CHECK(s.get("/api/toads-frogs-cgt/thermograph?value=%7B2%7C-1%7D").status == 200);
+  CHECK(s.get("/api/cgt8/find?value=*").status == 200);
+  {
+    const auto r = c.Post("/api/cgt8/validate", good_body, "text/plain");
+    REQUIRE(r);
+    CHECK(r->status == 200);
+    CHECK(json::parse(r->body)["agreeing"] == 200);
+  }
+  // the costly value is refused by each, naming the budget; a GET again from memory
+  const auto t1 = s.get("/api/toads-frogs-cgt/thermograph?value=" + hostile);
+  CHECK(t1.status == 413);
+  CHECK_THAT(t1.body, Contains("50000 steps"));
+  const auto t2 = s.get("/api/toads-frogs-cgt/thermograph?value=" + hostile);
+  CHECK(t2.status == 413);
+  CHECK(t2.body == t1.body);
+  const auto f = s.get("/api/cgt8/find?value=" + hostile);
+  CHECK(f.status == 413);
+  CHECK_THAT(f.body, Contains("find: ") && Contains("50000 steps"));
+  {
+    // validate compares a claim as a game, without printing it: the costly part here is the
+    // sum's canonical form (25,809 forms made)
+    const std::string costly = "{^64|*64}+{^63|*63}+{^62|*62}+{^61|*61}";
+    const auto r = c.Post("/api/cgt8/validate", good_body + "TF-\t" + costly + "\n" + good_body, "text/plain");
+    REQUIRE(r);
+    CHECK(r->status == 413);
+    CHECK_THAT(r->body, Contains("at line 201") && Contains("50000 steps"));
+  }
+  // and the server goes on answering the values it can
+  CHECK(s.get("/api/toads-frogs-cgt/thermograph?value=%7B%5E32%7C*32%7D").status == 200);
+  CHECK(s.get("/api/cgt8/find?value=%7B1%7C0%7D").status == 200);
 }

@@ -78,6 +78,11 @@ Command add_serve(CLI::App& root) {
                     "threads for heavy requests (a game's own routes, POSTed batches), at a lower priority")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  serve->add_option("--max-value-steps", o->serve.value_steps,
+                    "work one request may ask on typed game values (find, validate, a value's "
+                    "thermograph): steps, each a form made, compared, added or drawn; past them 413")
+      ->check(CLI::Range(uint64_t{1000}, uint64_t{1} << 40))
+      ->capture_default_str();
   serve->add_flag("--quiet", o->quiet, "print only the URL");
   serve->footer(
       "Examples:\n"

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "solver/core/work_budget.hpp"
 #include "tools/cli.hpp"
 #include "tools/info.hpp"
 #include "tools/registry.hpp"
@@ -36,6 +37,12 @@ void send_json(httplib::Response& res, int status, const std::string& body) {
 
 void send_error(httplib::Response& res, int status, const std::string& message) {
   send_json(res, status, text(nlohmann::json{{"error", message}}));
+}
+
+/// A request refused for the work its values ask for (ServeOptions::value_steps).
+std::string work_refusal(const core::WorkLimit& e) {
+  return "the values asked for take more work than the " + std::to_string(e.steps()) +
+         " steps one request may take (a form made, compared, added or drawn is a step)";
 }
 
 // ---- GamesmanUni's games ---------------------------------------------------------------
@@ -254,6 +261,11 @@ bool each_body_line(std::string_view body, Each&& each) {
 /// claims to validate.
 bool is_batch_route(const std::vector<std::string>& seg) {
   return seg.size() == 3 && seg[0] == "api" && (seg[2] == "query" || seg[2] == "validate");
+}
+
+/// The batch routes a GET does not reach (405): validate reads its claims from a body alone.
+bool is_post_only_route(const std::vector<std::string>& seg) {
+  return seg.size() == 3 && seg[0] == "api" && seg[2] == "validate";
 }
 
 /// A game's route as the server hands it the request.
@@ -554,7 +566,7 @@ void Server::answer(const httplib::Request& req, httplib::Response& res) const {
   }
   if (req.method != "GET" && req.method != "HEAD") {
     const bool batch_route = routed && takes_post(seg);
-    const bool post_only = batch_route && seg.size() == 3 && seg[2] == "validate";
+    const bool post_only = batch_route && is_post_only_route(seg);
     res.set_header("Allow", post_only     ? "POST, OPTIONS"
                             : batch_route ? "GET, HEAD, POST, OPTIONS"
                                           : "GET, HEAD, OPTIONS");
@@ -629,7 +641,7 @@ void Server::api(const std::vector<std::string>& seg, const httplib::Request& re
       return send_json(res, 500, text(j));
     }
   }
-  if (seg.size() == 3 && seg[2] == "validate") {
+  if (is_post_only_route(seg)) {
     res.set_header("Allow", "POST, OPTIONS");
     return send_error(res, 405, "POST the claims, one position<TAB>value a line, to /api/" + d.id + "/validate");
   }
@@ -639,7 +651,10 @@ void Server::api(const std::vector<std::string>& seg, const httplib::Request& re
     for (const auto& [k, v] : req.params)
       if (!params.emplace(k, v).second) return send_error(res, 400, "find takes " + printable_excerpt(k) + " once");
     try {
+      core::WorkBudget budget(options_.value_steps);
       return send_json(res, 200, text(d.opened.instance->find(*d.opened.db, d.path, params)));
+    } catch (const core::WorkLimit& e) {
+      return send_error(res, 413, "find: " + work_refusal(e));
     } catch (const std::invalid_argument& e) {
       return send_error(res, 400, e.what());
     } catch (const Unavailable& e) {
@@ -678,14 +693,18 @@ void Server::game_answer(const ApiRoute& route, const std::vector<std::string>& 
   if (const std::string why = query_string_error(req.target); !why.empty()) return send_error(res, 400, why);
   if (!key.empty())
     if (std::optional<std::string> body = refused_.find(key)) return send_json(res, 413, *body);
+  ApiAnswer a;
   try {
-    const ApiAnswer a = route.answer(HttpApiRequest(req, seg[1], by_id_, options_.route_limits));
-    std::string body = text(a.body);
-    if (a.status == 413 && !key.empty()) refused_.add(key, body);
-    send_json(res, a.status, std::move(body));
+    core::WorkBudget budget(options_.value_steps);
+    a = route.answer(HttpApiRequest(req, seg[1], by_id_, options_.route_limits));
   } catch (const std::invalid_argument& e) {
-    send_error(res, 400, e.what());
+    return send_error(res, 400, e.what());
+  } catch (const core::WorkLimit& e) {
+    a = ApiAnswer::error(413, work_refusal(e));
   }
+  std::string body = text(a.body);
+  if (a.status == 413 && !key.empty()) refused_.add(key, body);
+  send_json(res, a.status, std::move(body));
 }
 
 void Server::batch(const ServedDatabase& d, const httplib::Request& req,
@@ -747,14 +766,19 @@ void Server::validate(const ServedDatabase& d, const httplib::Request& req,
       return send_error(res, 400, "validate: show is a whole number 0..1000, not '" + printable_excerpt(s) + "'");
     show = std::stoi(s);
   }
+  uint64_t at = 0;  // the line being checked
   try {
+    core::WorkBudget budget(options_.value_steps);  // the whole body's
     ClaimTally t(d.opened, req.get_param_value("turn"), show);
     each_body_line(req.body, [&](uint64_t lineno, std::string_view line) {  // as `validate -` reads
+      at = lineno;
       t.add(lineno, std::string(line));
       return true;
     });
     if (t.rows() == 0) return send_error(res, 400, ClaimTally::no_claims("the body"));
     send_json(res, 200, text(t.summary("-")));
+  } catch (const core::WorkLimit& e) {
+    send_error(res, 413, "validate: at line " + std::to_string(at) + ", " + work_refusal(e) + "; send fewer claims at a time");
   } catch (const std::invalid_argument& e) {  // a bad turn, a database whose values are not claims
     send_error(res, 400, e.what());
   } catch (const std::runtime_error& e) {  // a damaged block

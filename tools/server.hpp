@@ -89,6 +89,10 @@ struct ServeOptions {
   // bounds of the games' own routes, "<game>.<name>" (the route's default where absent):
   // forest.side (8), river-toad.rolls (100,000), frog-puzzle.positions (4,194,304)
   std::map<std::string, uint64_t> route_limits;
+  // steps of work (a form made, compared, added, its walls drawn) one request may take on
+  // typed game values: a game route's answer, a find's value, a validate body's claims. A
+  // short value can ask for hours ({^256|*256}); past these the request is refused (413)
+  uint64_t value_steps = 1'000'000;
 };
 
 class Server {

@@ -2,6 +2,8 @@
 // comparison, negation, sums, atomic weights and deterministic renumbering.
 #include "solver/cgt/cgt.hpp"
 
+#include "solver/core/work_budget.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -541,11 +543,12 @@ FormId FormTable::number(Dyadic x) {
 
 namespace {
 
-/// A 32-bit key for a small number-up-star (packed number in 22 bits, ups in [-32, 31],
-/// nimber below 16), never 0; nullopt for a larger one.
+/// A 32-bit key for a small number-up-star (packed number in 22 bits, ups in [-31, 31],
+/// nimber below 16), never 0 (an empty slot holds 0: ups + 32 is never 0); nullopt for a
+/// larger one.
 std::optional<uint32_t> small_nus_key(const NumberUpStar& v) {
   const int64_t p = v.number.packed();
-  if (p < -(int64_t{1} << 21) || p >= (int64_t{1} << 21) || v.ups < -32 || v.ups > 31 || v.nim > 15)
+  if (p < -(int64_t{1} << 21) || p >= (int64_t{1} << 21) || v.ups < -31 || v.ups > 31 || v.nim > 15)
     return std::nullopt;
   return uint32_t(p & 0x3fffff) | uint32_t(v.ups + 32) << 22 | v.nim << 28;
 }
@@ -573,6 +576,8 @@ FormId FormTable::number_up_star(const NumberUpStar& v) {
       if (got && *got == v) return it->second;
     }
   }
+  // made from its options: a step, and one for 16 options (*n has n on each side)
+  core::WorkBudget::spend(1 + uint64_t{v.nim} / 8);
   FormId id;
   if (v.ups == 0 && v.nim == 0) {
     const Dyadic x = v.number;
@@ -585,6 +590,7 @@ FormId FormTable::number_up_star(const NumberUpStar& v) {
       if (n <= 64 && n >= -64) {
         prev = number(x > Dyadic(0) ? x - Dyadic(1) : x + Dyadic(1));
       } else {  // a large one from 0 up, a step at a time: no recursion as deep as it is large
+        core::WorkBudget::spend(static_cast<uint64_t>(n > 0 ? n : -n));
         prev = zero();
         for (int64_t k = 1; k < (n > 0 ? n : -n); ++k)
           prev = n > 0 ? intern(std::span(&prev, 1), {}) : intern({}, std::span(&prev, 1));
@@ -644,6 +650,8 @@ FormId FormTable::up_sum(unsigned n) {
 // ---- canonical forms ------------------------------------------------------------------
 
 FormId FormTable::make(std::span<const FormId> left_in, std::span<const FormId> right_in) {
+  // a step, and one for 16 options (what the form may keep); nothing is changed before it
+  core::WorkBudget::spend(1 + (left_in.size() + right_in.size()) / 16);
   IdVec l(left_in), r(right_in);
   l.sort_unique();
   r.sort_unique();
@@ -804,6 +812,7 @@ bool FormTable::leq(FormId g, FormId h) {
 }
 
 bool FormTable::leq_slow(FormId g, FormId h) {
+  core::WorkBudget::spend();
   // G <= H unless some GL >= H or some HR <= G. A number's own options never decide
   // against a non-number (number avoidance), and two numbers never get here.
   if (!is_number(g))
@@ -864,6 +873,7 @@ FormId FormTable::sum(FormId g, FormId h) {
   const uint64_t k = OpCache::key(OpCache::kSum, g, h);
   const FormId known = op_cache_->get(k);
   if (known != kNoForm) return known;
+  core::WorkBudget::spend();
   IdVec l, r;
   // { GL + H, G + HL | GR + H, G + HR }; a number's own options are never needed
   // (number translation)

@@ -21,6 +21,7 @@
 #include <algorithm>
 
 #include "solver/cgt/cgt.hpp"
+#include "solver/core/work_budget.hpp"
 
 namespace toadbase::cgt {
 
@@ -243,6 +244,7 @@ Trajectory FormTable::wall(FormId g, bool left_wall) {
 
 const uint32_t* FormTable::hot_walls(FormId g) {
   if (const uint32_t* known = rec(g).thermo.load(std::memory_order_acquire)) return known;
+  core::WorkBudget::spend();
   // the options' walls, as they face G
   std::vector<Trajectory> options;
   options.reserve(left(g).size() + right(g).size());
