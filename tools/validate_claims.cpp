@@ -10,6 +10,8 @@ namespace toadbase::tools {
 
 using ojson = nlohmann::ordered_json;
 
+constexpr size_t kShownLine = 200;  // bytes of an unparseable line shown
+
 struct ClaimTally::Impl {
   Impl(const Opened& opened, const std::string& player, int listed) : d(opened), turn(player), show(listed) {}
 
@@ -23,7 +25,9 @@ struct ClaimTally::Impl {
 
   void unparse(uint64_t lineno, const std::string& line, const std::string& why) {
     ++unparseable;
-    if (static_cast<int>(bad_rows.size()) < show) bad_rows.push_back({{"line", lineno}, {"text", line}, {"error", why}});
+    // the line shown as an error shows bytes: escaped, and cut short (a line may be megabytes)
+    if (static_cast<int>(bad_rows.size()) < show)
+      bad_rows.push_back({{"line", lineno}, {"text", printable_excerpt(line, kShownLine)}, {"error", why}});
   }
   void disagreement(ojson row) {
     ++disagree;
@@ -97,7 +101,10 @@ struct ClaimTally::Impl {
 
 ClaimTally::ClaimTally(const Opened& d, const std::string& turn, int show) : impl_(std::make_unique<Impl>(d, turn, show)) {
   impl_->values = d.instance->win_lose_values();
-  if (impl_->values) return;
+  if (impl_->values) {
+    impl_->values->check_turn(turn);  // a bad --turn is the caller's, named before any line
+    return;
+  }
   const ValueClaims* claims = d.instance->value_claims();
   if (!claims)
     throw UsageError("validate: " + d.db->identity().game + " values are not win/lose; validate reads win/lose claims");

@@ -39,7 +39,8 @@
 //   REQUIRED  static Space make_space(const nlohmann::json& normalized)
 //   REQUIRED  static Position parse(const std::string& text, const std::string& turn)
 //                      a position string (`turn` "1"/"2"/"" supplies the player for a bare
-//                      board); throws std::invalid_argument saying what is wrong
+//                      board); throws std::invalid_argument saying what is wrong, BadTurn
+//                      for a `turn` the game does not take (checked before the text)
 //   REQUIRED  static std::string format(const Position& p)     the canonical string
 //   REQUIRED  static std::vector<NamedMove<Position>> moves(const Position& p)
 //                      every legal move with its name ("1-2"), its GamesCrafters autogui
@@ -202,6 +203,9 @@ class WinLoseValues {
   /// answers it without building strings; throws BadPosition.
   virtual Outcome lookup(const TierSource& source, const std::string& text,
                          const std::string& turn) const = 0;
+  /// Throws BadTurn when the game does not take `turn` for bare boards ("" it always takes):
+  /// what a caller checks once, before any position (validate's --turn, with no line read).
+  virtual void check_turn(const std::string& turn) const = 0;
   /// GamesCrafters' 16-bit records of a tier's whole records (GamesmanOne's value in the top
   /// four bits: lose 1, tie 3, win 4; remoteness below); throws std::invalid_argument for a
   /// record that does not fit.

@@ -114,6 +114,18 @@ class TierInstance final : public Instance, public WinLoseValues {
     return outcome(source, parse(text, turn));
   }
 
+  void check_turn(const std::string& turn) const override {
+    if (turn.empty()) return;
+    // every game's parse reads the turn before the text (module.hpp): an empty text's other
+    // errors are not the turn's
+    try {
+      (void)M::parse("", turn);
+    } catch (const BadTurn&) {
+      throw;
+    } catch (const std::exception&) {
+    }
+  }
+
   std::string start_position() const override {
     if constexpr (requires { M::start(space_); }) {
       return M::format(M::start(space_));

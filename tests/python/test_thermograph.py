@@ -85,6 +85,24 @@ def test_switches_and_the_notation():
     assert r.returncode == 2
 
 
+def test_several_values_one_bad():
+    """A value that does not parse among others is named in its place; the others are
+    answered, in order; exit 2 (it printed nothing at all before)."""
+    values = ["{2|-1}", "{0|", "^", "*4294967296", "{^64|*64}"]
+    r = run(["cgt", "thermograph", "--json", "--", *values], check=False)
+    assert r.returncode == 2
+    lines = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [j["value"] for j in lines] == ["{2|-1}", "{0|", "^", "*4294967296", "{^64|*64}"]
+    assert "column 4" in lines[1]["error"] and "error" in lines[3]
+    good = thermographs(["{2|-1}", "^", "{^64|*64}"])
+    assert [lines[0], lines[2], lines[4]] == good
+    # as text: the good ones on standard output, one error line for each bad one
+    r = run(["cgt", "thermograph", "--", *values], check=False)
+    assert r.returncode == 2
+    assert [line.split(":")[0] for line in r.stdout.splitlines() if not line.startswith(" ")] == ["{2|-1}", "^", "{^64|*64}"]
+    assert len(r.stderr.splitlines()) == 2 and "column 4" in r.stderr.splitlines()[0]
+
+
 def test_route_is_the_command(dbs):
     with Served(dbs["cgt8"]) as server:
         values = ["{3|{1|-1}}", "+-1", "^*", "{2|-1}", "1/8", "*2"]

@@ -138,3 +138,49 @@ def test_validate_turn_and_bad_arguments(dbs, tmp_path):
         db.validate("a\0b")
     with pytest.raises(ValueError):
         db.validate(["T-F\t\udcff"])
+
+
+def test_validate_names_what_is_wrong_before_any_line(dbs, tmp_path):
+    """A bad turn is named at once, whatever the lines (it was checked only when a line was
+    looked up: with no good line, 'no claim' or unparseable lines hid it); a directory is
+    IsADirectoryError; an unparseable line is shown escaped and cut short."""
+    tf = dbs["tf8"]
+    db = toadbase.open(tf)
+    comments = tmp_path / "comments.tsv"
+    comments.write_text("# only a comment\n")
+    garbage = tmp_path / "garbage.tsv"
+    garbage.write_text("not a claim\n")
+    for f in (comments, garbage):
+        r = run(["validate", "--db", tf, "--turn", "3", str(f)], check=False)
+        assert r.returncode == 2 and "not '3'" in r.stderr, r.stderr
+        with pytest.raises(ValueError, match="not '3'"):
+            db.validate(f, turn=3)
+    with Served(tf) as server:
+        for body in (b"# only a comment\n", b"not a claim\n"):
+            status, answer = server.ask("/api/tf8/validate?turn=3", body)
+            assert status == 400 and "not '3'" in answer["error"]
+    with pytest.raises(IsADirectoryError):
+        db.validate(tmp_path)
+    r = run(["validate", "--db", tf, str(tmp_path)], check=False)
+    assert r.returncode == 1 and "directory" in r.stderr
+    # a megabyte line is shown as its first 200 bytes and its length
+    long_line = "TT--FF\t" + "x" * 1_000_000
+    got = db.validate(["TT--FF\twin", long_line, "T\x01F\tnot\x7f"], turn=1)
+    assert got["unparseable"] == 2
+    first, second = got["firstUnparseable"]
+    assert first["text"] == long_line[:200].replace("\t", "\\t") + "... (1000007 bytes)"
+    assert second["text"] == "T\\x01F\\tnot\\x7f"
+    assert run(["validate", "--db", tf, "--turn", "1", "--json", "-"], check=False,
+               stdin="TT--FF\twin\n" + long_line + "\n").stdout.count("x") < 300
+    # bytes that are not UTF-8 are shown escaped by every way in alike (Python gave lone
+    # surrogates where the command and the route gave U+FFFD)
+    raw = tmp_path / "raw.tsv"
+    raw.write_bytes(b"T-F\t\xff\xfe\nTT--FF\twin\xff\n")
+    for name in ("tf8", "cgt8"):
+        want = json.loads(run(["validate", "--db", dbs[name], "--json", str(raw)], check=False).stdout)
+        assert want["unparseable"] == 2 and "\\xff" in want["firstUnparseable"][0]["text"]
+        got = toadbase.open(dbs[name]).validate(raw)
+        assert got == want
+        with Served(dbs[name]) as server:
+            status, body = server.ask(f"/api/{name}/validate", raw.read_bytes())
+            assert status == 200 and dict(body, file=str(raw)) == want

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -617,8 +618,12 @@ class Database {
     if (py::isinstance<py::str>(claims) || py::isinstance<py::bytes>(claims) ||
         py::hasattr(claims, "__fspath__")) {
       file = path_arg(claims, "claims");
-      std::ifstream in(file, std::ios::binary);
-      if (!in) {
+      std::error_code ec;
+      const bool directory = std::filesystem::is_directory(file, ec);
+      std::ifstream in;
+      if (!directory) in.open(file, std::ios::binary);
+      if (directory || !in) {  // OSError's subclass from errno: IsADirectoryError, FileNotFoundError, ...
+        errno = directory ? EISDIR : errno;
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_str(file).ptr());
         throw py::error_already_set();
       }

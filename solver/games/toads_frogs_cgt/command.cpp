@@ -163,19 +163,37 @@ std::string wall_text(const nlohmann::ordered_json& wall) {
 }
 
 int run_thermograph(const ThermographOptions& o) {
-  std::string out;
+  // each value answered in its turn; one that does not parse is named in its place (a JSON
+  // line {"value", "error"} under --json, else a line on standard error) and the rest are
+  // answered: exit 2 at the end, as for a single value that does not parse
+  int rc = kExitOk;
   for (const std::string& v : o.values) {
-    const nlohmann::ordered_json j = thermograph_json(v);
-    if (o.json) {
-      out += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    } else {
-      out += j["value"].get<std::string>() + ": mean " + j["mean"].get<std::string>() + ", temperature " +
-             j["temperature"].get<std::string>() + "\n  left wall:  " + wall_text(j["leftWall"]) +
-             "\n  right wall: " + wall_text(j["rightWall"]) + "\n";
+    std::string out;
+    try {
+      const nlohmann::ordered_json j = thermograph_json(v);
+      if (o.json) {
+        out = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+      } else {
+        out = j["value"].get<std::string>() + ": mean " + j["mean"].get<std::string>() + ", temperature " +
+              j["temperature"].get<std::string>() + "\n  left wall:  " + wall_text(j["leftWall"]) +
+              "\n  right wall: " + wall_text(j["rightWall"]) + "\n";
+      }
+    } catch (const UsageError& e) {
+      rc = kExitUsage;
+      if (!o.json) {
+        std::cout << std::flush;
+        std::cerr << "toadbase: error: " << e.what() << "\n";
+        continue;
+      }
+      nlohmann::ordered_json j;
+      j["value"] = v;
+      j["error"] = e.what();
+      out = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     }
+    std::cout << out;
   }
-  std::cout << out << std::flush;
-  return kExitOk;
+  std::cout << std::flush;
+  return rc;
 }
 
 }  // namespace
