@@ -26,6 +26,14 @@ PROPERTIES = [{"outcome": "P"}, {"kind": "hot", "temperature_at_least": "2"}, {"
               {"mean": "1/2", "outcome": "L"}]
 
 
+def e4_cells(r, digits=2):
+    """An e4_proof row's cells: minus, Left first wins, Right first wins (blank: not searched),
+    G = H, positions searched, seconds (results/make_cgt.py shows a = 7's the same way)."""
+    rf = "" if r["rightFirstWins"] is None else ("yes" if r["rightFirstWins"] else "no")
+    return (f"{r['minus']} | {'yes' if r['leftFirstWins'] else 'no'} | {rf} | "
+            f"{'**yes**' if r['equal'] else 'no'} | {r['positionsSearched']:,} | {r['seconds']:.{digits}f}")
+
+
 def measured(args):
     """Runs a program under wait4: (stdout, seconds, peak RSS in bytes, exit code)."""
     t0 = time.perf_counter()
@@ -143,9 +151,7 @@ def render(rows):
                "| a | board | minus | Left first wins | Right first wins | G = H | positions searched | seconds |",
                "|---:|---|---|---|---|---|---:|---:|"]
         for r in e4:
-            rf = "" if r["rightFirstWins"] is None else ("yes" if r["rightFirstWins"] else "no")
-            md.append(f"| {r['a']} | `{r['board']}` | {r['minus']} | {'yes' if r['leftFirstWins'] else 'no'} | {rf} | "
-                      f"{'**yes**' if r['equal'] else 'no'} | {r['positionsSearched']:,} | {r['seconds']:.2f} |")
+            md.append(f"| {r['a']} | `{r['board']}` | {e4_cells(r)} |")
         if run:
             md += ["", f"The whole run: {run['seconds']:.0f} s, peak RSS {run['peakRss'] / 2**30:.1f} GiB, exit "
                    f"{run['exitCode']} (0: E4 holds for a = 1..6 and fails at a = 7 with G = `3*`, as the database says)."]

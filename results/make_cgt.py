@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 
+from cgt_find import e4_cells  # (results/: the directory of this script)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.environ.get("TOADBASE", os.path.join(HERE, "..", "build", "toadbase"))
 RENDER = sys.argv[1:2] == ["--render"]
@@ -216,9 +218,7 @@ def render(rows, a):
                "| G minus | Left first wins | Right first wins | G = H | positions searched | seconds |",
                "|---|---|---|---|---:|---:|"]
         for r in e4:
-            rf = "" if r["rightFirstWins"] is None else ("yes" if r["rightFirstWins"] else "no")
-            md.append(f"| {r['minus']} | {'yes' if r['leftFirstWins'] else 'no'} | {rf} | "
-                      f"{'**yes**' if r['equal'] else 'no'} | {r['positionsSearched']:,} | {r['seconds']:.1f} |")
+            md.append(f"| {e4_cells(r, digits=1)} |")
         md += ["", "Every row of a = 1..7: `results/cgt-find.md`."]
     md += ["", "![census](cgt-census.png)", ""]
     with open(os.path.join(HERE, "cgt.md"), "w") as f:

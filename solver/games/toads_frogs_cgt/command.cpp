@@ -35,11 +35,27 @@ struct SumOptions {
   bool text = false;
 };
 
+/// A value database opened for a cgt command, with its instance and its forms' reader.
+struct OpenedCgt {
+  OpenedCgt(const Host& host, const std::string& db)
+      : d(host.open(db, Module::kName)), inst(cgt_instance(*d.instance)), reader(*d.source, inst->layout()) {}
+  OpenedDatabase d;
+  const CgtInstance* inst;
+  FormReader reader;
+
+ private:
+  static const CgtInstance* cgt_instance(const Instance& i) {
+    const auto* c = dynamic_cast<const CgtInstance*>(&i);
+    if (!c) throw std::logic_error("cgt: not a CGT instance");
+    return c;
+  }
+};
+
 int run_sum(const SumOptions& o, const Host& host) {
-  const OpenedDatabase d = host.open(o.db, Module::kName);
-  const auto* inst = dynamic_cast<const CgtInstance*>(d.instance.get());
-  if (!inst) throw std::logic_error("cgt sum: not a CGT instance");
-  const FormReader reader(*d.source, inst->layout());
+  const OpenedCgt c(host, o.db);
+  const OpenedDatabase& d = c.d;
+  const CgtInstance* inst = c.inst;
+  const FormReader& reader = c.reader;
   std::string out;
   for (const std::string& sum : o.sums) {
     cgt::FormTable t({size_t{1} << 16, size_t{1} << 14});
@@ -81,12 +97,10 @@ struct IndexOptions {
 };
 
 int run_index(const IndexOptions& o, const Host& host) {
-  const OpenedDatabase d = host.open(o.db, Module::kName);
-  const auto* inst = dynamic_cast<const CgtInstance*>(d.instance.get());
-  if (!inst) throw std::logic_error("cgt index: not a CGT instance");
-  const FormReader reader(*d.source, inst->layout());
+  const OpenedCgt c(host, o.db);
+  const CgtInstance* inst = c.inst;
   const auto t0 = std::chrono::steady_clock::now();
-  const FindIndex index = FindIndex::build(inst->boards(), *d.source, reader);
+  const FindIndex index = FindIndex::build(inst->boards(), *c.d.source, c.reader);
   const std::string file = (std::filesystem::path(o.db) / kFindIndexFile).string();
   index.save(file);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
