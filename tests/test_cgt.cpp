@@ -274,6 +274,19 @@ TEST_CASE("a work budget stops a costly value part way, and the table stays whol
     }
     CHECK(outer.spent() == 10);
   }
+  {
+    // a side of 5,000 switches: its pairs are charged before they are compared (they took
+    // seconds to compare, and a 1 MiB claim holds 110,000)
+    std::vector<FormId> wide;
+    for (int i = 1; i <= 5000; ++i) {
+      const FormId x = t.number(Dyadic::fraction(i, 10));
+      wide.push_back(t.make({x}, {t.negate(x)}));
+    }
+    const FormId low = t.integer(-64);
+    WorkBudget budget(1'000'000);
+    CHECK_THROWS_AS(t.make(std::span<const FormId>(wide), std::span<const FormId>(&low, 1)), WorkLimit);
+    CHECK(budget.spent() == budget.limit());
+  }
   // the same table, past its interrupted work, answers as a fresh one does
   FormTable fresh;
   for (const char* v : {"{^32|*32}", "{^64|*64}", "{2|-1}", "^3*", "{1|{0|-1}}", "*5", "^<2>*", "{0|^256}"}) {

@@ -533,6 +533,41 @@ TEST_CASE("serve hardening: a typed value's work is bounded: find, thermograph a
     CHECK(r->status == 413);
     CHECK_THAT(r->body, Contains("at line 201") && Contains("50000 steps"));
   }
+  // a number of find (mean, temperatureAtLeast) past the budget is the same 413, not a 400
+  for (const char* param : {"mean", "temperatureAtLeast"}) {
+    const auto r = s.get(std::string("/api/cgt8/find?") + param + "=" + hostile + "%2B" + hostile + "%2B1");
+    CHECK(r.status == 413);
+    CHECK_THAT(r.body, Contains("find: ") && Contains("50000 steps"));
+  }
+  // a sum of ten hot switches (277 characters typed) prints 10,975,439 characters: the value
+  // is not printed past the text cap (it answered 10 MB; thirteen of them, 766 MB and 2.3 GB)
+  {
+    std::string sum;
+    for (int k = 0; k < 10; ++k) {
+      const std::string x = "1/" + std::to_string(1 << (12 - k)), h = "1/" + std::to_string(1 << (13 - k));
+      sum += (k ? "+" : "") + ("{" + x + ",+-" + x + "|-" + x + ",+-" + h + "}");
+    }
+    const auto r = s.get("/api/toads-frogs-cgt/thermograph?value=" + encode(sum));
+    REQUIRE(r.status == 200);
+    CHECK(r.body.size() < 4096);
+    const json j = json::parse(r.body);
+    CHECK(j["value"].is_null());
+    CHECK(j["characters"] == 10975439);
+    CHECK(j["temperature"] == "1/8");
+  }
+  // a claim of 20,000 switches: a side's options are compared pairwise (4e8 pairs, 4 s),
+  // refused before that work
+  {
+    std::string wide = "T-F\t{";
+    for (int i = 1; i <= 20000; ++i) wide += (i > 1 ? ",+-" : "+-") + std::to_string(i) + "/1024";
+    wide += "|-64}\n";
+    const auto started = std::chrono::steady_clock::now();
+    const auto r = c.Post("/api/cgt8/validate", wide, "text/plain");
+    REQUIRE(r);
+    CHECK(r->status == 413);
+    CHECK_THAT(r->body, Contains("at line 1"));
+    INFO("refused after " << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() << " s");
+  }
   // and the server goes on answering the values it can
   CHECK(s.get("/api/toads-frogs-cgt/thermograph?value=%7B%5E32%7C*32%7D").status == 200);
   CHECK(s.get("/api/cgt8/find?value=%7B1%7C0%7D").status == 200);

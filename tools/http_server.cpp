@@ -489,7 +489,7 @@ void HttpServer::serve(Connection* c) {
       if (!flush(c)) return close_connection(c);  // the answers before it go out first
       if (hand_to_heavy(c, length)) return;  // the heavy pool has it now
       c->out += canned(503, "the server is busy with heavy requests (a game's own work, batches, "
-                            "long answers); try again");
+                            "boards by value, long answers); try again");
       c->close_after = true;
       break;
     }

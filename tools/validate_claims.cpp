@@ -109,7 +109,8 @@ ClaimTally::ClaimTally(const Opened& d, const std::string& turn, int show) : imp
   if (!claims)
     throw UsageError("validate: " + d.db->identity().game + " values are not win/lose; validate reads win/lose claims");
   if (!turn.empty())
-    throw UsageError("validate: --turn is for win/lose claims; " + d.db->identity().game + " values do not depend on it");
+    throw UsageError("validate: the player to move (--turn, turn=) is for win/lose claims; " + d.db->identity().game +
+                     " values do not depend on it");
   impl_->check_value.emplace(claims->claim_checker(*d.db));
 }
 

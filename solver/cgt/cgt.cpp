@@ -650,8 +650,12 @@ FormId FormTable::up_sum(unsigned n) {
 // ---- canonical forms ------------------------------------------------------------------
 
 FormId FormTable::make(std::span<const FormId> left_in, std::span<const FormId> right_in) {
-  // a step, and one for 16 options (what the form may keep); nothing is changed before it
-  core::WorkBudget::spend(1 + (left_in.size() + right_in.size()) / 16);
+  // a step, one for 16 options (what the form may keep), and one for 16 of the pairs of a
+  // side's options compared for dominance (most settled by their stops, quickly, but a
+  // side of 60,000 switches is 3.6e9 of them): charged before anything is changed, so a
+  // typed form too wide to make is refused before the work
+  const uint64_t nl = left_in.size(), nr = right_in.size();
+  core::WorkBudget::spend(1 + (nl + nr) / 16 + (nl * nl + nr * nr) / 16);
   IdVec l(left_in), r(right_in);
   l.sort_unique();
   r.sort_unique();

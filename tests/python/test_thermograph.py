@@ -112,3 +112,19 @@ def test_route_is_the_command(dbs):
         for bad in ["", "?value=%7B0%7C", "?value=*4294967296", "?value=1=2", "?value=+-1", "?value=1;value=2"]:
             status, body = server.ask("/api/toads-frogs-cgt/thermograph" + bad)
             assert status == 400 and body["error"], bad
+
+
+def test_a_value_printed_past_the_cap_is_not_printed():
+    """A sum of ten hot switches (277 characters typed) prints 10,975,439 characters; thirteen
+    printed 766 MB. Past the text cap (262,144) its value is null and `characters` says how
+    long it is; its walls are still drawn."""
+    terms = []
+    for k in range(10):
+        x, h = f"1/{2 ** (12 - k)}", f"1/{2 ** (13 - k)}"
+        terms.append(f"{{{x},+-{x}|-{x},+-{h}}}")
+    [th] = thermographs(["+".join(terms)])
+    assert th["value"] is None and th["characters"] == 10975439
+    assert th["temperature"] == "1/8" and th["mean"] == "0"
+    check_walls(th)
+    r = run(["cgt", "thermograph", "--", "+".join(terms)])
+    assert r.stdout.startswith("(a value of 10975439 characters): mean 0, temperature 1/8")

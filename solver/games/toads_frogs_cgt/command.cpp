@@ -188,7 +188,10 @@ int run_thermograph(const ThermographOptions& o) {
       if (o.json) {
         out = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
       } else {
-        out = j["value"].get<std::string>() + ": mean " + j["mean"].get<std::string>() + ", temperature " +
+        const std::string shown = j["value"].is_string()
+                                      ? j["value"].get<std::string>()
+                                      : "(a value of " + std::to_string(j["characters"].get<uint64_t>()) + " characters)";
+        out = shown + ": mean " + j["mean"].get<std::string>() + ", temperature " +
               j["temperature"].get<std::string>() + "\n  left wall:  " + wall_text(j["leftWall"]) +
               "\n  right wall: " + wall_text(j["rightWall"]) + "\n";
       }

@@ -1,6 +1,8 @@
 // Boards by value: the index (made, saved, loaded) and the search (find.hpp).
 #include "solver/games/toads_frogs_cgt/find.hpp"
 
+#include "solver/core/work_budget.hpp"
+
 #include "solver/games/toads_frogs_cgt/instance.hpp"
 
 #include <fcntl.h>
@@ -437,6 +439,8 @@ cgt::Dyadic parse_dyadic(const std::string& text, const std::string& what) {
   cgt::FormId g;
   try {
     g = t.parse(text);
+  } catch (const core::WorkLimit&) {
+    throw;  // the request's budget, not a mistake in the number
   } catch (const std::exception& e) {
     throw UsageError(what + ": " + e.what());
   }

@@ -2,6 +2,7 @@
 
 #include "solver/cgt/cgt.hpp"
 #include "solver/games/toads_frogs_cgt/find.hpp"
+#include "solver/games/toads_frogs_cgt/forms.hpp"
 
 namespace toadbase::toads_frogs_cgt {
 
@@ -21,7 +22,15 @@ nlohmann::ordered_json thermograph_json(const std::string& value) {
   const cgt::FormId g = parse_value(t, value);
   const cgt::Thermograph th = t.thermograph(g);
   nlohmann::ordered_json j;
-  j["value"] = t.to_string(g);
+  // the value as text unless it prints past the database's text cap (a sum of a dozen hot
+  // switches, 367 characters typed, prints 766 MB): then null, and how long it is
+  const uint64_t length = t.printed_length(g);
+  if (length <= kTextCap) {
+    j["value"] = t.to_string(g);
+  } else {
+    j["value"] = nullptr;
+    j["characters"] = length;
+  }
   j["mean"] = th.mean.to_string();
   j["temperature"] = th.temperature.to_string();
   j["leftWall"] = wall_json(th.left_wall);
