@@ -51,9 +51,11 @@ function valuesThermograph(th) {
   const W = 420, H = 260, mx = 46, my = 24;
   const X = v => mx + (hi - v) / (hi - lo) * (W - 2 * mx);
   const Y = t => H - my - t / top * (H - 2 * my);
+  // (a value printed past the text cap comes as null, with its length)
+  const named = th.value === null ? `a value of ${th.characters} characters` : th.value;
   const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', id: 'thermograph',
-    'aria-label': `thermograph of ${th.value}: mean ${th.mean}, temperature ${th.temperature}` });
-  svg.append(svgEl('title', {}, `Thermograph of ${th.value}`));
+    'aria-label': `thermograph of ${named}: mean ${th.mean}, temperature ${th.temperature}` });
+  svg.append(svgEl('title', {}, `Thermograph of ${named}`));
   // the axes: t = 0, and value 0 where it is in range
   svg.append(svgEl('line', { x1: mx - 8, x2: W - mx + 8, y1: Y(0), y2: Y(0), class: 'axis' }));
   if (lo <= 0 && 0 <= hi) svg.append(svgEl('line', { x1: X(0), x2: X(0), y1: Y(0), y2: my - 6, class: 'zero' }));
