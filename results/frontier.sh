@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# The frontier, measured: every Toads and Frogs board of one length in one process on this
+# machine. Appends one JSON object a run to results/frontier.jsonl; results/make_frontier.py
+# writes results/FRONTIER.md from it.
+#
+#   results/frontier.sh solve LENGTH [ARGS]    a solve of every board of LENGTH on every core
+#                                              (ARGS go to solve, e.g. --record NAME):
+#                                              wall time and peak RSS (/usr/bin/time -v), the
+#                                              solve's own JSON (time, bytes on disk, bits a
+#                                              position, digest); keeps the database
+#   results/frontier.sh resume LENGTH SECONDS [ARGS]
+#                                              a fresh solve killed (SIGKILL) after SECONDS,
+#                                              then the same command again: the digest it ends
+#                                              with, against the uninterrupted solve's
+#   results/frontier.sh checks A B [COUNT]     results/frontier_checks.py on the kept databases
+#                                              of lengths A and B = A + 1 (the padding identity
+#                                              on COUNT random boards, default 100000; start
+#                                              values, census and longest win of B;
+#                                              IDENTITY_ONLY=1: the identity alone)
+#   results/frontier.sh small [MAX]            every length 1..MAX (default 21) solved into a
+#                                              temporary directory, each one's summary (start
+#                                              values, census, longest win) recorded
+#   results/frontier.sh verify LENGTH [REPEATS]  a solve and a whole verify of every board of
+#                                              LENGTH, alternated REPEATS times (default 3) on
+#                                              every core: the time of each
+#   results/frontier.sh sample LENGTH N        verify --sample N of the kept database of LENGTH
+#   results/frontier.sh table                  only remake results/FRONTIER.md
+#
+# FRONTIER_DIR keeps the databases (default data/frontier: length 23 takes about 20 GB).
+# Run on a quiet machine: a length takes minutes of every core.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-table}
+bin=build/toadbase
+[ -x "$bin" ] || { echo "build first: cmake -S . -B build && cmake --build build -j" >&2; exit 1; }
+dir=${FRONTIER_DIR:-data/frontier}
+mkdir -p "$dir"
+out=results/frontier.jsonl
+run_id=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+machine="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+
+# emit SOLVE-JSON EXTRA-JSON: one line of results/frontier.jsonl
+emit() {
+  python3 -c 'import json,sys; d=json.loads(sys.argv[1]) if sys.argv[1] else {}; d.update(json.loads(sys.argv[2])); d.update(run=sys.argv[3], machine=sys.argv[4]); d.pop("db", None); print(json.dumps(d))' \
+    "$1" "$2" "$run_id" "$machine" >> "$out"
+}
+
+# peak RSS in KiB from a /usr/bin/time -v report
+rss_of() { awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$1"; }
+wall_of() {
+  awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]; print s}' "$1"
+}
+
+case $mode in
+  solve)
+    length=${2:?usage: results/frontier.sh solve LENGTH [ARGS]}
+    db="$dir/tf$length"
+    rm -rf "$db"
+    /usr/bin/time -v -o "$dir/time$length" "$bin" solve toads-frogs --length "$length" --db "$db" --json "${@:3}" > "$dir/solve$length.json"
+    emit "$(cat "$dir/solve$length.json")" "$(printf '{"kind": "solve", "length": %s, "threads": %s, "wall_seconds": %s, "peak_rss_kb": %s}' \
+      "$length" "$(nproc)" "$(wall_of "$dir/time$length")" "$(rss_of "$dir/time$length")")"
+    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("length %s: %.1f s, peak RSS %.2f GiB, %.2f GB on disk, %.3f bits a position, digest %s" % (sys.argv[2], d["seconds"], int(sys.argv[3]) / 2**20, d["diskBytes"] / 1e9, d["bitsPerPosition"], d["digest"]))' \
+      "$(cat "$dir/solve$length.json")" "$length" "$(rss_of "$dir/time$length")"
+    ;;
+  resume)
+    length=${2:?usage: results/frontier.sh resume LENGTH SECONDS [ARGS]}
+    after=${3:?usage: results/frontier.sh resume LENGTH SECONDS [ARGS]}
+    db="$dir/tf$length-resume"
+    rm -rf "$db"
+    set +e
+    timeout -s KILL "$after" "$bin" solve toads-frogs --length "$length" --db "$db" --quiet --json "${@:4}" > /dev/null
+    killed=$?
+    set -e
+    [ "$killed" = 137 ] || { echo "the solve ended (exit $killed) before $after s: choose fewer seconds" >&2; exit 1; }
+    /usr/bin/time -v -o "$dir/time$length-resume" "$bin" solve toads-frogs --length "$length" --db "$db" --json "${@:4}" > "$dir/resume$length.json"
+    emit "$(cat "$dir/resume$length.json")" "$(printf '{"kind": "resume", "length": %s, "killed_after_seconds": %s, "threads": %s, "wall_seconds": %s, "peak_rss_kb": %s}' \
+      "$length" "$after" "$(nproc)" "$(wall_of "$dir/time$length-resume")" "$(rss_of "$dir/time$length-resume")")"
+    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("length %s killed after %s s, resumed: %d of %d tiers solved again, digest %s" % (sys.argv[2], sys.argv[3], d["tiersSolved"], d["tiers"], d["digest"]))' \
+      "$(cat "$dir/resume$length.json")" "$length" "$after"
+    rm -rf "$db"
+    ;;
+  checks)
+    a=${2:?usage: results/frontier.sh checks A B [COUNT]}
+    b=${3:?usage: results/frontier.sh checks A B [COUNT]}
+    PYTHONPATH=build/python /usr/bin/python3 results/frontier_checks.py "$dir/tf$a" "$dir/tf$b" "${4:-100000}" \
+      --run "$run_id" --machine "$machine" ${IDENTITY_ONLY:+--identity-only} >> "$out"
+    tail -c 400 "$out"
+    ;;
+  small)
+    max=${2:-21}
+    tmp=$(mktemp -d)
+    for n in $(seq 1 "$max"); do
+      "$bin" solve toads-frogs --length "$n" --db "$tmp/tf$n" --quiet > /dev/null
+      PYTHONPATH=build/python /usr/bin/python3 results/frontier_checks.py --summary "$tmp/tf$n" \
+        --run "$run_id" --machine "$machine" >> "$out"
+      rm -rf "$tmp/tf$n"
+      echo "length $n: summarized"
+    done
+    rm -rf "$tmp"
+    ;;
+  verify)
+    length=${2:?usage: results/frontier.sh verify LENGTH [REPEATS]}
+    tmp=$(mktemp -d)
+    for r in $(seq 1 "${3:-3}"); do
+      rm -rf "$tmp/db"
+      t0=$(date +%s.%N)
+      solved=$("$bin" solve toads-frogs --length "$length" --db "$tmp/db" --quiet --json)
+      t1=$(date +%s.%N)
+      verified=$("$bin" verify --db "$tmp/db" --quiet --json)
+      t2=$(date +%s.%N)
+      python3 -c 'import json,sys; s=json.loads(sys.argv[1]); v=json.loads(sys.argv[2]); t=[float(x) for x in sys.argv[8:11]]; print(json.dumps({"kind": "verify", "length": int(sys.argv[3]), "repeat": int(sys.argv[4]), "threads": int(sys.argv[5]), "positions": s["positions"], "solveSeconds": t[1] - t[0], "verifySeconds": t[2] - t[1], "ok": v["ok"], "positionsChecked": v["positionsChecked"], "digest": v["digest"], "run": sys.argv[6], "machine": sys.argv[7]}))' \
+        "$solved" "$verified" "$length" "$r" "$(nproc)" "$run_id" "$machine" "$t0" "$t1" "$t2" >> "$out"
+      tail -1 "$out"
+    done
+    rm -rf "$tmp"
+    ;;
+  sample)
+    length=${2:?usage: results/frontier.sh sample LENGTH N}
+    n=${3:?usage: results/frontier.sh sample LENGTH N}
+    t0=$(date +%s.%N)
+    verified=$("$bin" verify --db "$dir/tf$length" --sample "$n" --quiet --json)
+    t1=$(date +%s.%N)
+    python3 -c 'import json,sys; v=json.loads(sys.argv[1]); print(json.dumps({"kind": "sample", "length": int(sys.argv[2]), "sample": int(sys.argv[3]), "threads": int(sys.argv[4]), "seconds": float(sys.argv[8]) - float(sys.argv[7]), "ok": v["ok"], "positionsChecked": v["positionsChecked"], "problem": v["problem"], "digest": v["digest"], "run": sys.argv[5], "machine": sys.argv[6]}))' \
+      "$verified" "$length" "$n" "$(nproc)" "$run_id" "$machine" "$t0" "$t1" >> "$out"
+    tail -1 "$out"
+    ;;
+  table) ;;
+  *) echo "usage: results/frontier.sh [solve LENGTH [ARGS] | resume LENGTH SECONDS [ARGS] | checks A B [COUNT] | small [MAX] | verify LENGTH [REPEATS] | sample LENGTH N | table]" >&2; exit 2 ;;
+esac
+/usr/bin/python3 results/make_frontier.py

@@ -1,0 +1,284 @@
+#!/usr/bin/python3
+"""Writes results/FRONTIER.md and its plots (results/plots/frontier-*.png) from
+results/frontier.jsonl (results/frontier.sh appends to it): the largest whole-length solves
+on this machine, a solve killed and resumed, the checks that do not trust the solver, and what
+the solves show (outcome classes, the longest games, the standard start of every piece count).
+The length-24 plan is asked of `toadbase solve ... --plan 1` when the script runs."""
+import json
+import os
+import re
+import statistics
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+BIN = os.path.join(ROOT, "build", "toadbase")
+PLOTS = os.path.join(HERE, "plots")
+CLASSES = "LRNP"
+
+
+def load():
+    path = os.path.join(HERE, "frontier.jsonl")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def newest_by(rows, kind, key="length"):
+    """The newest row of `kind` for each value of `key` (rows are appended in time order)."""
+    out = {}
+    for r in rows:
+        if r.get("kind") == kind:
+            out[r[key]] = r
+    return dict(sorted(out.items()))
+
+
+def gib(kb):
+    return kb / 2**20
+
+
+def minutes(s):
+    return "%d min %02d s" % (s // 60, round(s % 60)) if s >= 60 else "%.1f s" % s
+
+
+def plan(length, *args):
+    """What `solve --plan 1` says one process would hold at once, in GiB, and the record it
+    plans with (None if it fails)."""
+    try:
+        out = subprocess.run([BIN, "solve", "toads-frogs", "--length", str(length), "--db", "/nonexistent-plan-only",
+                              "--plan", "1", *args], capture_output=True, text=True, timeout=600).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r"records in memory per rank: ([0-9.]+) GiB", out)
+    rec = re.search(r"\((remoteness-[a-z0-9-]+)\)", out)
+    return (float(m.group(1)), rec.group(1) if rec else "?") if m else None
+
+
+def cls(row):
+    a, b = row["toadsFirst"]["value"] == "win", row["frogsFirst"]["value"] == "win"
+    return "N" if a and b else "L" if a else "R" if b else "P"
+
+
+def solves_section(solves, resumes):
+    lines = ["## The solves", "",
+             "Every board of the length (each count of toads and frogs, both players to move) in one process on every core "
+             "(`results/frontier.sh solve LENGTH`): wall time and peak RSS by `/usr/bin/time -v`, the rest from "
+             "`solve --json`.", "",
+             "| length | positions | record | wall | solving | rate | peak RSS | on disk | bits a position | digest |",
+             "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|"]
+    for n, r in solves.items():
+        lines.append("| %d | %s | `%s` | %s | %s | %.0f M/s | %.2f GiB | %.2f GB | %.3f | `%s` |" % (
+            n, f"{r['positions']:,}", r["record"], minutes(r["wall_seconds"]), minutes(r["seconds"]),
+            r["positionsPerSecond"] / 1e6, gib(r["peak_rss_kb"]), r["diskBytes"] / 1e9, r["bitsPerPosition"],
+            r["digest"]))
+    if solves:
+        lines += ["", "Machine: %s (run %s)." % (list(solves.values())[-1]["machine"], list(solves.values())[-1]["run"])]
+    lines += ["", "### Against the targets", "", "| target | measured | met |", "|---|---|---|"]
+    s23 = solves.get(23)
+    lines.append("| length 23 in under 30 minutes | %s | %s |" % (
+        ("%s wall, peak RSS %.2f GiB" % (minutes(s23["wall_seconds"]), gib(s23["peak_rss_kb"]))) if s23 else "not run",
+        ("yes" if s23["wall_seconds"] < 1800 else "no") if s23 else "no"))
+    s24 = solves.get(24)
+    if s24:
+        lines.append("| length 24 in under 2 hours, peak RSS under 20 GiB, under 60 GB on disk | %s wall, %.2f GiB, %.1f GB | %s |" % (
+            minutes(s24["wall_seconds"]), gib(s24["peak_rss_kb"]), s24["diskBytes"] / 1e9,
+            "yes" if s24["wall_seconds"] < 7200 and gib(s24["peak_rss_kb"]) < 20 and s24["diskBytes"] < 60e9 else "no"))
+    else:
+        p, q = plan(24), plan(24, "--record", "remoteness-u8-parity")
+        lines.append("| length 24 in under 2 hours, peak RSS under 20 GiB, under 60 GB on disk | not run: one process "
+                     "holds %s of `%s` records at once (`solve --length 24 --plan 1`), more than this machine's memory, "
+                     "or %s of one-byte records (`--record remoteness-u8-parity`) | no |" % (
+                         ("%.2f GiB" % p[0]) if p else "more", p[1] if p else "remoteness",
+                         ("%.2f GiB" % q[0]) if q else "?"))
+    for n, r in resumes.items():
+        whole = solves.get(n)
+        same = whole and whole["digest"] == r["digest"]
+        lines.append("| length %d killed (SIGKILL) and resumed ends with the uninterrupted digest | killed after %d s; "
+                     "the same command solved the %s tiers left of %s in %s; digest `%s` | %s |" % (
+                         n, r["killed_after_seconds"], f"{r['tiersSolved']:,}", f"{r['tiers']:,}",
+                         minutes(r["wall_seconds"]), r["digest"], "yes" if same else "no" if whole else "no solve to compare"))
+    return lines
+
+
+def checks_section(ids):
+    lines = ["## Checks that do not trust the solver", "",
+             "A frog on cell 0 never moves (frogs move left) and is never jumped (the toad would land off the strip); a "
+             "toad on the last cell likewise. So a board X of n-1 cells has the value and remoteness of F+X and of X+T "
+             "on n cells, for either player to move. `results/frontier_checks.py` draws boards X at random (each cell "
+             "a toad, a frog or empty, with equal chances; the player to move at random) and looks all three up in the "
+             "two databases (`results/frontier.sh checks A B`). The suite checks every board of 10 cells against 11 "
+             "(`slow: cli: a frog on the first cell ...`).", "",
+             "| lengths | boards | wins among them | mismatches | databases |", "|---|---:|---:|---:|---|"]
+    for (a, b), r in ids.items():
+        lines.append("| %d and %d | %s | %s | %d | `%s`, `%s` |" % (a, b, f"{r['count']:,}", f"{r['wins']:,}",
+                                                                  r["mismatches"], r["aDigest"], r["bDigest"]))
+    return lines
+
+
+def verify_section(rows):
+    lines = ["## What a verify costs", "",
+             "A whole `verify` recomputes every record through the generic path (unrank, children, rank: not the "
+             "scan it checks), compares it with the stored records and every tier's digest, and looks a sample of "
+             "each tier up as `query` does. `results/frontier.sh verify LENGTH` alternates a solve and a whole verify "
+             "of every board on every core (wall time of each command; medians).", "",
+             "| length | positions | solve | whole verify | verify / solve | runs | all ok |",
+             "|---:|---:|---:|---:|---:|---:|---|"]
+    by = {}
+    for r in rows:
+        if r.get("kind") == "verify":
+            by.setdefault(r["length"], {}).setdefault(r["run"], []).append(r)
+    for n in sorted(by):
+        rs = by[n][max(by[n])]
+        sv = statistics.median(r["solveSeconds"] for r in rs)
+        vv = statistics.median(r["verifySeconds"] for r in rs)
+        lines.append("| %d | %s | %s | %s | %.1fx | %d | %s |" % (n, f"{rs[0]['positions']:,}", minutes(sv), minutes(vv),
+                                                              vv / sv, len(rs), "yes" if all(r["ok"] for r in rs) else "no"))
+    samples = newest_by(rows, "sample")
+    if samples:
+        lines += ["", "`verify --sample N` on the kept databases (`results/frontier.sh sample LENGTH N`): N random "
+                  "positions of every tier recomputed from their children's stored records and looked up as `query` "
+                  "does.", "", "| length | N | positions checked | time | ok |", "|---:|---:|---:|---:|---|"]
+        for n, r in samples.items():
+            lines.append("| %d | %s | %s | %s | %s |" % (n, f"{r['sample']:,}", f"{r['positionsChecked']:,}",
+                                                       minutes(r["seconds"]), "yes" if r["ok"] else r["problem"]))
+    return lines
+
+
+def census_section(summ):
+    lines = ["## What the solves show", "",
+             "### Outcome classes and the longest games, by length", "",
+             "Each board counted once, both players' values together (`analyze`): L Toads win whoever starts, R Frogs "
+             "do, N the player to move wins, P the player to move loses. The longest win is the largest remoteness of a "
+             "win over every board (the winner hurries), the longest loss the largest of a loss (the loser stalls).", "",
+             "| length | boards | L | R | N | P | longest win | longest loss |", "|---:|---:|---:|---:|---:|---:|---|---|"]
+    for n, r in summ.items():
+        c = r["census"]
+        total = sum(c.values())
+        lines.append("| %d | %s | %s | %s | %s | %s | %d `%s` | %d `%s` |" % (
+            n, f"{total:,}", *("%.2f %%" % (100 * c[k] / total) for k in CLASSES),
+            r["longestWin"]["remoteness"], r["longestWin"]["position"],
+            r["longestLoss"]["remoteness"], r["longestLoss"]["position"]))
+    return lines
+
+
+def starts_section(summ):
+    lines = ["", "### The standard start of every piece count", "",
+             "Toads packed on the left, frogs on the right: `T`*t `-`*(n-t-f) `F`*f. The table gives the default "
+             "start of each length (t = f = (n+1)/3, what `solve` starts from); below it, for each length, every "
+             "piece count as *class toads-first/frogs-first remoteness* (the class from the two values, as above).", "",
+             "| length | start | Toads first | Frogs first | class |", "|---:|---|---|---|---|"]
+    for n, r in summ.items():
+        k = (n + 1) // 3
+        row = next((s for s in r["starts"] if s["toads"] == k and s["frogs"] == k), None)
+        if row is None:
+            continue
+        a, b = row["toadsFirst"], row["frogsFirst"]
+        lines.append("| %d | `%s` | %s in %d | %s in %d | %s |" % (
+            n, "T" * k + "-" * (n - 2 * k) + "F" * k, a["value"], a["remoteness"], b["value"], b["remoteness"], cls(row)))
+    for n, r in summ.items():
+        if n < 3:
+            continue
+        grid = {(s["toads"], s["frogs"]): s for s in r["starts"]}
+        lines += ["", "<details><summary>length %d: every piece count (rows toads, columns frogs)</summary>" % n, "",
+                  "| t \\ f | " + " | ".join(str(f) for f in range(1, n)) + " |",
+                  "|---:|" + "---|" * (n - 1)]
+        for t in range(1, n):
+            cells = []
+            for f in range(1, n):
+                s = grid.get((t, f))
+                cells.append("%s %d/%d" % (cls(s), s["toadsFirst"]["remoteness"], s["frogsFirst"]["remoteness"]) if s else "")
+            lines.append("| %d | %s |" % (t, " | ".join(cells)))
+        lines += ["", "</details>"]
+    return lines
+
+
+def plots(summ):
+    """The pictures: the start of every piece count at the largest length, longest games and
+    class shares by length. Returns the markdown lines that show them."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.colors import ListedColormap
+        import numpy as np
+    except ImportError:
+        return ["", "(no plots: matplotlib is missing; run with /usr/bin/python3)"]
+    os.makedirs(PLOTS, exist_ok=True)
+    out = []
+    colors = {"L": "#4c72b0", "R": "#dd8452", "N": "#55a868", "P": "#c44e52"}
+    if summ:
+        n = max(summ)
+        grid = {(s["toads"], s["frogs"]): s for s in summ[n]["starts"]}
+        m = np.full((n - 1, n - 1), np.nan)
+        fig, ax = plt.subplots(figsize=(12, 10.5))
+        for (t, f), s in grid.items():
+            m[t - 1, f - 1] = CLASSES.index(cls(s))
+        ax.imshow(np.ma.masked_invalid(m), cmap=ListedColormap([colors[c] for c in CLASSES]), vmin=-0.5, vmax=3.5,
+                  origin="lower", extent=(0.5, n - 0.5, 0.5, n - 0.5))
+        for (t, f), s in grid.items():
+            ax.text(f, t, "%d\n%d" % (s["toadsFirst"]["remoteness"], s["frogsFirst"]["remoteness"]), ha="center",
+                    va="center", fontsize=5.5, color="white")
+        ax.set_xlabel("frogs (packed right)")
+        ax.set_ylabel("toads (packed left)")
+        ax.set_xticks(range(1, n))
+        ax.set_yticks(range(1, n))
+        ax.set_title("Toads and Frogs, %d cells: the standard start of every piece count\n"
+                     "colour: outcome class; numbers: remoteness with Toads to move (top), Frogs to move (bottom)" % n)
+        ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, color=colors[c]) for c in CLASSES],
+                  labels=["L (Toads win)", "R (Frogs win)", "N (mover wins)", "P (mover loses)"], loc="upper right")
+        fig.tight_layout()
+        fig.savefig(os.path.join(PLOTS, "frontier-starts.png"), dpi=110)
+        plt.close(fig)
+        out += ["", "![The standard start of every piece count](plots/frontier-starts.png)"]
+
+        lengths = list(summ)
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4.5))
+        a1.plot(lengths, [summ[k]["longestWin"]["remoteness"] for k in lengths], "o-", label="longest win")
+        a1.plot(lengths, [summ[k]["longestLoss"]["remoteness"] for k in lengths], "s-", label="longest loss")
+        a1.axhline(255, color="grey", ls=":", lw=1)
+        a1.text(lengths[0], 247, "one byte holds up to 255", fontsize=8, color="grey", va="top")
+        a1.set_xlabel("cells")
+        a1.set_ylabel("remoteness")
+        a1.set_title("The longest game by length")
+        a1.legend()
+        bottom = np.zeros(len(lengths))
+        for c in CLASSES:
+            share = np.array([100 * summ[k]["census"][c] / sum(summ[k]["census"].values()) for k in lengths])
+            a2.bar(lengths, share, bottom=bottom, color=colors[c], label=c)
+            bottom += share
+        a2.set_xlabel("cells")
+        a2.set_ylabel("% of boards")
+        a2.set_title("Outcome classes by length")
+        a2.legend(loc="lower left", ncol=4)
+        fig.tight_layout()
+        fig.savefig(os.path.join(PLOTS, "frontier-lengths.png"), dpi=110)
+        plt.close(fig)
+        out += ["", "![The longest games and the outcome classes by length](plots/frontier-lengths.png)"]
+    return out
+
+
+def main():
+    rows = load()
+    solves = newest_by(rows, "solve")
+    resumes = newest_by(rows, "resume")
+    ids = {}
+    for r in rows:
+        if r.get("kind") == "identity":
+            ids[(r["a"], r["b"])] = r
+    summ = newest_by(rows, "summary")
+    lines = ["# The frontier: every Toads and Frogs board of the longest lengths, on one machine", "",
+             "Made by `results/make_frontier.py` from `results/frontier.jsonl`, which `results/frontier.sh` fills from "
+             "real runs; rerun it to remake this page.", ""]
+    lines += solves_section(solves, resumes)
+    lines += [""] + checks_section(ids)
+    lines += [""] + verify_section(rows)
+    lines += [""] + census_section(summ)
+    lines += plots(summ)
+    lines += starts_section(summ)
+    with open(os.path.join(HERE, "FRONTIER.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
