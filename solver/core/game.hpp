@@ -191,6 +191,18 @@ bool is_goal(const G& game, const typename G::Position& p) {
   }
 }
 
+/// The children of p into `out` (replacing what it held): the game's own
+/// children(p, out) when it has one, which allocates nothing once `out` has grown; else
+/// children(p).
+template <class G>
+void children_into(const G& game, const typename G::Position& p, std::vector<typename G::Position>& out) {
+  if constexpr (requires { game.children(p, out); }) {
+    game.children(p, out);
+  } else {
+    out = game.children(p);
+  }
+}
+
 /// The record of a position from its children's records, through the generic path.
 template <class Rec, class G, class Read>
 unsigned record_from_children(const G& game, const typename G::Position& p, unsigned count,

@@ -107,8 +107,9 @@ class TierVerifier {
     std::atomic<bool> bad{false};
     tbb::parallel_for(tbb::blocked_range<uint64_t>(0, game_.tier_size(t), 4096), [&](const tbb::blocked_range<uint64_t>& r) {
       std::vector<unsigned> recs;
+      std::vector<Position> children;
       for (uint64_t i = r.begin(); i != r.end(); ++i)
-        if (!recompute_one(t, i, kids, stored, mine, recs)) {
+        if (!recompute_one(t, i, kids, stored, mine, recs, children)) {
           bad = true;
           return;
         }
@@ -117,7 +118,7 @@ class TierVerifier {
   }
 
   bool recompute_one(TierId t, uint64_t i, const std::vector<TierId>& kids, const std::vector<R>& stored, R* mine,
-                     std::vector<unsigned>& recs) {
+                     std::vector<unsigned>& recs, std::vector<Position>& children) {
     const Position p = game_.unrank(t, i);
     if (!(game_.rank(p) == TierIndex{t, i})) {
       fail(t, i, "tier " + game_.tier_name(t) + " index " + std::to_string(i) + ": rank(unrank) does not come back (" +
@@ -125,7 +126,8 @@ class TierVerifier {
       return false;
     }
     recs.clear();
-    for (const auto& c : game_.children(p)) {
+    children_into(game_, p, children);
+    for (const auto& c : children) {
       const TierIndex ci = game_.rank(c);
       if (std::find(kids.begin(), kids.end(), ci.tier) == kids.end()) {
         fail(t, i, at(t, i, p) + ": child " + name_(c) + " lies outside the child tiers");

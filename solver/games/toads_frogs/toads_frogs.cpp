@@ -16,29 +16,38 @@ bool bit(uint32_t m, int i) { return (m >> i) & 1u; }
 
 // ---- rules ---------------------------------------------------------------------------
 
-std::vector<Move> legal_moves(const Position& p) {
-  std::vector<Move> out;
+namespace {
+/// Calls f(Move) for every legal move of the player to move, toads left to right, frogs
+/// right to left (legal_moves and Space::children share it).
+template <class F>
+void for_each_move(const Position& p, F&& f) {
   const int n = p.length;
   const uint32_t occupied = p.toads | p.frogs;
   if (p.turn == Player::Toads) {
     for (int i = 0; i < n; ++i) {
       if (!bit(p.toads, i)) continue;
       if (i + 1 < n && !bit(occupied, i + 1)) {
-        out.push_back({i, i + 1});
+        f(Move{i, i + 1});
       } else if (i + 2 < n && bit(p.frogs, i + 1) && !bit(occupied, i + 2)) {
-        out.push_back({i, i + 2});
+        f(Move{i, i + 2});
       }
     }
   } else {
     for (int i = n - 1; i >= 0; --i) {
       if (!bit(p.frogs, i)) continue;
       if (i - 1 >= 0 && !bit(occupied, i - 1)) {
-        out.push_back({i, i - 1});
+        f(Move{i, i - 1});
       } else if (i - 2 >= 0 && bit(p.toads, i - 1) && !bit(occupied, i - 2)) {
-        out.push_back({i, i - 2});
+        f(Move{i, i - 2});
       }
     }
   }
+}
+}  // namespace
+
+std::vector<Move> legal_moves(const Position& p) {
+  std::vector<Move> out;
+  for_each_move(p, [&](Move m) { out.push_back(m); });
   return out;
 }
 
@@ -311,8 +320,13 @@ Position Space::unrank(TierId id, uint64_t index) const {
 
 std::vector<Position> Space::children(const Position& p) const {
   std::vector<Position> out;
-  for (Move m : legal_moves(p)) out.push_back(apply(p, m));
+  children(p, out);
   return out;
+}
+
+void Space::children(const Position& p, std::vector<Position>& out) const {
+  out.clear();
+  for_each_move(p, [&](Move m) { out.push_back(apply(p, m)); });
 }
 
 }  // namespace toadbase::toads_frogs

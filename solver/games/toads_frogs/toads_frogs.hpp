@@ -153,6 +153,8 @@ class Space {
   /// Empty when no such padding fits the space's piece counts (or `p` is longer).
   std::optional<Position> embed(const Position& p) const;
   std::vector<Position> children(const Position& p) const;
+  /// The same into `out` (cleared first): no allocation once `out` has grown (verify's loop).
+  void children(const Position& p, std::vector<Position>& out) const;
   uint64_t total_positions() const { return total_; }
 
   /// Only Toads-to-move tiers are stored: a Frogs-to-move position's children all lie in
