@@ -16,7 +16,8 @@
 #                                              of lengths A and B = A + 1 (the padding identity
 #                                              on COUNT random boards, default 100000; start
 #                                              values, census and longest win of B;
-#                                              IDENTITY_ONLY=1: the identity alone)
+#                                              IDENTITY_ONLY=1: the identity alone;
+#                                              NO_CENSUS=1: the starts without analyze)
 #   results/frontier.sh small [MAX]            every length 1..MAX (default 21) solved into a
 #                                              temporary directory, each one's summary (start
 #                                              values, census, longest win) recorded
@@ -24,6 +25,8 @@
 #                                              LENGTH, alternated REPEATS times (default 3) on
 #                                              every core: the time of each
 #   results/frontier.sh sample LENGTH N        verify --sample N of the kept database of LENGTH
+#   results/frontier.sh summary LENGTH         the summary of the kept database of LENGTH
+#                                              (NO_CENSUS=1: the starts alone)
 #   results/frontier.sh table                  only remake results/FRONTIER.md
 #
 # FRONTIER_DIR keeps the databases (default data/frontier: length 23 takes about 20 GB).
@@ -83,7 +86,7 @@ case $mode in
     a=${2:?usage: results/frontier.sh checks A B [COUNT]}
     b=${3:?usage: results/frontier.sh checks A B [COUNT]}
     PYTHONPATH=build/python /usr/bin/python3 results/frontier_checks.py "$dir/tf$a" "$dir/tf$b" "${4:-100000}" \
-      --run "$run_id" --machine "$machine" ${IDENTITY_ONLY:+--identity-only} >> "$out"
+      --run "$run_id" --machine "$machine" ${IDENTITY_ONLY:+--identity-only} ${NO_CENSUS:+--no-census} >> "$out"
     tail -c 400 "$out"
     ;;
   small)
@@ -124,7 +127,13 @@ case $mode in
       "$verified" "$length" "$n" "$(nproc)" "$run_id" "$machine" "$t0" "$t1" >> "$out"
     tail -1 "$out"
     ;;
+  summary)
+    length=${2:?usage: results/frontier.sh summary LENGTH}
+    PYTHONPATH=build/python /usr/bin/python3 results/frontier_checks.py --summary "$dir/tf$length" \
+      --run "$run_id" --machine "$machine" ${NO_CENSUS:+--no-census} >> "$out"
+    echo "length $length: summarized"
+    ;;
   table) ;;
-  *) echo "usage: results/frontier.sh [solve LENGTH [ARGS] | resume LENGTH SECONDS [ARGS] | checks A B [COUNT] | small [MAX] | verify LENGTH [REPEATS] | sample LENGTH N | table]" >&2; exit 2 ;;
+  *) echo "usage: results/frontier.sh [solve LENGTH [ARGS] | resume LENGTH SECONDS [ARGS] | checks A B [COUNT] | small [MAX] | summary LENGTH | verify LENGTH [REPEATS] | sample LENGTH N | table]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 results/make_frontier.py

@@ -60,7 +60,28 @@ def cls(row):
     return "N" if a and b else "L" if a else "R" if b else "P"
 
 
-def solves_section(solves, resumes):
+def bound(n):
+    """The module's bound on the moves of a game on n cells: the largest e(t+f) + 2tf."""
+    return max((n - t - f) * (t + f) + 2 * t * f for t in range(n + 1) for f in range(n + 1 - t))
+
+
+def gib_text(p):
+    return "%.2f GiB" % p[0] if p else "?"
+
+
+def longest_start(summ, n):
+    """ "(the longest standard start of n cells: ...)" from the summary of n, or nothing."""
+    if n not in summ:
+        return ""
+    best = max(((s[k]["remoteness"], s["toads"], s["frogs"], k) for s in summ[n]["starts"]
+                for k in ("toadsFirst", "frogsFirst")), default=None)
+    if not best:
+        return ""
+    return " (the longest standard start of %d cells: %d moves, %d toads and %d frogs, %s to move)" % (
+        n, best[0], best[1], best[2], "Toads" if best[3] == "toadsFirst" else "Frogs")
+
+
+def solves_section(solves, resumes, summ):
     lines = ["## The solves", "",
              "Every board of the length (each count of toads and frogs, both players to move) in one process on every core "
              "(`results/frontier.sh solve LENGTH`): wall time and peak RSS by `/usr/bin/time -v`, the rest from "
@@ -74,6 +95,18 @@ def solves_section(solves, resumes):
             r["digest"]))
     if solves:
         lines += ["", "Machine: %s (run %s)." % (list(solves.values())[-1]["machine"], list(solves.values())[-1]["run"])]
+    narrow = [n for n, r in solves.items() if n >= 23 and r["record"] == "remoteness-u8-parity"]
+    if narrow:
+        lines += ["", "Length %s: one-byte records given by hand (`--record remoteness-u8-parity`). The module picks "
+                  "two bytes from 23 cells on, because the bound on a game's length, e(t+f) + 2tf, passes 255 for "
+                  "some piece counts (%s); the games are far shorter%s. The solve checks every record it writes and "
+                  "stops, naming the tier, at a remoteness above 255; none was. One process holds %s of records at "
+                  "once so, against %s with two-byte records (`solve --length %d --plan 1`)." % (
+                      " and ".join(str(n) for n in narrow),
+                      ", ".join("%d at %d" % (bound(n), n) for n in sorted(set(narrow) | {23})),
+                      longest_start(summ, max(narrow)),
+                      gib_text(plan(max(narrow), "--record", "remoteness-u8-parity")), gib_text(plan(max(narrow))),
+                      max(narrow))]
     lines += ["", "### Against the targets", "", "| target | measured | met |", "|---|---|---|"]
     s23 = solves.get(23)
     lines.append("| length 23 in under 30 minutes | %s | %s |" % (
@@ -152,13 +185,20 @@ def census_section(summ):
              "do, N the player to move wins, P the player to move loses. The longest win is the largest remoteness of a "
              "win over every board (the winner hurries), the longest loss the largest of a loss (the loser stalls).", "",
              "| length | boards | L | R | N | P | longest win | longest loss |", "|---:|---:|---:|---:|---:|---:|---|---|"]
+    missing = [n for n, r in summ.items() if "census" not in r]
     for n, r in summ.items():
+        if "census" not in r:
+            continue
         c = r["census"]
         total = sum(c.values())
         lines.append("| %d | %s | %s | %s | %s | %s | %d `%s` | %d `%s` |" % (
             n, f"{total:,}", *("%.2f %%" % (100 * c[k] / total) for k in CLASSES),
             r["longestWin"]["remoteness"], r["longestWin"]["position"],
             r["longestLoss"]["remoteness"], r["longestLoss"]["position"]))
+    if missing:
+        lines += ["", "Not counted yet: length %s (the census is `analyze`, a pass over every record that rebuilds the "
+                  "derived tiers: about twice the solve's time here; the standard starts below are lookups)." %
+                  " and ".join(str(n) for n in missing)]
     return lines
 
 
@@ -232,7 +272,8 @@ def plots(summ):
         plt.close(fig)
         out += ["", "![The standard start of every piece count](plots/frontier-starts.png)"]
 
-        lengths = list(summ)
+    lengths = [k for k in summ if "census" in summ[k]]
+    if lengths:
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4.5))
         a1.plot(lengths, [summ[k]["longestWin"]["remoteness"] for k in lengths], "o-", label="longest win")
         a1.plot(lengths, [summ[k]["longestLoss"]["remoteness"] for k in lengths], "s-", label="longest loss")
@@ -270,7 +311,7 @@ def main():
     lines = ["# The frontier: every Toads and Frogs board of the longest lengths, on one machine", "",
              "Made by `results/make_frontier.py` from `results/frontier.jsonl`, which `results/frontier.sh` fills from "
              "real runs; rerun it to remake this page.", ""]
-    lines += solves_section(solves, resumes)
+    lines += solves_section(solves, resumes, summ)
     lines += [""] + checks_section(ids)
     lines += [""] + verify_section(rows)
     lines += [""] + census_section(summ)
