@@ -69,12 +69,17 @@ case $mode in
     length=${2:?usage: results/frontier.sh resume LENGTH SECONDS [ARGS]}
     after=${3:?usage: results/frontier.sh resume LENGTH SECONDS [ARGS]}
     db="$dir/tf$length-resume"
-    rm -rf "$db"
-    set +e
-    timeout -s KILL "$after" "$bin" solve toads-frogs --length "$length" --db "$db" --quiet --json "${@:4}" > /dev/null
-    killed=$?
-    set -e
-    [ "$killed" = 137 ] || { echo "the solve ended (exit $killed) before $after s: choose fewer seconds" >&2; exit 1; }
+    if [ -d "$db" ] && "$bin" info --db "$db" --json 2> /dev/null | grep -q '"complete":false'; then
+      echo "resuming the solve killed earlier in $db"
+    else
+      rm -rf "$db"
+      "$bin" solve toads-frogs --length "$length" --db "$db" --quiet --json "${@:4}" > /dev/null &
+      pid=$!
+      sleep "$after"
+      kill -0 "$pid" 2> /dev/null || { echo "the solve ended before $after s: choose fewer seconds" >&2; exit 1; }
+      kill -KILL "$pid"
+      wait "$pid" || true  # gone, not just signalled, before the same command runs again
+    fi
     /usr/bin/time -v -o "$dir/time$length-resume" "$bin" solve toads-frogs --length "$length" --db "$db" --json "${@:4}" > "$dir/resume$length.json"
     emit "$(cat "$dir/resume$length.json")" "$(printf '{"kind": "resume", "length": %s, "killed_after_seconds": %s, "threads": %s, "wall_seconds": %s, "peak_rss_kb": %s}' \
       "$length" "$after" "$(nproc)" "$(wall_of "$dir/time$length-resume")" "$(rss_of "$dir/time$length-resume")")"

@@ -57,7 +57,7 @@ def summary(path, census=True):
         analyze = json.loads(subprocess.run([BIN, "analyze", "--db", path, "--json"], check=True,
                                             capture_output=True, text=True).stdout)
         out.update(census=analyze["outcomeClassTotals"], censusByPieces=analyze["outcomeClasses"],
-                   longestWin=analyze["longestWin"], longestLoss=analyze["longestLoss"])
+                   longestWin=analyze.get("longestWin"), longestLoss=analyze.get("longestLoss"))  # none on 1 cell
     return out
 
 

@@ -191,10 +191,10 @@ def census_section(summ):
             continue
         c = r["census"]
         total = sum(c.values())
-        lines.append("| %d | %s | %s | %s | %s | %s | %d `%s` | %d `%s` |" % (
-            n, f"{total:,}", *("%.2f %%" % (100 * c[k] / total) for k in CLASSES),
-            r["longestWin"]["remoteness"], r["longestWin"]["position"],
-            r["longestLoss"]["remoteness"], r["longestLoss"]["position"]))
+        longest = ["%d `%s`" % (r[k]["remoteness"], r[k]["position"]) if r.get(k) else "none"
+                   for k in ("longestWin", "longestLoss")]
+        lines.append("| %d | %s | %s | %s | %s | %s | %s | %s |" % (
+            n, f"{total:,}", *("%.2f %%" % (100 * c[k] / total) for k in CLASSES), *longest))
     if missing:
         lines += ["", "Not counted yet: length %s (the census is `analyze`, a pass over every record that rebuilds the "
                   "derived tiers: about twice the solve's time here; the standard starts below are lookups)." %
@@ -275,11 +275,14 @@ def plots(summ):
     lengths = [k for k in summ if "census" in summ[k]]
     if lengths:
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4.5))
-        a1.plot(lengths, [summ[k]["longestWin"]["remoteness"] for k in lengths], "o-", label="longest win")
-        a1.plot(lengths, [summ[k]["longestLoss"]["remoteness"] for k in lengths], "s-", label="longest loss")
+        def longest(k, key):
+            return summ[k][key]["remoteness"] if summ[k].get(key) else np.nan
+        a1.plot(lengths, [longest(k, "longestWin") for k in lengths], "o-", label="longest win")
+        a1.plot(lengths, [longest(k, "longestLoss") for k in lengths], "s-", label="longest loss")
         a1.axhline(255, color="grey", ls=":", lw=1)
         a1.text(lengths[0], 247, "one byte holds up to 255", fontsize=8, color="grey", va="top")
         a1.set_xlabel("cells")
+        a1.xaxis.get_major_locator().set_params(integer=True)
         a1.set_ylabel("remoteness")
         a1.set_title("The longest game by length")
         a1.legend()
@@ -291,7 +294,7 @@ def plots(summ):
         a2.set_xlabel("cells")
         a2.set_ylabel("% of boards")
         a2.set_title("Outcome classes by length")
-        a2.legend(loc="lower left", ncol=4)
+        a2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=4)
         fig.tight_layout()
         fig.savefig(os.path.join(PLOTS, "frontier-lengths.png"), dpi=110)
         plt.close(fig)
