@@ -185,12 +185,12 @@ def plan_rows(length, ranks, threads_list, rate, f):
     return rows, p
 
 
-def plan_26_section(rate, scaling):
-    """Length 26 on 64 and 256 ranks, and why 28 stays on paper."""
+def plan_26_section(rate, factor):
+    """Length 26 on 64 and 256 ranks (`factor`: the calibration plan_section found), and why
+    28 stays on paper."""
     out = ["## Length 26 on paper, and 28", ""]
     if not os.path.exists(BIN):
         return out
-    _, factor = calibration(rate, scaling)
     f = factor if factor and factor > 1 else 1.0
     out += ["The same plan for every board of 26 cells (`--length 26 --plan K --threads T`), the columns as"
             " above. Memory a rank is the budget each node must give the solve: the records the plan holds"
@@ -207,11 +207,11 @@ def plan_26_section(rate, scaling):
     return out
 
 
-def plan_section(rate, rate_note, scaling):
+def plan_section(rate, rate_note, scaling, calibrated):
     out = ["## Length 24 on paper", ""]
     if not os.path.exists(BIN):
         return out + ["Build toadbase first (`build/toadbase`)."]
-    cal_rows, factor = calibration(rate, scaling)
+    cal_rows, factor = calibrated
     if cal_rows:
         out += ["The model held to what it can be checked against here: the length-%d solves above, planned"
                 " with the same rate (the plan's estimate against the measured solving time, medians)." %
@@ -261,8 +261,10 @@ def main():
         rate, note = scaling["rate"], "measured here: 1 process of 1 thread, length %d" % scaling["length"]
     else:
         rate, note = DEFAULT_RATE, "60 M, this project's earlier 1-thread measurement"
-    text += plan_section(rate, note, scaling)
-    text += plan_26_section(rate, scaling)
+    # the calibration's plans of 1 and 2 ranks, run once for both sections
+    calibrated = calibration(rate, scaling) if os.path.exists(BIN) else ([], None)
+    text += plan_section(rate, note, scaling, calibrated)
+    text += plan_26_section(rate, calibrated[1])
     targets = ["## Targets", "", "| target | measured | met |", "|---|---|---|"]
     if scaling and scaling["speedup_rank"]:
         targets.append("| 2 ranks of 1 thread >= 1.8x 1 rank of 1 thread, length 18 | %.2fx (length %d; %.2fx"
