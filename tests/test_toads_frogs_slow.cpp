@@ -86,8 +86,11 @@ TEST_CASE("cli: a solve killed with SIGKILL resumes to the digest of an uninterr
   // resumed to the end
   const json done = json::parse(
       ok({"solve", "toads-frogs", "--length", "12", "--db", db, "--quiet", "--json"}).out);
-  CHECK(done.at("tiersSkipped") == second);
-  CHECK(done.at("tiersSolved").get<uint64_t>() + second == reference.at("tiers").get<uint64_t>());
+  // every committed tier is passed over but a derived one over a derived child, solved again
+  CHECK(done.at("tiersSkipped").get<uint64_t>() <= second);
+  CHECK(done.at("tiersSkipped").get<uint64_t>() > 0);
+  CHECK(done.at("tiersSolved").get<uint64_t>() + done.at("tiersSkipped").get<uint64_t>() ==
+        reference.at("tiers").get<uint64_t>());
   CHECK(done.at("digest") == reference.at("digest"));
   const json info = info_of(db);
   CHECK(info.at("complete") == true);

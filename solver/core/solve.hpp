@@ -114,7 +114,10 @@ std::vector<char> committed_tiers(const G& game, const TierPlan& plan, const Tie
       if (tier_stored(game, t)) {
         if (has_tail(game, t)) done[t] = done[t] && done[tail_source(game, t)];
       } else {
-        for (TierId c : plan.reads[t]) done[t] = done[t] && done[c];
+        // a derived tier over a derived child is solved again, not recovered: recovering it
+        // would rebuild the whole chain below it at once (a resume held ten times a fresh
+        // solve's tiers in flight); solved in its level, its children are already held
+        for (TierId c : plan.reads[t]) done[t] = done[t] && done[c] && tier_stored(game, c);
       }
     }
   return done;
