@@ -18,8 +18,10 @@ prints one JSON line (results/frontier.jsonl) with:
 import argparse
 import json
 import random
+import resource
 import subprocess
 import sys
+import time
 
 import numpy as np
 import toadbase
@@ -54,8 +56,11 @@ def summary(path, census=True):
     out = {"kind": "summary", "length": n, "positions": db.info["positions"], "digest": db.info["digest"],
            "starts": starts(db, n)}
     if census:
+        t0 = time.monotonic()
         analyze = json.loads(subprocess.run([BIN, "analyze", "--db", path, "--json"], check=True,
                                             capture_output=True, text=True).stdout)
+        out.update(analyzeSeconds=time.monotonic() - t0,  # the largest child so far: this analyze at 20 and up
+                   analyzePeakRssKb=resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
         out.update(census=analyze["outcomeClassTotals"], censusByPieces=analyze["outcomeClasses"],
                    longestWin=analyze.get("longestWin"), longestLoss=analyze.get("longestLoss"))  # none on 1 cell
     return out

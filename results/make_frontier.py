@@ -128,9 +128,11 @@ def solves_section(solves, resumes, summ):
         whole = solves.get(n)
         same = whole and whole["digest"] == r["digest"]
         lines.append("| length %d killed (SIGKILL) and resumed ends with the uninterrupted digest | killed after %d s; "
-                     "the same command solved the %s tiers left of %s in %s; digest `%s` | %s |" % (
+                     "the same command solved the %s tiers left of %s in %s, peak RSS %.2f GiB%s; digest `%s` | %s |" % (
                          n, r["killed_after_seconds"], f"{r['tiersSolved']:,}", f"{r['tiers']:,}",
-                         minutes(r["wall_seconds"]), r["digest"], "yes" if same else "no" if whole else "no solve to compare"))
+                         minutes(r["wall_seconds"]), r["peak_rss_kb"] / 2**20,
+                         " (uninterrupted: %.2f GiB)" % (whole["peak_rss_kb"] / 2**20) if whole else "",
+                         r["digest"], "yes" if same else "no" if whole else "no solve to compare"))
     return lines
 
 
@@ -195,9 +197,15 @@ def census_section(summ):
                    for k in ("longestWin", "longestLoss")]
         lines.append("| %d | %s | %s | %s | %s | %s | %s | %s |" % (
             n, f"{total:,}", *("%.2f %%" % (100 * c[k] / total) for k in CLASSES), *longest))
+    timed = [(n, r) for n, r in summ.items() if "analyzeSeconds" in r]
+    if timed:
+        lines += ["", "What `analyze` cost (every tier read once, level by level as a solve makes them; the derived "
+                  "tiers solved again from their children): " + "; ".join(
+                      "length %d %s, peak RSS %.2f GiB" % (n, minutes(r["analyzeSeconds"]), r["analyzePeakRssKb"] / 2**20)
+                      for n, r in timed) + "."]
     if missing:
         lines += ["", "Not counted yet: length %s (the census is `analyze`, a pass over every record that rebuilds the "
-                  "derived tiers: about twice the solve's time here; the standard starts below are lookups)." %
+                  "derived tiers: about a solve's time; the standard starts below are lookups)." %
                   " and ".join(str(n) for n in missing)]
     return lines
 

@@ -78,8 +78,12 @@ class TierReader {
 
   std::vector<R> records(TierId t) const {
     // this tier and those it reads go through the memo, pinned for this call
-    std::vector<std::shared_ptr<const std::vector<R>>> pinned;
+    std::vector<std::pair<TierId, std::shared_ptr<const std::vector<R>>>> pinned;
     std::function<const R*(TierId)> fetch = [&](TierId c) -> const R* {
+      // pinned first: the memo may have let it go, and a chain read again from there
+      // doubles its work at every derived tier that reads two of the chain
+      for (const auto& [id, r] : pinned)
+        if (id == c) return r->data();
       std::shared_ptr<const std::vector<R>> recs;
       {
         std::lock_guard lock(mu_);
@@ -96,7 +100,7 @@ class TierReader {
           memo_.pop_front();
         }
       }
-      pinned.push_back(recs);
+      pinned.emplace_back(c, recs);
       return recs->data();
     };
     const R* r = fetch(t);

@@ -116,8 +116,10 @@ std::vector<char> committed_tiers(const G& game, const TierPlan& plan, const Tie
       } else {
         // a derived tier over a derived child is solved again, not recovered: recovering it
         // would rebuild the whole chain below it at once (a resume held ten times a fresh
-        // solve's tiers in flight); solved in its level, its children are already held
-        for (TierId c : plan.reads[t]) done[t] = done[t] && done[c] && tier_stored(game, c);
+        // solve's tiers in flight); solved in its level, its children are already held. Its
+        // tail's source may be derived: a tail's chain moves a piece each step, a few tiers.
+        for (TierId c : game.child_tiers(t)) done[t] = done[t] && done[c] && tier_stored(game, c);
+        if (has_tail(game, t)) done[t] = done[t] && done[tail_source(game, t)];
       }
     }
   return done;
@@ -217,5 +219,39 @@ SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer
 template <TierGame G, class Rec = ParityRecord>
 SolveStats solve_tiers(const G& game, TierStore& store, Progress* progress) {
   return solve_tiers<G, Rec>(game, &store, nullptr, progress, nullptr);
+}
+
+/// Every tier of a solved store, each whole once, level by level as a solve makes them: a
+/// stored tier loaded (its tail copied from its source, held), a derived one solved again
+/// from its children (held). `each(t, whole, held)` runs for the tiers of a level side by
+/// side, so it must be thread-safe; `whole` (std::span of the tier's records) lives for the
+/// call, and `held(c)` gives the records of any tier t reads. In memory at once: the tiers
+/// a solve holds, never a chain of derived tiers. Returns the most record bytes held.
+template <TierGame G, class Rec, class Each>
+uint64_t read_tiers(const G& game, const TierSource& source, Each&& each) {
+  using R = typename Rec::Storage;
+  TierWalk<R> walk(plan_tiers(game));
+  const TierPlan& plan = walk.plan();
+  const auto held = [&walk](TierId c) { return walk.held(c); };
+  typename TierWalk<R>::Steps steps;
+  steps.skip = [](TierId) { return false; };
+  steps.fetch = [&](TierId t, const typename TierWalk<R>::Hold&) -> std::vector<R> {
+    throw std::logic_error("read: tier " + game.tier_name(t) + " was not read before its readers");
+  };
+  steps.work = [&](TierId t, uint64_t lo, uint64_t hi, R* out) {
+    const uint64_t size = plan.size[t];
+    if (lo != 0 || hi != size) throw std::logic_error("read: tier " + game.tier_name(t) + " cut in pieces");
+    if (tier_stored(game, t)) {
+      const std::vector<R> whole = recover_tier<G, Rec>(game, source, t, held);
+      std::copy(whole.begin(), whole.end(), out);
+    } else {
+      std::vector<const R*> kids;
+      for (TierId c : game.child_tiers(t)) kids.push_back(walk.held(c));
+      solve_range<G, Rec>(game, t, 0, size, kids, out, plan.tail[t] ? walk.held(tail_source(game, t)) : nullptr);
+    }
+  };
+  steps.report = [&](TierId t, const R* whole) { each(t, std::span<const R>(whole, plan.size[t]), held); };
+  walk.run(steps, distribute(plan, std::vector<char>(plan.size.size(), 0), 1, CostModel{}));
+  return walk.peak_bytes();
 }
 }  // namespace toadbase

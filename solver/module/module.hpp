@@ -50,9 +50,13 @@
 //   OPTIONAL  static Position start(const Space& space)          the space's start position
 //   OPTIONAL  static int turn(const Position& p)   the player to move, 1 or 2 (a two-player
 //                      game: `play` names the player from it; a puzzle has no turn)
-//   OPTIONAL  static nlohmann::json census(const Space&, const std::function<
-//                      std::vector<Outcome>(TierId)>& read_tier)  `analyze`'s own findings
-//                      (read_tier: the values of a tier's positions, in index order)
+//   OPTIONAL  class Census   `analyze`'s own findings, fed every tier once as analyze
+//                      reads them (level by level, the tiers of a level side by side):
+//                        explicit Census(const Space&)
+//                        template <class At> void tier(TierId t, At&& at)   thread-safe;
+//                            at(tier, i): the Outcome of position i of t or of a tier t
+//                            reads (its child tiers, its tail's source)
+//                        nlohmann::json report() const
 //
 //   (b) ITS OWN ENGINE (a chance game, a policy table): an Instance of its own making
 //   REQUIRED  static std::unique_ptr<Instance> make_instance(const nlohmann::json& normalized)

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "solver/core/engine.hpp"
@@ -204,86 +205,76 @@ class TierInstance final : public Instance, public WinLoseValues {
   }
 
   nlohmann::json analyze(const TierSource& source) const override {
-    TierReader<Space, Rec> reader(space_, source);
-    // Each tier is read once: through the game's census when it has one (it reads every tier
-    // it counts, and its reads are accounted here on the way), then whatever it did not read.
-    // Counts by remoteness go into arrays, not maps: a position costs an increment.
-    struct TierStats {
-      bool done = false;
-      uint64_t positions = 0;
-      std::vector<uint64_t> win, lose;  // [remoteness]
-      int longest_win = -1, longest_loss = -1;
-      uint64_t win_at = 0, loss_at = 0;
-    };
-    std::vector<TierStats> stats(space_.tier_count());
-    // one thread's counts over part of a tier: win r at 2r, lose r at 2r + 1 (grown to the
-    // largest remoteness seen), and the first index of each longest remoteness
+    // Every tier once, level by level as a solve makes them (read_tiers: a derived tier is
+    // solved again from its held children, never recovered through a chain), counted as it
+    // comes and handed to the game's census when it has one. Counts by remoteness go into
+    // arrays, not maps: a position costs an increment.
+    //
+    // A tier's (or one thread's part's) counts: win r at 2r, lose r at 2r + 1 (grown to the
+    // largest remoteness seen), and the first index of each longest remoteness.
     struct Counts {
       std::vector<uint64_t> count;
       int longest_win = -1, longest_loss = -1;
       uint64_t win_at = 0, loss_at = 0;
+      uint64_t positions = 0;
+      // the longer remoteness, or the same one at an earlier index
+      static void keep_longest(int& longest, uint64_t& at, int r, uint64_t i) {
+        if (r > longest || (r == longest && i < at)) longest = r, at = i;
+      }
+      void add(const Counts& o) {
+        if (o.count.size() > count.size()) count.resize(o.count.size(), 0);
+        for (size_t k = 0; k < o.count.size(); ++k) count[k] += o.count[k];
+        keep_longest(longest_win, win_at, o.longest_win, o.win_at);
+        keep_longest(longest_loss, loss_at, o.longest_loss, o.loss_at);
+      }
+      uint64_t at(size_t k) const { return k < count.size() ? count[k] : 0; }
     };
-    const auto account = [&](TierId t, const std::vector<R>& recs) {
-      TierStats& s = stats[t];
-      if (s.done) return;
-      s.done = true;
-      s.positions = recs.size();
+    std::vector<Counts> stats(space_.tier_count());
+    const auto account = [&](TierId t, std::span<const R> recs) {
       tbb::combinable<Counts> parts;
       tbb::parallel_for(tbb::blocked_range<uint64_t>(0, recs.size(), uint64_t{1} << 16),
                         [&](const tbb::blocked_range<uint64_t>& range) {
                           Counts& c = parts.local();
                           for (uint64_t i = range.begin(); i != range.end(); ++i) {
                             const Outcome o = Rec::decode(recs[i]);
+                            const size_t k = 2 * static_cast<size_t>(o.remoteness) + (o.value == Value::Win ? 0 : 1);
+                            if (k >= c.count.size()) c.count.resize(k + 2, 0);
+                            ++c.count[k];
                             const int r = static_cast<int>(o.remoteness);
-                            if (2 * o.remoteness + 1 >= c.count.size()) c.count.resize(2 * o.remoteness + 2, 0);
-                            if (o.value == Value::Win) {
-                              ++c.count[2 * o.remoteness];
-                              if (r > c.longest_win || (r == c.longest_win && i < c.win_at)) c.longest_win = r, c.win_at = i;
-                            } else {
-                              ++c.count[2 * o.remoteness + 1];
-                              if (r > c.longest_loss || (r == c.longest_loss && i < c.loss_at)) c.longest_loss = r, c.loss_at = i;
-                            }
+                            if (o.value == Value::Win)
+                              Counts::keep_longest(c.longest_win, c.win_at, r, i);
+                            else
+                              Counts::keep_longest(c.longest_loss, c.loss_at, r, i);
                           }
                         });
-      std::vector<uint64_t> count;
-      parts.combine_each([&](const Counts& c) {
-        if (c.count.size() > count.size()) count.resize(c.count.size(), 0);
-        for (size_t k = 0; k < c.count.size(); ++k) count[k] += c.count[k];
-        if (c.longest_win > s.longest_win || (c.longest_win == s.longest_win && c.win_at < s.win_at))
-          s.longest_win = c.longest_win, s.win_at = c.win_at;
-        if (c.longest_loss > s.longest_loss || (c.longest_loss == s.longest_loss && c.loss_at < s.loss_at))
-          s.longest_loss = c.longest_loss, s.loss_at = c.loss_at;
-      });
-      const int top = std::max(s.longest_win, s.longest_loss);
-      s.win.resize(top + 1);
-      s.lose.resize(top + 1);
-      count.resize(2 * (top + 1), 0);
-      for (int r = 0; r <= top; ++r) s.win[r] = count[2 * r], s.lose[r] = count[2 * r + 1];
+      Counts& s = stats[t];  // this tier's alone: no other task writes it
+      parts.combine_each([&](const Counts& c) { s.add(c); });
+      s.positions = recs.size();
     };
     nlohmann::json extra;
-    if constexpr (requires { M::census(space_, [](TierId) { return std::vector<Outcome>{}; }); }) {
-      extra = M::census(space_, [&](TierId t) {
-        const std::vector<R> recs = reader.records(t);
-        account(t, recs);
-        std::vector<Outcome> values(recs.size());
-        for (size_t i = 0; i < recs.size(); ++i) values[i] = Rec::decode(recs[i]);
-        return values;
+    if constexpr (requires { typename M::Census; }) {
+      typename M::Census census(space_);
+      read_tiers<Space, Rec>(space_, source, [&](TierId t, std::span<const R> whole, const auto& held) {
+        account(t, whole);
+        census.tier(t, [&](TierId c, uint64_t i) { return Rec::decode(c == t ? whole[i] : held(c)[i]); });
       });
+      extra = census.report();
+    } else {
+      read_tiers<Space, Rec>(space_, source,
+                             [&](TierId t, std::span<const R> whole, const auto&) { account(t, whole); });
     }
-    for (TierId t = 0; t < space_.tier_count(); ++t)
-      if (!stats[t].done) account(t, reader.records(t));
 
     std::map<unsigned, uint64_t> win_total, lose_total;
     nlohmann::json per_tier = nlohmann::json::array();
     int longest_win = -1, longest_loss = -1;
     std::string win_example, loss_example;
     for (TierId t = 0; t < space_.tier_count(); ++t) {
-      const TierStats& s = stats[t];
+      const Counts& s = stats[t];
       uint64_t wins = 0, losses = 0;
       nlohmann::json wj = nlohmann::json::object(), lj = nlohmann::json::object();
-      for (unsigned r = 0; r < s.win.size(); ++r) {
-        if (const uint64_t c = s.win[r]) wins += c, win_total[r] += c, wj[std::to_string(r)] = c;
-        if (const uint64_t c = s.lose[r]) losses += c, lose_total[r] += c, lj[std::to_string(r)] = c;
+      for (unsigned r = 0; 2 * r < s.count.size(); ++r) {
+        if (const uint64_t c = s.at(2 * r)) wins += c, win_total[r] += c, wj[std::to_string(r)] = c;
+        if (const uint64_t c = s.at(2 * r + 1)) losses += c, lose_total[r] += c, lj[std::to_string(r)] = c;
       }
       if (s.longest_win > longest_win) longest_win = s.longest_win, win_example = position_at(t, s.win_at);
       if (s.longest_loss > longest_loss) longest_loss = s.longest_loss, loss_example = position_at(t, s.loss_at);

@@ -60,50 +60,43 @@ Position Module::start(const Space& space) {
   return start_of(space.counts());
 }
 
-nlohmann::json Module::census(const Space& space,
-                              const std::function<std::vector<Outcome>(TierId)>& read_tier) {
-  const Position start = start_of(space.counts());
-  Explorer ex(start, kDefaultExploreLimit, false);
-  // group the reachable positions by tier, read each tier once
-  std::map<TierId, std::vector<uint64_t>> by_tier;
+Module::Census::Census(const Space& space)
+    : start_position_(start_of(space.counts())),
+      goal_(goal_of(space.counts())),
+      start_at_(space.rank(start_position_)) {
+  Explorer ex(start_position_, kDefaultExploreLimit, false);
+  reachable_ = ex.reachable();
+  stuck_ = ex.stuck();
   for (size_t d = 0; d < ex.layers(); ++d)
     for (uint64_t k : ex.layer(d)) {
       const TierIndex ti = space.rank(ex.position(k));
-      by_tier[ti.tier].push_back(ti.index);
+      by_tier_[ti.tier].push_back(ti.index);
     }
-  uint64_t wins = 0, loses = 0;
-  std::map<unsigned, uint64_t> by_r;
-  for (auto& [t, idx] : by_tier) {
-    const std::vector<Outcome> recs = read_tier(t);
-    for (uint64_t i : idx) {
-      const Outcome o = recs.at(i);
-      if (o.value == Value::Win) {
-        ++wins;
-        ++by_r[o.remoteness];
-      } else {
-        ++loses;
-      }
-    }
-  }
-  const Outcome s = read_tier(space.rank(start).tier).at(space.rank(start).index);
+}
+
+nlohmann::json Module::Census::report() const {
+  const Position& start = start_position_;
+  const Outcome s = start_;
+  const uint64_t wins = wins_, loses = loses_;
+  const auto& by_r = by_r_;
   nlohmann::json rows = nlohmann::json::array();
   for (auto [r, c] : by_r) rows.push_back({{"remoteness", r}, {"positions", c}});
   nlohmann::json out;
   out["fromStart"] = {{"start", format(start)},
-                      {"goal", format(goal_of(space.counts()))},
+                      {"goal", format(goal_)},
                       {"startValue", value_name(s.value)},
                       {"startRemoteness", s.remoteness},
-                      {"reachable", ex.reachable()},
+                      {"reachable", reachable_},
                       {"canReachGoal", wins},
                       {"deadEnds", loses},
-                      {"stuck", ex.stuck()},
+                      {"stuck", stuck_},
                       {"reachableByRemoteness", rows}};
   out["report"] = nlohmann::json::array(
       {"from the start " + format(start) + " (" + std::string(value_name(s.value)) +
        (s.value == Value::Win ? " in " + std::to_string(s.remoteness) : std::string()) +
-       "): " + std::to_string(ex.reachable()) + " positions reachable, " + std::to_string(wins) +
+       "): " + std::to_string(reachable_) + " positions reachable, " + std::to_string(wins) +
        " can still reach the goal, " + std::to_string(loses) + " dead ends (" +
-       std::to_string(ex.stuck()) + " with no move at all)"});
+       std::to_string(stuck_) + " with no move at all)"});
   return out;
 }
 

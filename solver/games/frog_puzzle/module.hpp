@@ -4,6 +4,8 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -51,8 +53,44 @@ struct Module {
 
   /// From the start L^n _^k R^m: positions reachable, how many can still reach the goal,
   /// dead ends, stuck positions, remoteness of the reachable ones (values from the records).
-  static nlohmann::json census(const Space& space,
-                               const std::function<std::vector<Outcome>(TierId)>& read_tier);
+  class Census {
+   public:
+    /// Explores from the space's start (the reachable positions, grouped by tier).
+    explicit Census(const Space& space);
+    /// Tier t is whole: its reachable positions counted. Thread-safe.
+    template <class OutcomeAt>
+    void tier(TierId t, OutcomeAt&& at) {
+      const auto it = by_tier_.find(t);
+      if (it == by_tier_.end()) return;
+      uint64_t wins = 0, loses = 0;
+      std::map<unsigned, uint64_t> by_r;
+      for (uint64_t i : it->second) {
+        const Outcome o = at(t, i);
+        if (o.value == Value::Win) {
+          ++wins;
+          ++by_r[o.remoteness];
+        } else {
+          ++loses;
+        }
+      }
+      std::lock_guard lock(mu_);
+      wins_ += wins;
+      loses_ += loses;
+      for (auto [r, c] : by_r) by_r_[r] += c;
+      if (t == start_at_.tier) start_ = at(t, start_at_.index);
+    }
+    nlohmann::json report() const;
+
+   private:
+    Position start_position_, goal_;
+    TierIndex start_at_;
+    uint64_t reachable_ = 0, stuck_ = 0;
+    std::map<TierId, std::vector<uint64_t>> by_tier_;  // the reachable positions' indices
+    std::mutex mu_;
+    uint64_t wins_ = 0, loses_ = 0;
+    std::map<unsigned, uint64_t> by_r_;
+    Outcome start_{};
+  };
 
   /// `toadbase frog-puzzle solve` and `toadbase frog-puzzle check` (command.cpp).
   static std::vector<GameCommand> add_commands(CLI::App& root, const Host& host);

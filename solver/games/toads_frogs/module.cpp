@@ -105,26 +105,11 @@ uint64_t Module::remoteness_bound(const nlohmann::json& j) {
   return worst;
 }
 
-nlohmann::json Module::census(const Space& space,
-                              const std::function<std::vector<Outcome>(TierId)>& read_tier) {
-  // key: (toads, frogs) -> counts of L, R, N, P
-  std::map<std::pair<int, int>, std::array<uint64_t, 4>> by_counts;
-  for (TierId t = 0; t < space.tier_count(); ++t) {
-    if (!space.toads_to_move(t)) continue;
-    const TierId u = space.other_turn_tier(t);
-    const std::vector<Outcome> toads = read_tier(t), frogs = read_tier(u);
-    auto& c = by_counts[{space.tier_toads(t), space.tier_frogs(t)}];
-    for (size_t i = 0; i < toads.size(); ++i) {
-      const bool toads_win_first = toads[i].value == Value::Win,
-                 frogs_win_first = frogs[i].value == Value::Win;
-      const int cls = toads_win_first ? (frogs_win_first ? 2 : 0) : (frogs_win_first ? 1 : 3);
-      ++c[cls];
-    }
-  }
+nlohmann::json Module::Census::report() const {
   nlohmann::json rows = nlohmann::json::array();
   std::array<uint64_t, 4> total{};
   // the same as lines for `analyze` without --json: a row a piece count, then the totals
-  nlohmann::json report = {
+  nlohmann::json lines = {
       "outcome classes of the boards (each board counted once, both players' values together):",
       "L: Left (Toads) wins whoever starts, R: Right (Frogs) wins whoever starts,",
       "N: the player to move wins, P: the player to move loses"};
@@ -133,12 +118,12 @@ nlohmann::json Module::census(const Space& space,
     std::snprintf(line, sizeof line, "%s %12llu %12llu %12llu %12llu", head,
                   static_cast<unsigned long long>(c[0]), static_cast<unsigned long long>(c[1]),
                   static_cast<unsigned long long>(c[2]), static_cast<unsigned long long>(c[3]));
-    report.push_back(line);
+    lines.push_back(line);
   };
   std::snprintf(line, sizeof line, "%6s %6s %12s %12s %12s %12s", "toads", "frogs", "L", "R", "N",
                 "P");
-  report.push_back(line);
-  for (const auto& [k, c] : by_counts) {
+  lines.push_back(line);
+  for (const auto& [k, c] : by_counts_) {
     rows.push_back({{"toads", k.first},
                     {"frogs", k.second},
                     {"L", c[0]},
@@ -154,7 +139,7 @@ nlohmann::json Module::census(const Space& space,
   return {
       {"outcomeClasses", rows},
       {"outcomeClassTotals", {{"L", total[0]}, {"R", total[1]}, {"N", total[2]}, {"P", total[3]}}},
-      {"report", report}};
+      {"report", lines}};
 }
 
 UwapiGame Module::uwapi() {

@@ -3,9 +3,17 @@
 // does the rest; one line in tools/registry.cpp registers it.
 #pragma once
 
+#include <tbb/blocked_range.h>
+#include <tbb/combinable.h>
+#include <tbb/parallel_for.h>
+
+#include <array>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "solver/module/module.hpp"
@@ -50,9 +58,44 @@ struct Module {
   /// empty cells and toads to their left by one or more. 242 for length 22, 264 for 23.
   static uint64_t remoteness_bound(const nlohmann::json& normalized);
 
-  /// The outcome classes L / R / N / P of every board, by piece counts.
-  static nlohmann::json census(const Space& space,
-                               const std::function<std::vector<Outcome>(TierId)>& read_tier);
+  /// The outcome classes L / R / N / P of every board, by piece counts: counted at each
+  /// Frogs' tier, which reads the Toads' tier of the same boards (same index).
+  class Census {
+   public:
+    explicit Census(const Space& space) : space_(space) {}
+    /// Tier u is whole; at(tier, i) is the outcome of position i of u or of a tier u reads.
+    /// Thread-safe: analyze gives the tiers of a level side by side.
+    template <class OutcomeAt>
+    void tier(TierId u, OutcomeAt&& at) {
+      if (space_.toads_to_move(u)) return;
+      const TierId t = space_.other_turn_tier(u);  // the same boards, Toads to move
+      using Counts = std::array<uint64_t, 4>;
+      tbb::combinable<Counts> parts([] { return Counts{}; });
+      tbb::parallel_for(tbb::blocked_range<uint64_t>(0, space_.tier_size(u), uint64_t{1} << 16),
+                        [&](const tbb::blocked_range<uint64_t>& r) {
+                          Counts& c = parts.local();
+                          for (uint64_t i = r.begin(); i != r.end(); ++i)
+                            ++c[outcome_class(at(t, i).value == Value::Win, at(u, i).value == Value::Win)];
+                        });
+      const Counts sum = parts.combine([](Counts a, const Counts& b) {
+        for (int k = 0; k < 4; ++k) a[k] += b[k];
+        return a;
+      });
+      std::lock_guard lock(mu_);
+      auto& c = by_counts_[{space_.tier_toads(u), space_.tier_frogs(u)}];
+      for (int k = 0; k < 4; ++k) c[k] += sum[k];
+    }
+    nlohmann::json report() const;
+
+   private:
+    // 0 L (Toads win whoever starts), 1 R, 2 N (the player to move wins), 3 P
+    static int outcome_class(bool toads_win_first, bool frogs_win_first) {
+      return toads_win_first ? (frogs_win_first ? 2 : 0) : (frogs_win_first ? 1 : 3);
+    }
+    const Space& space_;
+    std::mutex mu_;
+    std::map<std::pair<int, int>, std::array<uint64_t, 4>> by_counts_;  // (toads, frogs)
+  };
 };
 
 }  // namespace toadbase::toads_frogs
