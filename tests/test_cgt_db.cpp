@@ -482,6 +482,17 @@ TEST_CASE("cgt database through the toadbase command: solve, query, cgt sum, ana
   CHECK_THAT(run_expecting({"cgt", "sum", "--db", db}, 2).err, Contains("give strips"));
   CHECK_THAT(run_expecting({"cgt", "sum", "--db", db, "T-F|TTTTTTTTTTTT"}, 1).err, Contains("12 cells"));
   CHECK(json::parse(ok({"cgt", "sum", "--db", db, "-TF|F-T"}).out)["value"] == "0");  // strips may start with '-'
+  // positionals before and after "--" (CLI11 handed what followed "--" to the parent once the
+  // command had a positional, and `cgt thermograph -1 -- -2` was refused)
+  const std::vector<std::string> two_sums = lines_of(ok({"cgt", "sum", "--db", db, "T-F", "--", "-TF|F-T"}).out);
+  REQUIRE(two_sums.size() == 2);
+  CHECK(json::parse(two_sums[0])["sum"] == "T-F");
+  CHECK(json::parse(two_sums[1])["sum"] == "-TF|F-T");
+  const std::vector<std::string> walls = lines_of(ok({"cgt", "thermograph", "--json", "-1", "--", "-2", "{1|0}"}).out);
+  REQUIRE(walls.size() == 3);
+  CHECK(json::parse(walls[0])["value"] == "-1");
+  CHECK(json::parse(walls[1])["value"] == "-2");
+  CHECK(json::parse(walls[2])["value"] == "{1|0}");
   CHECK_THAT(run_expecting({"cgt", "sum", "--db", dir / "none", "T-F"}, 1).err, Contains("no database"));
   // analyze: every board of 11 cells counted once, the laws hold over boards they apply to
   const json a = json::parse(ok({"analyze", "--db", db, "--json"}).out);

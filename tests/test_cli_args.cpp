@@ -268,6 +268,18 @@ TEST_CASE("cli args: --turn the game does not take is a command-line mistake, an
     CHECK_THAT(r.err, Contains("--turn: the player to move is 1 (Toads) or 2 (Frogs), not '" + c.args[4] + "'"));
     CHECK(r.out.empty());
   }
+  // an empty --turn is refused, not read as no turn at all
+  const std::vector<TurnCase> empty = {
+      {{"query", "--db", f.tf, "--turn", "", "1_TT--FF"}},
+      {{"validate", "--db", f.tf, "--turn", "", "-"}, "1_TT--FF\twin\n"},
+      {{"play", "--db", f.tf, "--turn", "", "1_TT--FF", "--watch"}},
+  };
+  for (const TurnCase& c : empty) {
+    INFO(c.args[0]);
+    const RunResult r = run_expecting(c.args, 2, c.input);
+    CHECK_THAT(r.err, Contains("--turn: is empty"));
+    CHECK(r.out.empty());
+  }
   // a huge --turn is quoted in part, with its size (as every error quotes what a user gave)
   const RunResult huge = run_expecting({"query", "--db", f.tf, "--turn", std::string(5000, '9'), "TT--FF"}, 2);
   CHECK_THAT(huge.err, Contains("--turn: the player to move is 1 (Toads) or 2 (Frogs), not '" + std::string(80, '9') +

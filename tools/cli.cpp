@@ -38,6 +38,14 @@ int report_error(const std::string& message, int code, bool json) {
 
 void add_db_option(CLI::App* s, Common& c) { s->add_option("--db", c.db, "the database directory")->required(); }
 
+CLI::Validator turn_given() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text.empty() ? "is empty (give the player to move, or leave --turn out)" : std::string();
+      },
+      std::string(), "toadbase-turn");
+}
+
 void add_threads_option(CLI::App* s, int& threads, const std::string& description) {
   s->add_option("--threads", threads, description)->check(whole_number_in(0, kMaxThreads))->default_str("all cores");
 }
@@ -140,6 +148,15 @@ class HelpFormatter : public CLI::Formatter {
     if (!d.empty()) {
       const size_t at = s.find("=" + d);
       if (at != std::string::npos) s.erase(at, d.size() + 1);
+    }
+    return s;
+  }
+  // a hidden positional (group "") stays out of the usage line as it stays out of the list
+  std::string make_usage(const CLI::App* app, std::string name) const override {
+    std::string s = CLI::Formatter::make_usage(app, std::move(name));
+    for (const CLI::Option* opt : app->get_options([](const CLI::Option* o) { return o->get_positional() && o->get_group().empty(); })) {
+      const std::string shown = " " + make_option_usage(opt);
+      if (const size_t at = s.find(shown); at != std::string::npos) s.erase(at, shown.size());
     }
     return s;
   }

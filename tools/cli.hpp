@@ -63,6 +63,9 @@ void add_json_flag(CLI::App* s, Common& c);
 /// names every signed integer INT: an INT option is taken to hold an int.
 void plain_number_checks(CLI::App& app);
 void add_quiet_flag(CLI::App* s, Common& c);
+/// The check of a --turn option: given, it names a player; `--turn ''` is refused instead of
+/// read as no turn at all (the game's parse says which players it has).
+CLI::Validator turn_given();
 
 // ---- help ---------------------------------------------------------------------------------
 

@@ -121,6 +121,7 @@ Command add_play(CLI::App& root) {
   add_db_option(play, o->c);
   play->add_option("position", o->position, "where to start; the database's start position when none is given");
   play->add_option("--turn", o->turn, "the player to move for a bare board (1 or 2)")
+      ->check(turn_given())
       ->default_str("none: the position says");
   play->add_option("--as", o->as, "the player you are, 1 or 2 (two-player games)");
   play->add_flag("--watch", o->watch, "perfect play on both sides, no input");

@@ -156,6 +156,7 @@ Command add_query(CLI::App& root) {
                     "blank lines skipped); a position that starts with - goes after --");
   whole_positionals(query, &o->positions);
   query->add_option("--turn", o->turn, "the player to move for positions given as a bare board (1 or 2)")
+      ->check(turn_given())
       ->default_str("none: the position says");
   query->add_flag("--start", o->start, "the space's start position first");
   query->add_option("--random", o->random, "N positions drawn uniformly from the database's positions (at most 10,000,000)")

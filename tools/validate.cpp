@@ -40,6 +40,7 @@ Command add_validate(CLI::App& root) {
   add_json_flag(validate, o->c);
   validate->add_option("file", o->file, "the TSV file; - reads standard input")->required();
   validate->add_option("--turn", o->turn, "the player to move for bare boards (1 or 2)")
+      ->check(turn_given())
       ->default_str("none: the position says");
   validate->add_option("--show", o->show, "how many disagreements (and unparseable rows) to list")
       ->check(whole_number_in(0, std::numeric_limits<int>::max()));

@@ -29,9 +29,24 @@ std::vector<std::string> after_separator(std::vector<std::string> rest) {
   return rest;
 }
 
+/// A command whose positionals may start with '-' (a strip "--TF", a value "-1"): CLI11's
+/// leftovers are taken too. CLI11 ends a subcommand at "--" once every positional has its
+/// least count and hands what follows to the parent, which refused it (`thermograph -1 --
+/// -2`); a hidden positional (`spare`) that is never filled before "--" keeps it here.
+void dash_positionals(CLI::App* app, std::vector<std::string>& spare) {
+  app->allow_extras();
+  app->add_option("spare", spare)->group("")->expected(1, 1 << 20);  // CLI11 takes one unbounded positional
+}
+
+/// The positionals in the order given: CLI11's, then the hidden one's, then the leftovers.
+void gather(const CLI::App& app, std::vector<std::string>& into, const std::vector<std::string>& spare) {
+  into.insert(into.end(), spare.begin(), spare.end());
+  for (const auto& extra : after_separator(app.remaining())) into.push_back(extra);
+}
+
 struct SumOptions {
   std::string db;
-  std::vector<std::string> sums;
+  std::vector<std::string> sums, spare;
   bool text = false;
 };
 
@@ -116,7 +131,7 @@ int run_index(const IndexOptions& o, const Host& host) {
 struct FindOptions {
   std::string db, outcome, kind, temperature, mean;
   bool outcome_given = false, kind_given = false, temperature_given = false, mean_given = false;
-  std::vector<std::string> values;
+  std::vector<std::string> values, spare;
   int limit = 10;
   bool json = false;
 };
@@ -131,9 +146,9 @@ int run_find(const FindOptions& o, const Host& host) {
   if (o.temperature_given) params["temperatureAtLeast"] = o.temperature;
   if (o.mean_given) params["mean"] = o.mean;
   params["limit"] = std::to_string(o.limit);
-  (void)FindQuery::from_params(params);  // a usage error before the database is opened
-  const OpenedDatabase d = host.open(o.db, Module::kName);
-  const nlohmann::ordered_json a = d.instance->find(*d.source, o.db, params);
+  const FindQuery q = FindQuery::from_params(params);  // a usage error before the database is opened
+  const OpenedCgt c(host, o.db);
+  const nlohmann::ordered_json a = c.inst->find(*c.d.source, o.db, q);
   const bool found = a.value("found", false);
   if (o.json) {
     std::cout << a.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -161,7 +176,7 @@ int run_find(const FindOptions& o, const Host& host) {
 }
 
 struct ThermographOptions {
-  std::vector<std::string> values;
+  std::vector<std::string> values, spare;
   bool json = false;
 };
 
@@ -222,11 +237,11 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   auto* sum = top->add_subcommand("sum", "the value of strips separated by walls (|): the sum of their values, as JSON");
   sum->add_option("--db", o->db, "the database (toadbase solve toads-frogs-cgt ...)")->required();
   sum->add_option("sums", o->sums, "strips separated by |, e.g. 'TT--F|T-TFF'; each argument one sum");
-  sum->allow_extras();  // a strip may start with '-'
+  dash_positionals(sum, o->spare);  // a strip may start with '-'
   sum->add_flag("--text", o->text, "one line a sum instead of JSON");
   // once parsed: strips that start with '-' came as extras; no strip at all is a usage error
   sum->callback([sum, o] {
-    for (const auto& extra : after_separator(sum->remaining())) o->sums.push_back(extra);
+    gather(*sum, o->sums, o->spare);
     if (o->sums.empty()) throw CLI::ValidationError("sums", "give strips separated by |, e.g. 'TT--F|T-TFF'");
   });
 
@@ -248,9 +263,9 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   find->add_option("--limit", fo->limit, "the shortest boards listed (0.." + std::to_string(kFindMaxLimit) + ")")
       ->check(CLI::Range(0, kFindMaxLimit));
   find->add_flag("--json", fo->json, "the answer as JSON");
-  find->allow_extras();  // a value may start with '-'
+  dash_positionals(find, fo->spare);  // a value may start with '-'
   find->callback([find, fo] {
-    for (const auto& extra : after_separator(find->remaining())) fo->values.push_back(extra);
+    gather(*find, fo->values, fo->spare);
     fo->outcome_given = find->count("--outcome") > 0;
     fo->kind_given = find->count("--kind") > 0;
     fo->temperature_given = find->count("--temperature-at-least") > 0;
@@ -264,9 +279,9 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
       "thermograph", "a value's thermograph: its walls, mean and temperature (no database needed)");
   thermograph->add_option("values", to->values, "values as query prints them: {2|-1}, ^*, 1/8, +-1 (each one a line)");
   thermograph->add_flag("--json", to->json, "one JSON object a value");
-  thermograph->allow_extras();  // a value may start with '-'
+  dash_positionals(thermograph, to->spare);  // a value may start with '-'
   thermograph->callback([thermograph, to] {
-    for (const auto& extra : after_separator(thermograph->remaining())) to->values.push_back(extra);
+    gather(*thermograph, to->values, to->spare);
     if (to->values.empty()) throw CLI::ValidationError("values", "give a value, e.g. '{2|-1}'");
   });
   host.examples(thermograph, {"toadbase cgt thermograph '{2|-1}'", "toadbase cgt thermograph '{3|{1|-1}}' --json"});

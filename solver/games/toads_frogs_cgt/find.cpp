@@ -454,8 +454,8 @@ FindQuery FindQuery::from_params(const std::map<std::string, std::string>& param
   for (const auto& [name, v] : params) {
     if (name == "value") {
       q.value = v;
-      cgt::FormTable t({size_t{1} << 12, size_t{1} << 10});
-      (void)parse_value(t, v);
+      q.table = std::make_shared<cgt::FormTable>(cgt::FormTable::Options{size_t{1} << 16, size_t{1} << 14});
+      q.form = parse_value(*q.table, v);  // made once: find_boards reads it from here
     } else if (name == "outcome") {
       if (v.size() != 1 || std::string_view("LRNP").find(v[0]) == std::string_view::npos)
         throw UsageError("outcome must be L, R, N or P, not '" + printable_excerpt(v) + "'");
@@ -515,8 +515,9 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
   std::optional<uint32_t> target;
   bool absent = false;
   if (q.value) {
-    cgt::FormTable t({size_t{1} << 16, size_t{1} << 14});
-    const cgt::FormId g = parse_value(t, *q.value);
+    if (!q.table) throw std::logic_error("find: a value not made by FindQuery::from_params");
+    cgt::FormTable& t = *q.table;
+    const cgt::FormId g = q.form;
     const uint64_t length = t.printed_length(g);
     const bool stored = length <= text_cap;
     const std::string text = stored ? t.to_string(g) : std::string();
@@ -648,7 +649,10 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
 
 nlohmann::ordered_json CgtInstance::find(const TierSource& source, const std::string& path,
                                          const std::map<std::string, std::string>& params) const {
-  const FindQuery q = FindQuery::from_params(params);
+  return find(source, path, FindQuery::from_params(params));
+}
+
+nlohmann::ordered_json CgtInstance::find(const TierSource& source, const std::string& path, const FindQuery& q) const {
   const FormReader reader(source, layout());
   std::shared_ptr<const FindIndex> index;
   {

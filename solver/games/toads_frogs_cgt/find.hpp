@@ -161,6 +161,9 @@ struct FindQuery {
   std::optional<cgt::Dyadic> temperature_at_least;  // --temperature-at-least T
   std::optional<cgt::Dyadic> mean;                  // --mean M
   int limit = 10;                                   // the shortest boards listed, 0..kFindMaxLimit
+  /// The value made once, when from_params read it: the table that holds it, and its form.
+  std::shared_ptr<cgt::FormTable> table;
+  cgt::FormId form{};
 
   /// From named parameters, as HTTP and Python give them ("value", "outcome", "kind",
   /// "temperatureAtLeast", "mean", "limit"); throws UsageError naming a bad one.

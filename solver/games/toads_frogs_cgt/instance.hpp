@@ -50,6 +50,8 @@ class CgtInstance : public Instance, public ValueClaims {
   /// find.hpp: boards by value, from the index beside the database (loaded once, kept).
   nlohmann::ordered_json find(const TierSource& source, const std::string& path,
                               const std::map<std::string, std::string>& params) const override;
+  /// The same for a query already read (its value made once).
+  nlohmann::ordered_json find(const TierSource& source, const std::string& path, const FindQuery& q) const;
   std::string start_position() const override;
   /// export --format tsv and validate: board<TAB>value, every board without dead pieces
   /// (each stored board, then its mirror when that is not stored), values compared as games.
