@@ -651,7 +651,8 @@ TEST_CASE("read_tiers gives every tier once, with the solve's records, holding n
   // at a time through their chains instead, a length-22 analyze ran out of 24 GiB
   for (int n : {9, 12}) {
     INFO("length " << n);
-    const SolvedSpace full(tf::SpaceParams{n, std::nullopt, std::nullopt});
+    // solved with the threads it is read with: the tiers in flight depend on them
+    const SolvedSpace full(tf::SpaceParams{n, std::nullopt, std::nullopt}, 2);
     std::vector<int> seen(full.space.tier_count(), 0);
     std::mutex mu;
     uint64_t bad = 0, derived = 0;
