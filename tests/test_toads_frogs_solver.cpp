@@ -494,6 +494,70 @@ struct ChainGame {
 };
 static_assert(toadbase::TierGame<ChainGame>);
 
+/// A fake game of stored tiers s_i = 2i and derived ones d_i = 2i + 1 (i < pairs), four
+/// scanned positions each, position j moving to position j of its one child tier:
+///   s_0 none, d_i s_i, s_i (i > 0) d_{i-1}.
+/// d_i (i > 0) ends in a tail of four positions copied from d_{i-1}'s first four, so the
+/// derived tiers' tails chain down to d_0.
+struct TailChainGame {
+  using Position = std::pair<TierId, uint64_t>;
+  TierId pairs;
+  static constexpr uint64_t kScanned = 4;
+  bool tier_stored(TierId t) const { return t % 2 == 0; }
+  TierId tier_count() const { return 2 * pairs; }
+  uint64_t tier_size(TierId t) const { return t >= 3 && t % 2 ? 2 * kScanned : kScanned; }
+  uint64_t tier_prefix(TierId) const { return kScanned; }
+  TierId tail_source(TierId t) const { return t - 2; }
+  template <class R>
+  void fill_tail(TierId, const R* source, R* out) const {
+    std::copy_n(source, kScanned, out + kScanned);
+  }
+  std::string tier_name(TierId t) const { return (t % 2 ? "d" : "s") + std::to_string(t / 2); }
+  std::vector<TierId> child_tiers(TierId t) const {
+    return t ? std::vector<TierId>{t - 1} : std::vector<TierId>{};
+  }
+  Position unrank(TierId t, uint64_t i) const { return {t, i}; }
+  toadbase::TierIndex rank(const Position& p) const { return {p.first, p.second}; }
+  std::vector<Position> children(const Position& p) const {
+    if (p.first == 0) return {};
+    return {{p.first - 1, p.second % kScanned}};
+  }
+  template <class Visit>
+  void scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
+    for (uint64_t i = lo; i < hi; ++i) {
+      if (t) visit.child(0, i, true);
+      visit.position(i);
+    }
+  }
+};
+static_assert(toadbase::TierGame<TailChainGame>);
+
+/// A fake game whose tier k reads every tier below it (one position each, moving to each
+/// of them): a solve holds every tier to the last level; a pass loading them holds none.
+struct FanGame {
+  using Position = TierId;
+  TierId tiers;
+  TierId tier_count() const { return tiers; }
+  uint64_t tier_size(TierId) const { return 1; }
+  std::string tier_name(TierId t) const { return "fan" + std::to_string(t); }
+  std::vector<TierId> child_tiers(TierId t) const {
+    std::vector<TierId> below(t);
+    for (TierId c = 0; c < t; ++c) below[c] = c;
+    return below;
+  }
+  Position unrank(TierId t, uint64_t) const { return t; }
+  toadbase::TierIndex rank(const Position& p) const { return {p, 0}; }
+  std::vector<Position> children(const Position& p) const { return child_tiers(p); }
+  template <class Visit>
+  void scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
+    for (uint64_t i = lo; i < hi; ++i) {
+      for (uint32_t c = 0; c < t; ++c) visit.child(c, 0, true);
+      visit.position(i);
+    }
+  }
+};
+static_assert(toadbase::TierGame<FanGame>);
+
 }  // namespace
 
 TEST_CASE("a remoteness above 255 throws overflow_error instead of wrapping",
@@ -644,6 +708,51 @@ TEST_CASE("derived tiers: recomputed on resume from stored children, never loade
   CHECK(stats.peak_bytes_in_flight <= fresh.peak_bytes_in_flight + 1);
 }
 
+TEST_CASE("a resume rebuilds a chain of derived tails one link at a time", "[solver][derived][resume]") {
+  // every tier up to d_9 committed, s_10 not: s_10 reads d_9, whose tail comes from d_8,
+  // whose tail from d_7 ... down to d_0. Recovered and held to the level's end, the whole
+  // chain (ten derived tiers and the stored tier under each) was in memory at once.
+  const TailChainGame g{14};
+  MemStore all(g.tier_count());
+  const auto fresh = toadbase::solve_tiers(g, all, nullptr);
+  for (TierId t = 0; t < g.tier_count(); ++t) {
+    INFO(g.tier_name(t));
+    REQUIRE(all.records[t].size() == g.tier_size(t));
+    CHECK(all.kept[t] == (g.tier_stored(t) ? TailChainGame::kScanned : 0u));
+    CHECK(all.records[t][0] == static_cast<Record>(t));  // position 0 of tier t: t plies to the end
+  }
+  MemStore partial(g.tier_count());
+  for (TierId t = 0; t < 20; ++t) partial.preload(t, all.records[t], g.tier_stored(t) ? toadbase::kAllRecords : 0);
+  const auto stats = toadbase::solve_tiers(g, partial, nullptr);
+  CHECK(stats.tiers_skipped == 20);
+  CHECK(partial.records == all.records);
+  // d_9 rebuilt, with what makes it (d_8, s_9), beside s_10: within one link of a fresh solve
+  INFO("fresh " << fresh.peak_bytes_in_flight << ", resumed " << stats.peak_bytes_in_flight);
+  CHECK(stats.peak_bytes_in_flight <= fresh.peak_bytes_in_flight + 2 * TailChainGame::kScanned);
+}
+
+TEST_CASE("read_tiers loads a stored tier without holding its children", "[solver][analyze]") {
+  // a solve holds every tier of FanGame to the last level; a pass that loads them needs none
+  const FanGame g{24};
+  MemStore store(g.tiers);
+  const auto solved = toadbase::solve_tiers(g, store, nullptr);
+  CHECK(solved.peak_bytes_in_flight >= g.tiers - 1);
+  std::vector<int> seen(g.tiers, 0);
+  std::mutex mu;
+  bool same = true;
+  const uint64_t peak = toadbase::with_threads(2, [&] {
+    return toadbase::read_tiers<FanGame, toadbase::ParityRecord>(
+        g, store, [&](TierId t, std::span<const uint8_t> whole, const auto&) {
+          std::lock_guard lock(mu);
+          ++seen[t];
+          same = same && std::equal(whole.begin(), whole.end(), store.records[t].begin(), store.records[t].end());
+        });
+  });
+  CHECK(same);
+  CHECK(std::all_of(seen.begin(), seen.end(), [](int k) { return k == 1; }));
+  CHECK(peak <= 2);  // a tier a thread
+}
+
 TEST_CASE("read_tiers gives every tier once, with the solve's records, holding no more than the solve",
           "[solver][derived][analyze]") {
   // analyze reads a solved store this way: derived tiers (Frogs to move, and every tier with
@@ -661,9 +770,13 @@ TEST_CASE("read_tiers gives every tier once, with the solve's records, holding n
           full.space, full.store, [&](TierId t, std::span<const uint8_t> whole, const auto& held) {
             const std::vector<uint8_t>& want = full.store.records[t];
             const bool same = std::equal(whole.begin(), whole.end(), want.begin(), want.end());
-            // every tier t reads is held while t is given
+            // every tier read to make t is held while t is given: a derived tier's children,
+            // a tail's source
             bool reads_held = true;
-            for (TierId c : full.space.child_tiers(t)) reads_held = reads_held && held(c) != nullptr;
+            if (!full.space.tier_stored(t))
+              for (TierId c : full.space.child_tiers(t)) reads_held = reads_held && held(c) != nullptr;
+            if (toadbase::has_tail(full.space, t))
+              reads_held = reads_held && held(full.space.tail_source(t)) != nullptr;
             std::lock_guard lock(mu);
             ++seen[t];
             if (!same || !reads_held) ++bad;

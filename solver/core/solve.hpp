@@ -67,10 +67,38 @@ void solve_tier(const G& game, TierId tier, const std::vector<const typename Rec
   solve_range<G, Rec>(game, tier, 0, out.size(), child_records, out.data(), tail_records);
 }
 
-/// The whole records of a tier an earlier run committed: loaded, or for a derived tier
-/// recomputed from its children; a tail is copied from its source. `fetch(id)` gives the
-/// whole records of another committed tier (a child of a derived tier, a tail's source);
-/// without it they are recovered the same way, each once.
+/// The whole records of a tier an earlier run committed into `out` (the tier's size):
+/// loaded, or for a derived tier recomputed from its children; a tail is copied from its
+/// source. `fetch(id)` gives the whole records of another committed tier (a child of a
+/// derived tier, a tail's source). The tail's source is fetched first: a chain of derived
+/// tails is then rebuilt from its far end, each link whole before the next needs it.
+template <TierGame G, class Rec = ParityRecord>
+void recover_into(const G& game, const TierSource& source, TierId t,
+                  const std::function<const typename Rec::Storage*(TierId)>& fetch, typename Rec::Storage* out) {
+  using R = typename Rec::Storage;
+  const uint64_t size = game.tier_size(t), prefix = tier_prefix(game, t);
+  if (tier_stored(game, t)) {
+    const uint64_t kept = prefix > 0 ? source.tier_kept(t) : 0;  // all of it tail: nothing kept
+    if (kept != size && kept != prefix)  // kept whole: an older database, no tail to fill
+      throw std::runtime_error("stored tier " + game.tier_name(t) + " has the wrong size");
+    const R* tail = kept < size ? fetch(tail_source(game, t)) : nullptr;
+    if (kept > 0) {
+      if (source.record_bytes() != sizeof(R))
+        throw std::logic_error("records of " + std::to_string(sizeof(R)) + " bytes read from a store of " +
+                               std::to_string(source.record_bytes()) + "-byte records");
+      source.load_tier(t, out);
+    }
+    if (tail) fill_tail(game, t, tail, out);
+  } else {
+    const R* tail = prefix < size ? fetch(tail_source(game, t)) : nullptr;
+    std::vector<const R*> kids;
+    for (TierId c : game.child_tiers(t)) kids.push_back(fetch(c));
+    solve_range<G, Rec>(game, t, 0, size, kids, out, tail);
+  }
+}
+
+/// The same into a new array; without `fetch` the tiers it reads are recovered the same
+/// way, each once.
 template <TierGame G, class Rec = ParityRecord>
 std::vector<typename Rec::Storage> recover_tier(const G& game, const TierSource& source, TierId t,
                                                 const std::function<const typename Rec::Storage*(TierId)>& fetch = {}) {
@@ -84,20 +112,21 @@ std::vector<typename Rec::Storage> recover_tier(const G& game, const TierSource&
     };
     return recover_tier<G, Rec>(game, source, t, own);
   }
-  const uint64_t size = game.tier_size(t), prefix = tier_prefix(game, t);
-  std::vector<R> out;
-  if (tier_stored(game, t)) {
-    if (prefix > 0) out = source.load<R>(t);  // else all of it is tail: nothing kept
-    if (out.size() == size) return out;      // kept whole (an older database): no tail to fill
-    if (out.size() != prefix) throw std::runtime_error("stored tier " + game.tier_name(t) + " has the wrong size");
-    out.resize(size);
-    fill_tail(game, t, fetch(tail_source(game, t)), out.data());
-  } else {
-    std::vector<const R*> kids;
-    for (TierId c : game.child_tiers(t)) kids.push_back(fetch(c));
-    solve_tier<G, Rec>(game, t, kids, out, prefix < size ? fetch(tail_source(game, t)) : nullptr);
-  }
+  std::vector<R> out(game.tier_size(t));
+  recover_into<G, Rec>(game, source, t, fetch, out.data());
   return out;
+}
+
+/// Records [lo, hi) of tier t into out (the whole tier) from the tiers the walk holds: its
+/// children, and its tail's source when the range takes the tail. A solve's step, and a
+/// read's for a derived tier.
+template <TierGame G, class Rec, class R = typename Rec::Storage>
+void solve_from_held(const G& game, const TierWalk<R>& walk, TierId t, uint64_t lo, uint64_t hi, R* out) {
+  const TierPlan& plan = walk.plan();
+  std::vector<const R*> kids;
+  for (TierId c : game.child_tiers(t)) kids.push_back(walk.held(c));
+  const R* tail = hi == plan.size[t] && plan.tail[t] ? walk.held(tail_source(game, t)) : nullptr;
+  solve_range<G, Rec>(game, t, lo, hi, kids, out, tail);
 }
 
 /// The tiers an earlier run committed, as far as a resumed solve may pass them over: the
@@ -117,7 +146,9 @@ std::vector<char> committed_tiers(const G& game, const TierPlan& plan, const Tie
         // a derived tier over a derived child is solved again, not recovered: recovering it
         // would rebuild the whole chain below it at once (a resume held ten times a fresh
         // solve's tiers in flight); solved in its level, its children are already held. Its
-        // tail's source may be derived: a tail's chain moves a piece each step, a few tiers.
+        // tail's source may be derived, and that one's too (Toads and Frogs: a chain as long
+        // as the toads); the walk rebuilds such a chain from its far end and lets each link
+        // go once the next is whole (TierWalk's hold).
         for (TierId c : game.child_tiers(t)) done[t] = done[t] && done[c] && tier_stored(game, c);
         if (has_tail(game, t)) done[t] = done[t] && done[tail_source(game, t)];
       }
@@ -185,12 +216,7 @@ SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer
   };
   if (store)
     steps.fetch = [&](TierId c, const typename TierWalk<R>::Hold& hold) { return recover_tier<G, Rec>(game, *store, c, hold); };
-  steps.work = [&](TierId t, uint64_t lo, uint64_t hi, R* out) {
-    std::vector<const R*> kids;
-    for (TierId c : game.child_tiers(t)) kids.push_back(walk.held(c));
-    const R* tail = hi == plan.size[t] && plan.tail[t] ? walk.held(tail_source(game, t)) : nullptr;
-    solve_range<G, Rec>(game, t, lo, hi, kids, out, tail);
-  };
+  steps.work = [&](TierId t, uint64_t lo, uint64_t hi, R* out) { solve_from_held<G, Rec>(game, walk, t, lo, hi, out); };
   steps.report = [&](TierId t, const R* whole) {
     store->commit(t, std::span<const R>(whole, plan.size[t]), plan.kept[t]);
     committed(t);
@@ -221,36 +247,65 @@ SolveStats solve_tiers(const G& game, TierStore& store, Progress* progress) {
   return solve_tiers<G, Rec>(game, &store, nullptr, progress, nullptr);
 }
 
-/// Every tier of a solved store, each whole once, level by level as a solve makes them: a
-/// stored tier loaded (its tail copied from its source, held), a derived one solved again
-/// from its children (held). `each(t, whole, held)` runs for the tiers of a level side by
-/// side, so it must be thread-safe; `whole` (std::span of the tier's records) lives for the
-/// call, and `held(c)` gives the records of any tier t reads. In memory at once: the tiers
-/// a solve holds, never a chain of derived tiers. Returns the most record bytes held.
+/// The plan of a pass over a solved store: a solve's levels, but a stored tier reads only
+/// its tail's source (it is loaded), a derived one its children too (it is solved again).
+template <TierGame G>
+TierPlan plan_reading(const G& game) {
+  TierPlan p = plan_tiers(game);
+  for (TierId t = 0; t < game.tier_count(); ++t)
+    if (tier_stored(game, t)) {
+      if (p.tail[t]) {
+        p.reads[t] = {tail_source(game, t)};
+      } else {
+        p.reads[t].clear();
+      }
+    }
+  std::fill(p.last_level.begin(), p.last_level.end(), 0);
+  for (TierId t = 0; t < game.tier_count(); ++t)
+    for (TierId c : p.reads[t]) p.last_level[c] = std::max(p.last_level[c], p.level[t]);
+  return p;
+}
+
+/// Every tier of a solved store, each whole once, level by level as a solve makes them
+/// (plan_reading): a stored
+/// tier loaded (its tail copied from its source, held), a derived one solved again from its
+/// children (held). `each(t, whole, held)` runs for the tiers of a level side by side, so it
+/// must be thread-safe; `whole` (std::span of the tier's records) lives for the call, and
+/// `held(c)` gives the records of a tier read to make t (a derived tier's children, a
+/// tail's source). In memory at once: a tier and what makes it for each thread, and the
+/// tiers a later level reads; never a chain of derived tiers. Returns the most record bytes
+/// held.
 template <TierGame G, class Rec, class Each>
 uint64_t read_tiers(const G& game, const TierSource& source, Each&& each) {
   using R = typename Rec::Storage;
-  TierWalk<R> walk(plan_tiers(game));
+  TierWalk<R> walk(plan_reading(game));
   const TierPlan& plan = walk.plan();
-  const auto held = [&walk](TierId c) { return walk.held(c); };
+  const auto held = [&walk, &game](TierId c) {
+    const R* r = walk.held(c);
+    if (!r && game.tier_size(c) > 0) throw std::logic_error("read: tier " + game.tier_name(c) + " is not held");
+    return r;
+  };
+  const std::function<const R*(TierId)> fetch = held;
   typename TierWalk<R>::Steps steps;
   steps.skip = [](TierId) { return false; };
   steps.fetch = [&](TierId t, const typename TierWalk<R>::Hold&) -> std::vector<R> {
     throw std::logic_error("read: tier " + game.tier_name(t) + " was not read before its readers");
   };
+  // each tier's own work isolated: a thread waiting inside it takes no other tier (and its
+  // records) up meanwhile
   steps.work = [&](TierId t, uint64_t lo, uint64_t hi, R* out) {
-    const uint64_t size = plan.size[t];
-    if (lo != 0 || hi != size) throw std::logic_error("read: tier " + game.tier_name(t) + " cut in pieces");
-    if (tier_stored(game, t)) {
-      const std::vector<R> whole = recover_tier<G, Rec>(game, source, t, held);
-      std::copy(whole.begin(), whole.end(), out);
-    } else {
-      std::vector<const R*> kids;
-      for (TierId c : game.child_tiers(t)) kids.push_back(walk.held(c));
-      solve_range<G, Rec>(game, t, 0, size, kids, out, plan.tail[t] ? walk.held(tail_source(game, t)) : nullptr);
-    }
+    if (lo != 0 || hi != plan.size[t]) throw std::logic_error("read: tier " + game.tier_name(t) + " cut in pieces");
+    tbb::this_task_arena::isolate([&] {
+      if (tier_stored(game, t)) {
+        recover_into<G, Rec>(game, source, t, fetch, out);
+      } else {
+        solve_from_held<G, Rec>(game, walk, t, lo, hi, out);
+      }
+    });
   };
-  steps.report = [&](TierId t, const R* whole) { each(t, std::span<const R>(whole, plan.size[t]), held); };
+  steps.report = [&](TierId t, const R* whole) {
+    tbb::this_task_arena::isolate([&] { each(t, std::span<const R>(whole, plan.size[t]), held); });
+  };
   walk.run(steps, distribute(plan, std::vector<char>(plan.size.size(), 0), 1, CostModel{}));
   return walk.peak_bytes();
 }

@@ -369,11 +369,18 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
     ready_[t] = 0;
   }
 
-  // a committed tier fetched (recovered from the store) on rank 0
+  // a committed tier fetched (recovered from the store) on rank 0; the tiers its recovery
+  // loaded that no piece here reads from this level on are let go as soon as it is whole
+  // (a derived tier's tail comes from a derived tier, whose tail may too: held to the
+  // level's end, a resume kept such a chain of tiers at once)
   const R* hold(TierId c) {
     if (!ready_[c]) {
       if (!steps_.fetch) throw std::logic_error("tier " + std::to_string(c) + " must come from rank 0");
-      w_.held_[c] = steps_.fetch(c, hold_);
+      const size_t mark = loaded_.size();
+      std::vector<R> whole = steps_.fetch(c, hold_);
+      for (size_t k = mark; k < loaded_.size(); ++k)
+        if (last_use_[loaded_[k]] < static_cast<int64_t>(level_)) forget(loaded_[k]);
+      w_.held_[c] = std::move(whole);
       w_.add_bytes(static_cast<int64_t>(w_.held_[c].size() * sizeof(R)));
       ready_[c] = 1;
       loaded_.push_back(c);

@@ -54,8 +54,8 @@
 //                      reads them (level by level, the tiers of a level side by side):
 //                        explicit Census(const Space&)
 //                        template <class At> void tier(TierId t, At&& at)   thread-safe;
-//                            at(tier, i): the Outcome of position i of t or of a tier t
-//                            reads (its child tiers, its tail's source)
+//                            at(tier, i): the Outcome of position i of t or of a tier
+//                            read to make t (a derived tier's children, a tail's source)
 //                        nlohmann::json report() const
 //
 //   (b) ITS OWN ENGINE (a chance game, a policy table): an Instance of its own making

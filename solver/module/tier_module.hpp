@@ -205,7 +205,7 @@ class TierInstance final : public Instance, public WinLoseValues {
   }
 
   nlohmann::json analyze(const TierSource& source) const override {
-    // Every tier once, level by level as a solve makes them (read_tiers: a derived tier is
+    // Every tier once, level by level (read_tiers: a stored tier loaded, a derived tier
     // solved again from its held children, never recovered through a chain), counted as it
     // comes and handed to the game's census when it has one. Counts by remoteness go into
     // arrays, not maps: a position costs an increment.

@@ -63,7 +63,8 @@ struct Module {
   class Census {
    public:
     explicit Census(const Space& space) : space_(space) {}
-    /// Tier u is whole; at(tier, i) is the outcome of position i of u or of a tier u reads.
+    /// Tier u is whole; at(tier, i) is the outcome of position i of u or of a tier read to
+    /// make u (u, Frogs to move, is derived: its children are).
     /// Thread-safe: analyze gives the tiers of a level side by side.
     template <class OutcomeAt>
     void tier(TierId u, OutcomeAt&& at) {
