@@ -325,3 +325,71 @@ TEST_CASE("cli hardening: analyze --per-tier on a CGT database, and its tiers in
     CHECK(column("P") == t["outcomeClasses"]["P"].dump());
   }
 }
+
+TEST_CASE("solve --memory: a budget the solve's records pass is refused before the database is written, naming the smallest that works",
+          "[cli][solve][memory]") {
+  TempDir dir("cli-memory");
+  const std::string db = dir / "tf12";
+  // the plan's figure is the solve's own peak of records in flight
+  const json plan = json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", db, "--plan", "1", "--json"}).out);
+  const uint64_t need = plan.at("peakBytesPerRank").get<uint64_t>();
+  REQUIRE(need > 2048);
+  CHECK(plan.at("expectedPeakRssPerRank").get<uint64_t>() == need + (uint64_t{1} << 30));
+  // one byte less than it needs: refused, nothing written
+  const RunResult small =
+      run_expecting({"solve", "toads-frogs", "--length", "12", "--db", db, "--memory", std::to_string(need - 1)}, 2);
+  CHECK_THAT(small.err, Contains("records at once, more than --memory " + std::to_string(need - 1)));
+  CHECK_FALSE(std::filesystem::exists(db));
+  // the smallest budget it names is taken back, and the solve's own peak stays within it
+  const std::string marker = "the smallest budget that works is --memory ";
+  const size_t at = small.err.find(marker);
+  REQUIRE(at != std::string::npos);
+  std::string named = small.err.substr(at + marker.size());
+  named = named.substr(0, named.find_first_of(",\n"));
+  INFO("named " << named);
+  CHECK(named.find_first_not_of("0123456789.KMGT") == std::string::npos);
+  const json solved = json::parse(
+      ok({"solve", "toads-frogs", "--length", "12", "--db", db, "--memory", named, "--quiet", "--json"}).out);
+  CHECK(solved.at("peakTierBytesInFlight").get<uint64_t>() == need);
+  // a budget of exactly the need fits; --plan says whether one fits
+  CHECK(json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", dir / "other", "--plan", "1", "--memory",
+                        std::to_string(need), "--json"})
+                        .out)
+            .at("fitsBudget") == true);
+  CHECK(json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", dir / "other", "--plan", "1", "--memory",
+                        std::to_string(need - 1), "--json"})
+                        .out)
+            .at("fitsBudget") == false);
+  CHECK_FALSE(std::filesystem::exists(dir / "other"));
+  // a complete database is only reported, whatever the budget
+  CHECK_THAT(ok({"solve", "toads-frogs", "--length", "12", "--db", db, "--memory", "1"}).out,
+             Contains("already complete"));
+  // a wider record given by hand: twice the bytes, refused, and no other record offered
+  const RunResult wide = run_expecting(
+      {"solve", "toads-frogs", "--length", "12", "--db", dir / "wide", "--record", "remoteness-u16-parity", "--memory",
+       std::to_string(need + 1)},
+      2);
+  CHECK_THAT(wide.err, Contains("holds " ));
+  CHECK(wide.err.find("--record") == std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(dir / "wide"));
+  // the wide record the game picks itself (23 cells: its bound passes 255): the one-byte
+  // record's figure is offered when that one fits (the plan alone is made, nothing solved)
+  const json p23 = json::parse(ok({"solve", "toads-frogs", "--length", "23", "--db", dir / "x23", "--plan", "1",
+                                   "--record", "remoteness-u8-parity", "--json"})
+                                   .out);
+  const uint64_t narrow23 = p23.at("peakBytesPerRank").get<uint64_t>();
+  const RunResult big = run_expecting(
+      {"solve", "toads-frogs", "--length", "23", "--db", dir / "x23", "--memory", std::to_string(narrow23)}, 2);
+  CHECK_THAT(big.err, Contains("or --record remoteness-u8-parity holds"));
+  CHECK_FALSE(std::filesystem::exists(dir / "x23"));
+  // sizes: units, a share of the free memory; garbage is refused by name
+  for (const std::string good : {"64M", "64MiB", "0.5G", "1T", "90%"})
+    CHECK(run_toadbase({"solve", "toads-frogs", "--length", "6", "--db", dir / ("g" + good), "--memory", good, "--quiet"}).rc == 0);
+  for (const std::string bad : {"", "x", "-1G", "12Q", "0", "0%", "101%", "1e999", " 5G", "5G "}) {
+    const RunResult r = run_toadbase({"solve", "toads-frogs", "--length", "6", "--db", dir / "bad", "--memory", bad});
+    INFO("--memory '" << bad << "': " << r.err);
+    CHECK(r.rc == 2);
+    CHECK_THAT(r.err, Contains("--memory"));
+    CHECK_FALSE(std::filesystem::exists(dir / "bad"));
+  }
+}

@@ -281,6 +281,25 @@ TEST_CASE("mpi: a launch that cannot work is refused, never two writers on one d
     CHECK_THAT(r.err, Contains("rank 1 was started with another space"));
     CHECK_FALSE(std::filesystem::exists(dir / "db/CURRENT"));
   }
+  SECTION("a memory budget the busiest rank's records pass: every rank refuses, nothing written") {
+    const json plan = json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", dir / "db", "--plan", "2",
+                                      "--json"})
+                                      .out);
+    const uint64_t need = plan.at("peakBytesPerRank").get<uint64_t>();
+    const RunResult r = on_ranks(2, {"solve", "toads-frogs", "--length", "12", "--db", dir / "db", "--memory",
+                                     std::to_string(need - 1)});
+    INFO(r.err);
+    CHECK(r.rc == 2);
+    CHECK_THAT(r.err, Contains("on its busiest rank, more than --memory " + std::to_string(need - 1)));
+    CHECK_FALSE(std::filesystem::exists(dir / "db"));
+    // the same job with the budget it names solves
+    const json done = solved(2, {"solve", "toads-frogs", "--length", "12", "--db", dir / "db", "--memory",
+                                 std::to_string(need), "--quiet", "--json"});
+    CHECK(done.at("digest") == json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", dir / "one",
+                                               "--quiet", "--json"})
+                                               .out)
+                                   .at("digest"));
+  }
 }
 
 TEST_CASE(

@@ -9,7 +9,10 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <map>
@@ -17,6 +20,7 @@
 #include "db/database.hpp"
 #include "db/errors.hpp"
 #include "solver/core/hash.hpp"
+#include "solver/core/printable.hpp"
 #include "solver/core/threads.hpp"
 #include "tools/cli.hpp"
 #include "tools/mpi.hpp"
@@ -41,6 +45,8 @@ struct SolveOptions {
   double plan_rate = 60e6;  // --plan-rate: positions a second one thread solves
   uint64_t piece_positions =
       0;  // --piece-positions N: spread every tier over the ranks (0: the plan's rule)
+  std::string memory;       // --memory SIZE or N%
+  bool memory_given = false;  // --memory was given (not given: the default share of the free memory)
   std::map<std::string, std::string> strings;
   std::map<std::string, int> ints;
 };
@@ -182,6 +188,126 @@ CostModel cost_model(const SolveOptions& o) {
   return model;
 }
 
+// ---- the memory budget (--memory) --------------------------------------------------------
+//
+// A solve holds the records of the tiers later levels read, level by level; the plan
+// (distribute.hpp) knows that peak exactly before anything is solved (it is the figure a
+// solve reports as peakTierBytesInFlight). --memory bounds it: a solve whose peak passes
+// the budget is refused before the database is written, naming the smallest budget that
+// works. The rest of the process (the database's write buffers and caches, the threads)
+// takes a fixed share beside it: peak RSS less the records in flight was 0.6 GB at 22
+// cells and 1.0 GB at 23 and 24 (results/FRONTIER.md), so peak RSS stays within the budget
+// plus kFixedOverhead.
+
+/// What a solve holds besides its records.
+constexpr uint64_t kFixedOverhead = uint64_t{1} << 30;
+/// The default budget: this share of the memory free now, less kFixedOverhead.
+constexpr double kDefaultShare = 0.85;
+
+/// MemAvailable of /proc/meminfo (what a new process may take without swapping), 0 if unknown.
+uint64_t memory_available() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  uint64_t kb = 0;
+  std::string unit;
+  while (in >> key >> kb >> unit)
+    if (key == "MemAvailable:") return kb * 1024;
+  return 0;
+}
+
+struct Budget {
+  uint64_t bytes = 0;  // 0: none (no figure of the free memory)
+  std::string said;    // how it was given, for messages
+};
+
+/// A size as --memory takes it back, rounded up: "33G" style with two decimals.
+std::string size_arg(uint64_t bytes) {
+  const double gib = static_cast<double>(bytes) / (1 << 30), mib = static_cast<double>(bytes) / (1 << 20);
+  char buf[32];
+  if (gib >= 1) {
+    std::snprintf(buf, sizeof buf, "%.2fG", std::ceil(gib * 100) / 100);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0fM", std::ceil(mib));
+  }
+  return buf;
+}
+
+/// --memory's text: bytes with an optional K, M, G or T (powers of 1024; "GB", "GiB" too),
+/// or N% of the memory free now; not given: the default. Throws UsageError.
+Budget memory_budget(const std::string& text, bool given) {
+  const auto share_of_free = [](double share, const std::string& how) {
+    const uint64_t free = memory_available();
+    if (!free) return Budget{0, how + " (the free memory is not known here: no budget)"};
+    const double b = share * static_cast<double>(free) - static_cast<double>(kFixedOverhead);
+    return Budget{b > 0 ? static_cast<uint64_t>(b) : 1,
+                  how + " of the " + human_bytes(static_cast<double>(free)) + " free, less " +
+                      human_bytes(static_cast<double>(kFixedOverhead)) + " for the rest of the process: " +
+                      human_bytes(std::max(b, 1.0))};
+  };
+  if (!given) return share_of_free(kDefaultShare, "the default budget, 85 %");
+  if (text.empty()) throw UsageError("--memory: is empty (give a size such as 20G or 80%, or leave --memory out)");
+  const auto bad = [&] {
+    return UsageError("--memory: '" + printable(text) +
+                      "' is not a size (give bytes with K, M, G or T, e.g. 20G, or a share of the free memory, e.g. 80%)");
+  };
+  size_t used = 0;
+  double x = 0;
+  try {
+    x = std::stod(text, &used);
+  } catch (const std::exception&) {
+    throw bad();
+  }
+  if (!(x > 0) || !std::isfinite(x) || text.find_first_of("+-") != std::string::npos || !std::isdigit(static_cast<unsigned char>(text[0])))
+    throw bad();
+  std::string unit = text.substr(used);
+  for (char& ch : unit) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  if (unit == "%") {
+    if (x > 100) throw UsageError("--memory: " + printable(text) + " is more than all the free memory");
+    return share_of_free(x / 100, "--memory " + text);
+  }
+  static const std::map<std::string, double> kUnits = {
+      {"", 1},        {"B", 1},           {"K", 0x1p10},  {"KB", 0x1p10},  {"KIB", 0x1p10},
+      {"M", 0x1p20},  {"MB", 0x1p20},     {"MIB", 0x1p20}, {"G", 0x1p30},  {"GB", 0x1p30},
+      {"GIB", 0x1p30}, {"T", 0x1p40},     {"TB", 0x1p40}, {"TIB", 0x1p40}};
+  const auto u = kUnits.find(unit);
+  if (u == kUnits.end()) throw bad();
+  const double b = x * u->second;
+  if (b < 1 || b > 0x1p62) throw bad();
+  return {static_cast<uint64_t>(b), "--memory " + text + " (" + human_bytes(b) + ")"};
+}
+
+/// The records a solve of `inst` on `ranks` ranks holds at once on its busiest rank; 0 for
+/// a game that solves with its own engine (no plan).
+uint64_t planned_peak(const Instance& inst, int ranks, const CostModel& model) {
+  try {
+    uint64_t peak = 0;
+    for (const RankLoad& l : inst.plan(ranks, model).load) peak = std::max(peak, l.peak_bytes);
+    return peak;
+  } catch (const std::invalid_argument&) {
+    return 0;
+  }
+}
+
+/// The refusal of a solve whose records at once pass the budget, or "" when it fits. With
+/// no --record given, names the narrowest record's figure when that one fits.
+std::string over_budget(const Game& game, const Instance& inst, const json& params, const SolveOptions& o,
+                        const Budget& budget, int ranks) {
+  if (!budget.bytes) return "";
+  const uint64_t need = planned_peak(inst, ranks, cost_model(o));
+  if (need <= budget.bytes) return "";
+  std::string msg = "solve " + game.name() + ": the solve holds " + human_bytes(static_cast<double>(need)) +
+                    " of records at once" + (ranks > 1 ? " on its busiest rank" : "") + ", more than " + budget.said +
+                    "; the smallest budget that works is --memory " + size_arg(need);
+  if (o.record.empty() && game.records().size() > 1 && game.records().front() != inst.identity().record) {
+    const std::string narrow = game.records().front();
+    const uint64_t n = planned_peak(*game.instance(params, narrow), ranks, cost_model(o));
+    if (n && n <= budget.bytes)
+      msg += ", or --record " + narrow + " holds " + human_bytes(static_cast<double>(n)) +
+             " (the solve stops, naming the tier, at a remoteness that record cannot hold)";
+  }
+  return msg;
+}
+
 /// One rank of a distributed solve (every rank runs this).
 int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
                    const SolveOptions& o, const Launch& launch) {
@@ -204,13 +330,13 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
   const uint64_t mine = xxh64(space.data(), space.size());
   // a refusal every rank knows of: rank 0 says why, and no rank leaves before it has (a rank
   // that ended first with exit 1 had the launcher kill rank 0 before it printed)
-  auto refuse = [&](const std::string& message) {
-    if (me == 0) report_error(message, kExitNo, c.json_out);
+  auto refuse = [&](const std::string& message, int code = kExitNo) {
+    if (me == 0) report_error(message, code, c.json_out);
     std::cout << std::flush;
     std::cerr << std::flush;
     std::vector<uint8_t> said(1, 1);
     tr->broadcast(said);
-    return kExitNo;
+    return code;
   };
   const std::vector<uint64_t> all = tr->all_gather(std::span<const uint64_t>(&mine, 1));
   for (int r = 1; r < ranks; ++r)
@@ -218,6 +344,24 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
       return refuse("solve: rank " + std::to_string(r) + " was started with another space or record than rank 0 (" +
                     space + "): every rank must run the same command");
     }
+  // the budget, each rank against its own memory (a share of the free memory differs from
+  // machine to machine): if one rank's is too small, every rank refuses
+  {
+    std::string over;
+    try {
+      over = over_budget(game, inst, params, o, memory_budget(o.memory, o.memory_given), ranks);
+    } catch (const UsageError& e) {
+      over = e.what();
+    }
+    const uint64_t flag = over.empty() ? 0 : 1;
+    const std::vector<uint64_t> flags = tr->all_gather(std::span<const uint64_t>(&flag, 1));
+    for (int r = 0; r < ranks; ++r)
+      if (flags[static_cast<size_t>(r)])
+        return refuse(me == 0 && !over.empty()
+                          ? over
+                          : "solve: rank " + std::to_string(r) + "'s memory budget is smaller than the records its share holds at once (--memory)",
+                      kExitUsage);
+  }
   // rank 0 opens the database (it alone writes it) and tells the others whether to go on
   const auto tiers = inst.tiers();
   std::unique_ptr<db::Database> d;
@@ -347,6 +491,7 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
                         {"busy_seconds", static_cast<double>(l.busy_ps) / 1e12}});
   }
   const double secs = static_cast<double>(d.makespan_ps) / 1e12;
+  const Budget budget = memory_budget(o.memory, o.memory_given);
   json out = {{"game", game.name()},
               {"parameters", params},
               {"record", inst.identity().record},
@@ -368,6 +513,9 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
               {"mean_positions_per_rank", static_cast<double>(positions) / ranks},
               {"bytes_moved", moved},
               {"peak_bytes_per_rank", peak},
+              {"expected_peak_rss_per_rank", peak + kFixedOverhead},
+              {"memory_budget", budget.bytes ? json(budget.bytes) : json(nullptr)},
+              {"fits_budget", budget.bytes ? json(peak <= budget.bytes) : json(nullptr)},
               {"estimated_seconds", secs},
               {"per_rank", per_rank}};
   if (o.c.json_out) {
@@ -387,8 +535,12 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
               static_cast<double>(positions) / ranks, static_cast<double>(most));
   std::printf("  records moved between ranks: %s (before compression)\n",
               human_bytes(static_cast<double>(moved)).c_str());
-  std::printf("  records in memory per rank: %s at most\n",
-              human_bytes(static_cast<double>(peak)).c_str());
+  std::printf("  records in memory per rank: %s at most; peak RSS about %s (the rest of the process: %s)\n",
+              human_bytes(static_cast<double>(peak)).c_str(), human_bytes(static_cast<double>(peak + kFixedOverhead)).c_str(),
+              human_bytes(static_cast<double>(kFixedOverhead)).c_str());
+  if (budget.bytes)
+    std::printf("  memory budget: %s: %s\n", budget.said.c_str(),
+                peak <= budget.bytes ? "fits" : ("does not fit (the smallest that works: --memory " + size_arg(peak) + ")").c_str());
   std::printf("  estimated time: %.0f s at %.0f M positions/s a thread\n", secs, o.plan_rate / 1e6);
   return 0;
 }
@@ -413,6 +565,17 @@ int run_solve(const Game& game, const json& given, const SolveOptions& o) {
   if (!launch.problem.empty()) throw UserError("solve: " + launch.problem);
   if (launch.mpi) return solve_on_ranks(game, *inst, params, o, launch);
   const Common& c = o.c;
+  // the budget, before the database is written (a complete database is only reported)
+  const Budget budget = memory_budget(o.memory, o.memory_given);
+  bool complete = false;
+  if (std::filesystem::is_directory(c.db)) {
+    try {
+      complete = db::Database::open_read_only(c.db, 0)->complete();
+    } catch (const std::exception&) {  // not yet whole, or not a database: the solve says which
+    }
+  }
+  if (!complete)
+    if (const std::string over = over_budget(game, *inst, params, o, budget, 1); !over.empty()) throw UsageError(over);
   const StopOnInterrupt ctrl_c;  // Ctrl-C: stop at the next level of tiers, keep what is committed
   try {
     const Solved solved = solve_here(game, *inst, params,
@@ -491,6 +654,12 @@ std::vector<Command> add_solve(CLI::App& root) {
                   "estimated time; --threads per rank) and solve nothing")
         ->check(whole_number_in(1, 1 << 20))
         ->default_str("none: solve");
+    s->add_option("--memory", o->memory,
+                  "the most memory the solve's records may take at once: bytes with K, M, G or T "
+                  "(20G), or a share of the free memory (80%); a solve that needs more is refused "
+                  "before the database is written, naming the smallest budget that works. Peak RSS "
+                  "stays within it plus 1 GiB for the rest of the process (with MPI: on each rank)")
+        ->default_str("85% of the free memory, less 1 GiB");
     s->add_option("--plan-rate", o->plan_rate,
                   "positions a second one thread solves, for --plan's estimate")
         ->check(real_number_above(0, false))
@@ -522,6 +691,7 @@ std::vector<Command> add_solve(CLI::App& root) {
     lines.push_back(example + " --db " + db);
     const Game* game = g.get();
     out.push_back({s, [s, o, game, params] {
+                     o->memory_given = s->count("--memory") > 0;
                      json given = json::object();
                      for (const auto& p : params) {
                        if (s->count("--" + p.name) == 0) continue;
