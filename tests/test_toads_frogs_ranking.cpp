@@ -290,3 +290,61 @@ TEST_CASE("scan equals the generic path on large spaces, sampled windows", "[ran
     check_scans(s, 0, 1, 50, 22, false);
   }
 }
+
+TEST_CASE("next_in_tier steps to unrank(i + 1) through every tier: verify's walk", "[ranking][verify]") {
+  // every tier of 1..9 cells whole, and piece-count spaces (no frogs, no toads, full boards)
+  std::vector<tf::SpaceParams> spaces;
+  for (int n = 1; n <= 9; ++n) spaces.push_back({n, std::nullopt, std::nullopt});
+  for (auto [n, t, f] : {std::array<int, 3>{12, 3, 4}, {9, 0, 4}, {9, 5, 0}, {7, 0, 0}, {8, 4, 4}, {13, 1, 11}})
+    spaces.push_back({n, t, f});
+  uint64_t steps = 0, bad = 0;
+  for (const auto& params : spaces) {
+    const tf::Space s(params);
+    for (TierId t = 0; t < s.tier_count(); ++t) {
+      if (s.tier_size(t) == 0) continue;
+      tf::Position p = s.unrank(t, 0);
+      for (uint64_t i = 0; i + 1 < s.tier_size(t); ++i) {
+        toadbase::next_in_tier(s, t, i, p);
+        ++steps;
+        if (!(p == s.unrank(t, i + 1))) {
+          if (++bad < 5) FAIL_CHECK("length " << params.length << " tier " << s.tier_name(t) << " index " << i + 1);
+        }
+      }
+    }
+  }
+  CHECK(bad == 0);
+  CHECK(steps > 100000);
+  // sampled on 22 cells: runs of 300 steps from random starts in every 50th tier
+  const tf::Space big(tf::SpaceParams{22, std::nullopt, std::nullopt});
+  std::mt19937_64 rng(7);
+  for (TierId t = 0; t < big.tier_count(); t += 50) {
+    const uint64_t size = big.tier_size(t);
+    if (size < 2) continue;
+    uint64_t i = rng() % (size - 1);
+    tf::Position p = big.unrank(t, i);
+    for (int k = 0; k < 300 && i + 1 < size; ++k, ++i) {
+      toadbase::next_in_tier(big, t, i, p);
+      REQUIRE(p == big.unrank(t, i + 1));
+    }
+  }
+}
+
+TEST_CASE("colex rank by byte tables and the sum of bit indices equal their loops", "[ranking]") {
+  const toadbase::ColexByteRank by_bytes;
+  std::mt19937 rng(11);
+  const auto loop_sum = [](uint32_t x) {
+    int s = 0;
+    for (int i = 0; i < 32; ++i) s += (x >> i & 1) ? i : 0;
+    return s;
+  };
+  for (uint32_t x = 0; x < (1u << 16); ++x) {  // every subset of 16, then random ones of 32
+    REQUIRE(by_bytes(x) == toadbase::colex_rank(x));
+    REQUIRE(toadbase::bit_index_sum(x) == loop_sum(x));
+  }
+  for (int k = 0; k < 200000; ++k) {
+    const uint32_t x = static_cast<uint32_t>(rng()) >> (rng() % 8);
+    REQUIRE(by_bytes(x) == toadbase::colex_rank(x));
+    REQUIRE(toadbase::bit_index_sum(x) == loop_sum(x));
+  }
+  CHECK(toadbase::bit_index_sum(0xFFFFFFFFu) == 31 * 32 / 2);
+}

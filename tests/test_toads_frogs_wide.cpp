@@ -170,3 +170,44 @@ TEST_CASE("cli: a database of wide records answers every command as the narrow o
   CHECK(bogus.rc == 2);
   CHECK_THAT(bogus.err, Contains("no record 'u32'"));
 }
+
+namespace {
+/// Toads and Frogs whose step to the next index goes wrong once: in tier `bad` at index
+/// `at`, it skips a position.
+struct MisSteppingSpace : tf::Space {
+  MisSteppingSpace(tf::SpaceParams params, TierId bad, uint64_t at) : tf::Space(params), bad(bad), at(at) {}
+  void next_in_tier(TierId t, tf::Position& p) const {
+    const bool skip = t == bad && rank(p).index == at;
+    tf::Space::next_in_tier(t, p);
+    if (skip) tf::Space::next_in_tier(t, p);
+  }
+  TierId bad;
+  uint64_t at;
+};
+}  // namespace
+
+TEST_CASE("verify walks each tier with the game's step and catches a step that goes astray", "[verify]") {
+  const tf::SpaceParams params{9, std::nullopt, std::nullopt};
+  const SolvedSpace solved(params);
+  const tf::Space& space = solved.space;
+  TierId big = 0;
+  for (TierId t = 0; t < space.tier_count(); ++t)
+    if (space.tier_size(t) > space.tier_size(big)) big = t;
+  REQUIRE(space.tier_size(big) > 10);
+  const auto lookup = [&](const tf::Position& p) { return toadbase::probe(space, solved.store, p); };
+  const auto name = [](const tf::Position& p) { return tf::format(p); };
+  // the step at index 5 lands on index 7: the position taken for index 6 ranks elsewhere
+  const MisSteppingSpace astray(params, big, 5);
+  const auto rep = toadbase::with_threads(1, [&] {
+    return toadbase::verify_tiers<MisSteppingSpace, toadbase::ParityRecord>(astray, solved.store, nullptr, lookup, name);
+  });
+  CHECK_FALSE(rep.ok);
+  CHECK_THAT(rep.problem, Contains("tier " + space.tier_name(big) + " index 6: the position stepped to from index 5 ranks elsewhere"));
+  // stepping right, the same verify passes
+  const MisSteppingSpace right(params, big, UINT64_MAX);
+  const auto good = toadbase::with_threads(1, [&] {
+    return toadbase::verify_tiers<MisSteppingSpace, toadbase::ParityRecord>(right, solved.store, nullptr, lookup, name);
+  });
+  CHECK(good.ok);
+  CHECK(good.positions_checked == space.total_positions());
+}

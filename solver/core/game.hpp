@@ -54,6 +54,13 @@
 //                                             (empty: the engine says "it lies outside the
 //                                             space")
 // See embedded() in engine.hpp, and TierInstance::parse in tier_module.hpp.
+//
+// Optionally a game may step through a tier in rank order, for verify's walk over every
+// position (cheaper than an unrank each; verify unranks the first of every run and checks
+// rank() of each):
+//     void next_in_tier(TierId t, Position& p) const
+//                                             p, of index i < tier_size(t) - 1 in tier t,
+//                                             becomes the position of index i + 1
 #pragma once
 
 #include <concepts>
@@ -200,6 +207,16 @@ void children_into(const G& game, const typename G::Position& p, std::vector<typ
     game.children(p, out);
   } else {
     out = game.children(p);
+  }
+}
+
+/// The position after p (index i of tier t) in rank order: the game's step, or an unrank.
+template <class G>
+void next_in_tier(const G& game, TierId t, uint64_t i, typename G::Position& p) {
+  if constexpr (requires { game.next_in_tier(t, p); }) {
+    game.next_in_tier(t, p);
+  } else {
+    p = game.unrank(t, i + 1);
   }
 }
 

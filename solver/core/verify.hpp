@@ -1,6 +1,6 @@
-// Verify: every tier recomputed through the generic path (unrank, children, rank: not the
-// hot loop), compared with the stored records and the tier's digest; then a sample of its
-// positions probed as a lookup does. Or, for a database too large to recompute whole, a
+// Verify: every tier recomputed through the generic path (unrank or the game's step to the
+// next index, children, rank: not the hot loop), compared with the stored records and the
+// tier's digest; then a sample of its positions probed as a lookup does. Or, for a database too large to recompute whole, a
 // random sample of every tier recomputed from its children's stored records (verify_sample).
 #pragma once
 
@@ -108,20 +108,26 @@ class TierVerifier {
     tbb::parallel_for(tbb::blocked_range<uint64_t>(0, game_.tier_size(t), 4096), [&](const tbb::blocked_range<uint64_t>& r) {
       std::vector<unsigned> recs;
       std::vector<Position> children;
-      for (uint64_t i = r.begin(); i != r.end(); ++i)
-        if (!recompute_one(t, i, kids, stored, mine, recs, children)) {
+      // the run's first position unranked, the others stepped to (every one's rank checked)
+      Position p = game_.unrank(t, r.begin());
+      for (uint64_t i = r.begin(); i != r.end(); ++i) {
+        if (i != r.begin()) next_in_tier(game_, t, i - 1, p);
+        if (!recompute_one(t, i, p, i == r.begin(), kids, stored, mine, recs, children)) {
           bad = true;
           return;
         }
+      }
     });
     return !bad;
   }
 
-  bool recompute_one(TierId t, uint64_t i, const std::vector<TierId>& kids, const std::vector<R>& stored, R* mine,
-                     std::vector<unsigned>& recs, std::vector<Position>& children) {
-    const Position p = game_.unrank(t, i);
+  bool recompute_one(TierId t, uint64_t i, const Position& p, bool unranked, const std::vector<TierId>& kids,
+                     const std::vector<R>& stored, R* mine, std::vector<unsigned>& recs,
+                     std::vector<Position>& children) {
     if (!(game_.rank(p) == TierIndex{t, i})) {
-      fail(t, i, "tier " + game_.tier_name(t) + " index " + std::to_string(i) + ": rank(unrank) does not come back (" +
+      fail(t, i, "tier " + game_.tier_name(t) + " index " + std::to_string(i) +
+                     (unranked ? ": rank(unrank) does not come back (" : ": the position stepped to from index " +
+                                                                           std::to_string(i - 1) + " ranks elsewhere (") +
                      name_(p) + ")");
       return false;
     }

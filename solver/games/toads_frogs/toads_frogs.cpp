@@ -21,25 +21,23 @@ namespace {
 /// right to left (legal_moves and Space::children share it).
 template <class F>
 void for_each_move(const Position& p, F&& f) {
+  // the pieces that slide (the next cell ahead empty) and those that jump (a piece of the
+  // other side ahead, the cell past it empty), found for every piece at once
   const int n = p.length;
-  const uint32_t occupied = p.toads | p.frogs;
+  const uint32_t cells = n >= 32 ? ~0u : (1u << n) - 1;
+  const uint32_t toads = p.toads & cells, frogs = p.frogs & cells, empty = ~(toads | frogs) & cells;
   if (p.turn == Player::Toads) {
-    for (int i = 0; i < n; ++i) {
-      if (!bit(p.toads, i)) continue;
-      if (i + 1 < n && !bit(occupied, i + 1)) {
-        f(Move{i, i + 1});
-      } else if (i + 2 < n && bit(p.frogs, i + 1) && !bit(occupied, i + 2)) {
-        f(Move{i, i + 2});
-      }
+    const uint32_t slide = toads & (empty >> 1), jump = toads & (frogs >> 1) & (empty >> 2);
+    for (uint32_t m = slide | jump; m; m &= m - 1) {  // left to right
+      const int i = std::countr_zero(m);
+      f(Move{i, slide >> i & 1 ? i + 1 : i + 2});
     }
   } else {
-    for (int i = n - 1; i >= 0; --i) {
-      if (!bit(p.frogs, i)) continue;
-      if (i - 1 >= 0 && !bit(occupied, i - 1)) {
-        f(Move{i, i - 1});
-      } else if (i - 2 >= 0 && bit(p.toads, i - 1) && !bit(occupied, i - 2)) {
-        f(Move{i, i - 2});
-      }
+    const uint32_t slide = frogs & (empty << 1), jump = frogs & (toads << 1) & (empty << 2);
+    for (uint32_t m = slide | jump; m;) {  // right to left
+      const int i = 31 - std::countl_zero(m);
+      f(Move{i, slide >> i & 1 ? i - 1 : i - 2});
+      m &= ~(1u << i);
     }
   }
 }
@@ -297,13 +295,14 @@ std::optional<Position> Space::embed(const Position& p) const {
 }
 
 TierIndex Space::rank(const Position& p) const {
+  static const ColexByteRank colex;  // the frogs' rank among the free cells, without a loop
   const int t = std::popcount(p.toads), f = std::popcount(p.frogs);
-  int sum = 0;
-  for (uint32_t m = p.toads; m; m &= m - 1) sum += std::countr_zero(m);
+  const int sum = bit_index_sum(p.toads);
   const TierId id = tier_of(t, f, sum, p.turn == Player::Toads);
   const uint32_t full = (1u << n_) - 1;
-  const uint64_t rb = colex_rank(extract_bits(p.frogs, ~p.toads & full));
-  return {id, rank_toads(p.toads, t, sum) * tiers_[id].frog_sets + rb};
+  const uint64_t rb = colex(static_cast<uint32_t>(extract_bits(p.frogs, ~p.toads & full)));
+  // C(n - t, f) from the small table, not the tier's record: verify ranks every child
+  return {id, rank_toads(p.toads, t, sum) * choose_[n_ - t][f] + rb};
 }
 
 Position Space::unrank(TierId id, uint64_t index) const {
@@ -316,6 +315,20 @@ Position Space::unrank(TierId id, uint64_t index) const {
   p.frogs = static_cast<uint32_t>(
       deposit_bits(colex_unrank(index % x.frog_sets, x.f, n_ - x.t), ~p.toads & full));
   return p;
+}
+
+void Space::next_in_tier(TierId id, Position& p) const {
+  const Tier& x = tiers_[id];
+  const uint32_t full = (1u << n_) - 1, free = ~p.toads & full;
+  if (x.f > 0) {
+    const uint64_t fb = extract_bits(p.frogs, free), next = next_subset(fb);
+    if (next < (uint64_t{1} << (n_ - x.t))) {
+      p.frogs = static_cast<uint32_t>(deposit_bits(next, free));
+      return;
+    }
+  }
+  p.toads = unrank_toads(rank_toads(p.toads, x.t, x.sum) + 1, x.t, x.sum);
+  p.frogs = static_cast<uint32_t>(deposit_bits((uint64_t{1} << x.f) - 1, ~p.toads & full));
 }
 
 std::vector<Position> Space::children(const Position& p) const {

@@ -143,6 +143,9 @@ class Space {
 
   Position unrank(TierId t, uint64_t index) const;
   TierIndex rank(const Position& p) const;
+  /// p (of tier t, not its last index) becomes the position of the next index: the frogs'
+  /// next subset of the free cells in colex order, or the next toad set with the first one.
+  void next_in_tier(TierId t, Position& p) const;
   /// True when the space holds this position (its length and piece counts).
   bool contains(const Position& p) const;
   /// Why the space does not hold `p` (empty when it does).
