@@ -157,18 +157,23 @@ def verify_section(rows):
              "scan it checks), compares it with the stored records and every tier's digest, and looks a sample of "
              "each tier up as `query` does. `results/frontier.sh verify LENGTH` alternates a solve and a whole verify "
              "of every board on every core (wall time of each command; medians).", "",
-             "| length | positions | solve | whole verify | verify / solve | runs | all ok |",
-             "|---:|---:|---:|---:|---:|---:|---|"]
+             "Every run is kept, oldest first: the verify before 2026-11-28T13Z unranked every position and looped "
+             "over every cell and piece in the rules (see the commit log); later ones step through each tier and "
+             "find moves and ranks without loops.", "",
+             "| length | run | positions | solve | whole verify | verify / solve | runs | all ok |",
+             "|---:|---|---:|---:|---:|---:|---:|---|"]
     by = {}
     for r in rows:
         if r.get("kind") == "verify":
             by.setdefault(r["length"], {}).setdefault(r["run"], []).append(r)
     for n in sorted(by):
-        rs = by[n][max(by[n])]
-        sv = statistics.median(r["solveSeconds"] for r in rs)
-        vv = statistics.median(r["verifySeconds"] for r in rs)
-        lines.append("| %d | %s | %s | %s | %.1fx | %d | %s |" % (n, f"{rs[0]['positions']:,}", minutes(sv), minutes(vv),
-                                                              vv / sv, len(rs), "yes" if all(r["ok"] for r in rs) else "no"))
+        for run in sorted(by[n]):
+            rs = by[n][run]
+            sv = statistics.median(r["solveSeconds"] for r in rs)
+            vv = statistics.median(r["verifySeconds"] for r in rs)
+            lines.append("| %d | %s | %s | %s | %s | %.1fx | %d | %s |" % (
+                n, run, f"{rs[0]['positions']:,}", minutes(sv), minutes(vv), vv / sv, len(rs),
+                "yes" if all(r["ok"] for r in rs) else "no"))
     samples = newest_by(rows, "sample")
     if samples:
         lines += ["", "`verify --sample N` on the kept databases (`results/frontier.sh sample LENGTH N`): N random "
