@@ -454,7 +454,7 @@ FindQuery FindQuery::from_params(const std::map<std::string, std::string>& param
   for (const auto& [name, v] : params) {
     if (name == "value") {
       q.value = v;
-      q.table = std::make_shared<cgt::FormTable>(cgt::FormTable::Options{size_t{1} << 16, size_t{1} << 14});
+      q.table = std::make_unique<cgt::FormTable>(cgt::FormTable::Options{size_t{1} << 16, size_t{1} << 14});
       q.form = parse_value(*q.table, v);  // made once: find_boards reads it from here
     } else if (name == "outcome") {
       if (v.size() != 1 || std::string_view("LRNP").find(v[0]) == std::string_view::npos)

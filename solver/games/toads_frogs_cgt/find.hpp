@@ -162,8 +162,15 @@ struct FindQuery {
   std::optional<cgt::Dyadic> mean;                  // --mean M
   int limit = 10;                                   // the shortest boards listed, 0..kFindMaxLimit
   /// The value made once, when from_params read it: the table that holds it, and its form.
-  std::shared_ptr<cgt::FormTable> table;
+  /// A search grows the table, so a query is its own and is never copied (moved only).
+  std::unique_ptr<cgt::FormTable> table;
   cgt::FormId form{};
+
+  FindQuery() = default;
+  FindQuery(FindQuery&&) = default;
+  FindQuery& operator=(FindQuery&&) = default;
+  FindQuery(const FindQuery&) = delete;
+  FindQuery& operator=(const FindQuery&) = delete;
 
   /// From named parameters, as HTTP and Python give them ("value", "outcome", "kind",
   /// "temperatureAtLeast", "mean", "limit"); throws UsageError naming a bad one.
