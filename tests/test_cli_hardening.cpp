@@ -369,7 +369,13 @@ TEST_CASE("solve --memory: a budget the solve's records pass is refused before t
       {"solve", "toads-frogs", "--length", "12", "--db", dir / "wide", "--record", "remoteness-u16-parity", "--memory",
        std::to_string(need + 1)},
       2);
-  CHECK_THAT(wide.err, Contains("holds " ));
+  const uint64_t wide_need = json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", dir / "wide", "--plan", "1",
+                                             "--record", "remoteness-u16-parity", "--json"})
+                                             .out)
+                                 .at("peakBytesPerRank")
+                                 .get<uint64_t>();
+  CHECK(wide_need == 2 * need);
+  CHECK_THAT(wide.err, Contains("of records at once, more than --memory " + std::to_string(need + 1)));
   CHECK(wide.err.find("--record") == std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir / "wide"));
   // the wide record the game picks itself (23 cells: its bound passes 255): the one-byte
@@ -385,7 +391,8 @@ TEST_CASE("solve --memory: a budget the solve's records pass is refused before t
   // sizes: units, a share of the free memory; garbage is refused by name
   for (const std::string good : {"64M", "64MiB", "0.5G", "1T", "90%"})
     CHECK(run_toadbase({"solve", "toads-frogs", "--length", "6", "--db", dir / ("g" + good), "--memory", good, "--quiet"}).rc == 0);
-  for (const std::string bad : {"", "x", "-1G", "12Q", "0", "0%", "101%", "1e999", " 5G", "5G "}) {
+  for (const std::string bad : {"", "x", "-1G", "12Q", "0", "0%", "101%", "1e999", " 5G", "5G ", "0x10G", "1e3M", "1..5G",
+                                 ".5G", "5000000T"}) {
     const RunResult r = run_toadbase({"solve", "toads-frogs", "--length", "6", "--db", dir / "bad", "--memory", bad});
     INFO("--memory '" << bad << "': " << r.err);
     CHECK(r.rc == 2);

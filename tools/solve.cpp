@@ -239,7 +239,9 @@ Budget memory_budget(const std::string& text, bool given) {
     const uint64_t free = memory_available();
     if (!free) return Budget{0, how + " (the free memory is not known here: no budget)"};
     const double b = share * static_cast<double>(free) - static_cast<double>(kFixedOverhead);
-    return Budget{b > 0 ? static_cast<uint64_t>(b) : 1,
+    // so little free that the share is gone: no budget rather than one that refuses all
+    if (b < 1) return Budget{0, how + " (no budget: " + human_bytes(static_cast<double>(free)) + " free)"};
+    return Budget{static_cast<uint64_t>(b),
                   how + " of the " + human_bytes(static_cast<double>(free)) + " free, less " +
                       human_bytes(static_cast<double>(kFixedOverhead)) + " for the rest of the process: " +
                       human_bytes(std::max(b, 1.0))};
@@ -250,15 +252,18 @@ Budget memory_budget(const std::string& text, bool given) {
     return UsageError("--memory: '" + printable(text) +
                       "' is not a size (give bytes with K, M, G or T, e.g. 20G, or a share of the free memory, e.g. 80%)");
   };
-  size_t used = 0;
+  // a plain decimal number (no sign, exponent or hex), then the unit
+  size_t used = 0, dots = 0;
+  while (used < text.size() && (std::isdigit(static_cast<unsigned char>(text[used])) || text[used] == '.'))
+    dots += text[used++] == '.';
+  if (used == 0 || dots > 1 || !std::isdigit(static_cast<unsigned char>(text[0]))) throw bad();
   double x = 0;
   try {
-    x = std::stod(text, &used);
+    x = std::stod(text.substr(0, used));
   } catch (const std::exception&) {
     throw bad();
   }
-  if (!(x > 0) || !std::isfinite(x) || text.find_first_of("+-") != std::string::npos || !std::isdigit(static_cast<unsigned char>(text[0])))
-    throw bad();
+  if (!(x > 0) || !std::isfinite(x)) throw bad();
   std::string unit = text.substr(used);
   for (char& ch : unit) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   if (unit == "%") {
@@ -272,7 +277,8 @@ Budget memory_budget(const std::string& text, bool given) {
   const auto u = kUnits.find(unit);
   if (u == kUnits.end()) throw bad();
   const double b = x * u->second;
-  if (b < 1 || b > 0x1p62) throw bad();
+  if (b < 1) throw bad();
+  if (b > 0x1p62) throw UsageError("--memory: " + printable(text) + " is more memory than any machine has");
   return {static_cast<uint64_t>(b), "--memory " + text + " (" + human_bytes(b) + ")"};
 }
 
@@ -350,8 +356,8 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
     std::string over;
     try {
       over = over_budget(game, inst, params, o, memory_budget(o.memory, o.memory_given), ranks);
-    } catch (const UsageError& e) {
-      over = e.what();
+    } catch (const std::exception& e) {  // whatever one rank meets, every rank hears of
+      over = std::string("solve: ") + e.what();
     }
     const uint64_t flag = over.empty() ? 0 : 1;
     const std::vector<uint64_t> flags = tr->all_gather(std::span<const uint64_t>(&flag, 1));
@@ -359,7 +365,7 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
       if (flags[static_cast<size_t>(r)])
         return refuse(me == 0 && !over.empty()
                           ? over
-                          : "solve: rank " + std::to_string(r) + "'s memory budget is smaller than the records its share holds at once (--memory)",
+                          : "solve: rank " + std::to_string(r) + "'s memory budget (--memory, or its share of its own free memory) is smaller than the records the busiest rank holds at once",
                       kExitUsage);
   }
   // rank 0 opens the database (it alone writes it) and tells the others whether to go on

@@ -97,8 +97,25 @@ void recover_into(const G& game, const TierSource& source, TierId t,
   }
 }
 
-/// The same into a new array; without `fetch` the tiers it reads are recovered the same
-/// way, each once.
+/// The tiers recover_into reads to make tier t: its tail's source (unless the store kept
+/// the tier whole), and for a derived tier its children.
+template <TierGame G>
+std::vector<TierId> recovery_reads(const G& game, const TierSource& source, TierId t) {
+  const uint64_t size = game.tier_size(t), prefix = tier_prefix(game, t);
+  std::vector<TierId> reads;
+  if (tier_stored(game, t)) {
+    const uint64_t kept = prefix > 0 ? source.tier_kept(t) : 0;
+    if (kept < size && kept == prefix) reads.push_back(tail_source(game, t));
+  } else {
+    if (prefix < size) reads.push_back(tail_source(game, t));
+    for (TierId c : game.child_tiers(t)) reads.push_back(c);
+  }
+  return reads;
+}
+
+/// The same into a new array, made once what it reads is there (so a chain of tails is
+/// never a chain of arrays waiting for their sources); without `fetch` the tiers it reads
+/// are recovered the same way, each once.
 template <TierGame G, class Rec = ParityRecord>
 std::vector<typename Rec::Storage> recover_tier(const G& game, const TierSource& source, TierId t,
                                                 const std::function<const typename Rec::Storage*(TierId)>& fetch = {}) {
@@ -112,6 +129,7 @@ std::vector<typename Rec::Storage> recover_tier(const G& game, const TierSource&
     };
     return recover_tier<G, Rec>(game, source, t, own);
   }
+  for (TierId d : recovery_reads(game, source, t)) fetch(d);
   std::vector<R> out(game.tier_size(t));
   recover_into<G, Rec>(game, source, t, fetch, out.data());
   return out;
@@ -214,8 +232,10 @@ SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer
     ledger.skipped(game.tier_name(t), game.tier_size(t));
     return true;
   };
-  if (store)
+  if (store) {
+    steps.recovery_reads = [&](TierId c) { return recovery_reads(game, *store, c); };
     steps.fetch = [&](TierId c, const typename TierWalk<R>::Hold& hold) { return recover_tier<G, Rec>(game, *store, c, hold); };
+  }
   steps.work = [&](TierId t, uint64_t lo, uint64_t hi, R* out) { solve_from_held<G, Rec>(game, walk, t, lo, hi, out); };
   steps.report = [&](TierId t, const R* whole) {
     store->commit(t, std::span<const R>(whole, plan.size[t]), plan.kept[t]);

@@ -165,6 +165,9 @@ class TierWalk {
     std::function<bool(TierId)> skip;
     /// A tier the walk did not compute (rank 0: it has the store).
     Fetch fetch;
+    /// The tiers fetch(t) reads (held first, so that its records are made, and counted,
+    /// only once they are here); none given: fetch asks for them itself.
+    std::function<std::vector<TierId>(TierId)> recovery_reads;
     /// Records [lo, hi) of tier t into out[lo, hi) (`out` spans the whole tier). Runs for the
     /// pieces of a level side by side, so it must be thread-safe.
     std::function<void(TierId, uint64_t lo, uint64_t hi, R* out)> work;
@@ -369,19 +372,24 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
     ready_[t] = 0;
   }
 
-  // a committed tier fetched (recovered from the store) on rank 0; the tiers its recovery
-  // loaded that no piece here reads from this level on are let go as soon as it is whole
-  // (a derived tier's tail comes from a derived tier, whose tail may too: held to the
-  // level's end, a resume kept such a chain of tiers at once)
+  // a committed tier fetched (recovered from the store) on rank 0: what it reads held first
+  // (so its own records are made only then), and the tiers its recovery loaded that no
+  // piece here reads from this level on let go as soon as it is whole (a derived tier's
+  // tail comes from a derived tier, whose tail may too: held to the level's end, or made
+  // before their sources, a resume kept such a chain of tiers at once)
   const R* hold(TierId c) {
     if (!ready_[c]) {
       if (!steps_.fetch) throw std::logic_error("tier " + std::to_string(c) + " must come from rank 0");
       const size_t mark = loaded_.size();
+      if (steps_.recovery_reads)
+        for (TierId d : steps_.recovery_reads(c)) hold(d);
+      const int64_t bytes = static_cast<int64_t>(plan_.size[c] * sizeof(R));
+      w_.add_bytes(bytes);  // counted as it is made, beside what it reads
       std::vector<R> whole = steps_.fetch(c, hold_);
+      if (whole.size() != plan_.size[c]) throw std::logic_error("tier " + std::to_string(c) + " recovered at the wrong size");
       for (size_t k = mark; k < loaded_.size(); ++k)
         if (last_use_[loaded_[k]] < static_cast<int64_t>(level_)) forget(loaded_[k]);
       w_.held_[c] = std::move(whole);
-      w_.add_bytes(static_cast<int64_t>(w_.held_[c].size() * sizeof(R)));
       ready_[c] = 1;
       loaded_.push_back(c);
     }
