@@ -175,7 +175,8 @@ namespace {
 /// Toads and Frogs whose step to the next index goes wrong once: in tier `bad` at index
 /// `at`, it skips a position.
 struct MisSteppingSpace : tf::Space {
-  MisSteppingSpace(tf::SpaceParams params, TierId bad, uint64_t at) : tf::Space(params), bad(bad), at(at) {}
+  MisSteppingSpace(tf::SpaceParams params, TierId bad_tier, uint64_t bad_index)
+      : tf::Space(params), bad(bad_tier), at(bad_index) {}
   void next_in_tier(TierId t, tf::Position& p) const {
     const bool skip = t == bad && rank(p).index == at;
     tf::Space::next_in_tier(t, p);
