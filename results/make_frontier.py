@@ -204,8 +204,8 @@ def census_section(summ):
             n, f"{total:,}", *("%.2f %%" % (100 * c[k] / total) for k in CLASSES), *longest))
     timed = [(n, r) for n, r in summ.items() if "analyzeSeconds" in r]
     if timed:
-        lines += ["", "What `analyze` cost (every tier read once, level by level as a solve makes them; the derived "
-                  "tiers solved again from their children): " + "; ".join(
+        lines += ["", "What `analyze` cost (every tier read once, level by level as a solve makes them: a stored tier "
+                  "loaded, a derived tier solved again from its children; the newest run of each length): " + "; ".join(
                       "length %d %s, peak RSS %.2f GiB" % (n, minutes(r["analyzeSeconds"]), r["analyzePeakRssKb"] / 2**20)
                       for n, r in timed) + "."]
     if missing:
