@@ -244,7 +244,7 @@ Budget memory_budget(const std::string& text, bool given) {
     return Budget{static_cast<uint64_t>(b),
                   how + " of the " + human_bytes(static_cast<double>(free)) + " free, less " +
                       human_bytes(static_cast<double>(kFixedOverhead)) + " for the rest of the process: " +
-                      human_bytes(std::max(b, 1.0))};
+                      human_bytes(b)};
   };
   if (!given) return share_of_free(kDefaultShare, "the default budget, 85 %");
   if (text.empty()) throw UsageError("--memory: is empty (give a size such as 20G or 80%, or leave --memory out)");

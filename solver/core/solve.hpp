@@ -287,9 +287,9 @@ TierPlan plan_reading(const G& game) {
 }
 
 /// Every tier of a solved store, each whole once, level by level as a solve makes them
-/// (plan_reading): a stored
-/// tier loaded (its tail copied from its source, held), a derived one solved again from its
-/// children (held). `each(t, whole, held)` runs for the tiers of a level side by side, so it
+/// (plan_reading): a stored tier loaded (its tail copied from its source, held), a derived
+/// one solved again from its children (held); the read's plan holds nothing else of theirs.
+/// (A tier read only to make another is let go once no later level reads it.) `each(t, whole, held)` runs for the tiers of a level side by side, so it
 /// must be thread-safe; `whole` (std::span of the tier's records) lives for the call, and
 /// `held(c)` gives the records of a tier read to make t (a derived tier's children, a
 /// tail's source). In memory at once: a tier and what makes it for each thread, and the

@@ -1,7 +1,7 @@
-// Verify: every tier recomputed through the generic path (unrank or the game's step to the
-// next index, children, rank: not the hot loop), compared with the stored records and the
-// tier's digest; then a sample of its positions probed as a lookup does. Or, for a database too large to recompute whole, a
-// random sample of every tier recomputed from its children's stored records (verify_sample).
+// Verify: every tier recomputed through the generic path (unrank or the game's step to the next
+// index, children, rank: not the hot loop), compared with the stored records and the tier's
+// digest; then a sample of its positions probed as a lookup does. Or, for a database too large to
+// recompute whole, a random sample of every tier from its children's stored records (verify_sample).
 #pragma once
 
 #include <tbb/blocked_range.h>
