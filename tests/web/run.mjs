@@ -684,11 +684,12 @@ cases.values = async (browser, base) => {
   const long = await fetch(`${base}api/cgt7/query?p=${encodeURIComponent(seven + empty)}`).then(r => r.json());
   assert.equal(await page.textContent('#error'), long.error);
   assert.equal(await page.inputValue('#position'), seven + empty);
+  // the error above is still showing: wait for the new board's message, not just any error
+  const bad = await fetch(`${base}api/cgt7/query?p=TXF`).then(r => r.json());
   await page.fill('#position', 'TXF');
   await page.press('#position', 'Enter');
-  await page.waitForSelector('#error:not([hidden])');
-  const bad = await fetch(`${base}api/cgt7/query?p=TXF`).then(r => r.json());
-  assert.equal(await page.textContent('#error'), bad.error);
+  await page.waitForFunction(text => { const e = document.querySelector('#error'); return e && !e.hidden && e.textContent === text; }, bad.error, { timeout: 10000 })
+    .catch(async () => assert.fail(`the page shows '${await page.textContent('#error')}' for TXF, not the server's '${bad.error}'`));
   problems.splice(before);  // the 400s asked for above are the point
   // a phone: the board, the thermograph and the forms fit
   const phone = await openPage(browser, `${base}#db=cgt7&p=TT-F-F-`, { width: 390, height: 844 });
