@@ -26,6 +26,7 @@ using namespace tbtest;
 using namespace cgt_oracle;
 using json = nlohmann::json;
 using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
 using toadbase::TierId;
 using toadbase::cgt::OutcomeClass;
 
@@ -493,6 +494,24 @@ TEST_CASE("cgt database through the toadbase command: solve, query, cgt sum, ana
   CHECK(json::parse(walls[0])["value"] == "-1");
   CHECK(json::parse(walls[1])["value"] == "-2");
   CHECK(json::parse(walls[2])["value"] == "{1|0}");
+  // before "--" too, in the order given: an argument that is no option of the command is a
+  // strip or a value wherever it stands (CLI11 left "-TF" and "-1" over, and they came last)
+  const std::vector<std::string> in_order = lines_of(ok({"cgt", "sum", "--db", db, "-TF|F-T", "T-F", "--text", "-T-F"}).out);
+  REQUIRE(in_order.size() == 3);
+  CHECK_THAT(in_order[0], StartsWith("-TF|F-T = 0"));
+  CHECK_THAT(in_order[1], StartsWith("T-F = *"));
+  CHECK_THAT(in_order[2], StartsWith("-T-F = "));
+  const std::vector<std::string> first = lines_of(ok({"cgt", "sum", "-TF", "--db", db, "T-F"}).out);
+  REQUIRE(first.size() == 2);
+  CHECK(json::parse(first[0])["sum"] == "-TF");
+  CHECK(json::parse(first[1])["sum"] == "T-F");
+  const std::vector<std::string> three = lines_of(ok({"cgt", "thermograph", "-1", "{1|0}", "--json", "-2"}).out);
+  REQUIRE(three.size() == 3);
+  CHECK(json::parse(three[0])["value"] == "-1");
+  CHECK(json::parse(three[1])["value"] == "{1|0}");
+  CHECK(json::parse(three[2])["value"] == "-2");
+  // an option's typo is still named, not read as a strip
+  CHECK_THAT(run_expecting({"cgt", "sum", "--db", db, "--txt", "T-F"}, 2).err, Contains("did you mean '--text'"));
   CHECK_THAT(run_expecting({"cgt", "sum", "--db", dir / "none", "T-F"}, 1).err, Contains("no database"));
   // analyze: every board of 11 cells counted once, the laws hold over boards they apply to
   const json a = json::parse(ok({"analyze", "--db", db, "--json"}).out);

@@ -199,13 +199,25 @@ std::string help_all(const CLI::App& app) {
 }
 
 namespace {
-std::map<const CLI::App*, std::vector<std::string>*>& whole() {
-  static std::map<const CLI::App*, std::vector<std::string>*> m;
+struct Whole {
+  std::vector<std::string>* into;
+  bool dash_positionals;
+};
+std::map<const CLI::App*, Whole>& whole() {
+  static std::map<const CLI::App*, Whole> m;
   return m;
+}
+/// The option `name` ("--db", "-h") of `app` or of a command above it, or nullptr.
+const CLI::Option* known_option(const CLI::App& app, const std::string& name) {
+  for (const CLI::App* a = &app; a; a = a->get_parent())
+    if (const CLI::Option* o = a->get_option_no_throw(name)) return o;
+  return nullptr;
 }
 }  // namespace
 
-void whole_positionals(CLI::App* app, std::vector<std::string>* into) { whole()[app] = into; }
+void whole_positionals(CLI::App* app, std::vector<std::string>* into, bool dash_positionals) {
+  whole()[app] = {into, dash_positionals};
+}
 
 namespace {
 bool g_stdin_taken = false;
@@ -221,19 +233,21 @@ std::vector<std::string> take_whole_positionals(const CLI::App& app, const std::
   const auto it = whole().find(&app);
   if (it == whole().end()) return args;
   std::vector<std::string> rest(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(from));
-  std::vector<std::string>& into = *it->second;
+  std::vector<std::string>& into = *it->second.into;
   for (size_t i = from; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--") {  // everything after it is a position, even what starts with '-'
       into.insert(into.end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
       break;
     }
-    if (a.size() > 1 && a[0] == '-') {  // an option (CLI11 names it if unknown), with its value
-      rest.push_back(a);
-      const CLI::Option* opt = app.get_option_no_throw(a.substr(0, a.find('=')));
-      if (opt && opt->get_expected_max() != 0 && a.find('=') == std::string::npos && i + 1 < args.size())
-        rest.push_back(args[++i]);
-      continue;
+    if (a.size() > 1 && a[0] == '-') {
+      const CLI::Option* opt = known_option(app, a.substr(0, a.find('=')));
+      if (opt || !it->second.dash_positionals) {  // an option (CLI11 names it if unknown), with its value
+        rest.push_back(a);
+        if (opt && opt->get_expected_max() != 0 && a.find('=') == std::string::npos && i + 1 < args.size())
+          rest.push_back(args[++i]);
+        continue;
+      }
     }
     into.push_back(a);
   }

@@ -79,7 +79,10 @@ std::string help_all(const CLI::App& app);
 /// Positional arguments given to `app` whole, in order, into `into`: CLI11 never sees them,
 /// so a list such as [1, 1, 0, -1, -1] stays one argument (CLI11 would split it at its
 /// commas). Before `--` an argument that starts with '-' is still an option; after it, never.
-void whole_positionals(CLI::App* app, std::vector<std::string>* into);
+/// With `dash_positionals`, before `--` only the options `app` (or a command above it) knows
+/// are options: any other argument that starts with '-' is a positional in its place (a strip
+/// "-TF", a value "-1"), so the positionals keep the order they were given in.
+void whole_positionals(CLI::App* app, std::vector<std::string>* into, bool dash_positionals = false);
 /// Forgets what a command line before left behind (the commands whose positionals are taken
 /// whole, standard input already read): run() calls it first, so it may run again in one process.
 void new_command_line();

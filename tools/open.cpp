@@ -51,4 +51,8 @@ void DatabaseHost::examples(CLI::App* app, const std::vector<std::string>& lines
   tools::examples(app, lines);
 }
 
+void DatabaseHost::positionals(CLI::App* app, std::vector<std::string>* into) const {
+  whole_positionals(app, into, true);
+}
+
 }  // namespace toadbase::tools

@@ -30,6 +30,7 @@ class DatabaseHost : public Host {
   std::string read_input(const std::string& path) const override;
   void write_output(const std::string& path, const std::string& text) const override;
   void examples(CLI::App* app, const std::vector<std::string>& lines) const override;
+  void positionals(CLI::App* app, std::vector<std::string>* into) const override;
 };
 
 }  // namespace toadbase::tools

@@ -352,6 +352,11 @@ class Host {
   virtual void write_output(const std::string& path, const std::string& text) const = 0;
   /// Sets a subcommand's help footer: one to three example command lines.
   virtual void examples(CLI::App* app, const std::vector<std::string>& lines) const = 0;
+  /// A subcommand's positionals reach `into` whole and in the order given (the host reads
+  /// them, CLI11 never sees them; declare a positional option too, for the help page). After
+  /// `--` every argument is one; before it, any argument that is not an option of the command
+  /// (or of one above it) is one too, even when it starts with '-' (a strip "-TF", a value "-1").
+  virtual void positionals(CLI::App* app, std::vector<std::string>* into) const = 0;
 };
 
 /// A request to a game's own HTTP route, as the server hands it over (no HTTP library here).

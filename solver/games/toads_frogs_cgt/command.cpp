@@ -21,32 +21,19 @@ namespace toadbase::toads_frogs_cgt {
 
 namespace {
 
-/// The arguments CLI11 left over (those that start with '-'), less the "--" that ends the
-/// options: CLI11 hands it back too, and it is no strip or value.
-std::vector<std::string> after_separator(std::vector<std::string> rest) {
-  const auto it = std::find(rest.begin(), rest.end(), "--");
-  if (it != rest.end()) rest.erase(it);
-  return rest;
-}
-
-/// A command whose positionals may start with '-' (a strip "--TF", a value "-1"): CLI11's
-/// leftovers are taken too. CLI11 ends a subcommand at "--" once every positional has its
-/// least count and hands what follows to the parent, which refused it (`thermograph -1 --
-/// -2`); a hidden positional (`spare`) that is never filled before "--" keeps it here.
-void dash_positionals(CLI::App* app, std::vector<std::string>& spare) {
-  app->allow_extras();
-  app->add_option("spare", spare)->group("")->expected(1, 1 << 20);  // CLI11 takes one unbounded positional
-}
-
-/// The positionals in the order given: CLI11's, then the hidden one's, then the leftovers.
-void gather(const CLI::App& app, std::vector<std::string>& into, const std::vector<std::string>& spare) {
-  into.insert(into.end(), spare.begin(), spare.end());
-  for (const auto& extra : after_separator(app.remaining())) into.push_back(extra);
+/// The positionals of a command whose positionals may start with '-' (a strip "--TF", a
+/// value "-1"): the host hands them over in the order given (Host::positionals); `shown` is
+/// the positional CLI11 lists on the help page, never filled.
+void dash_positionals(const Host& host, CLI::App* app, const std::string& name, std::vector<std::string>& into,
+                      const std::string& help) {
+  static std::vector<std::string> shown;
+  app->add_option(name, shown, help + " (one that starts with '-' may also go after --)");
+  host.positionals(app, &into);
 }
 
 struct SumOptions {
   std::string db;
-  std::vector<std::string> sums, spare;
+  std::vector<std::string> sums;
   bool text = false;
 };
 
@@ -131,7 +118,7 @@ int run_index(const IndexOptions& o, const Host& host) {
 struct FindOptions {
   std::string db, outcome, kind, temperature, mean;
   bool outcome_given = false, kind_given = false, temperature_given = false, mean_given = false;
-  std::vector<std::string> values, spare;
+  std::vector<std::string> values;
   int limit = 10;
   bool json = false;
 };
@@ -176,7 +163,7 @@ int run_find(const FindOptions& o, const Host& host) {
 }
 
 struct ThermographOptions {
-  std::vector<std::string> values, spare;
+  std::vector<std::string> values;
   bool json = false;
 };
 
@@ -236,12 +223,10 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   auto o = std::make_shared<SumOptions>();
   auto* sum = top->add_subcommand("sum", "the value of strips separated by walls (|): the sum of their values, as JSON");
   sum->add_option("--db", o->db, "the database (toadbase solve toads-frogs-cgt ...)")->required();
-  sum->add_option("sums", o->sums, "strips separated by |, e.g. 'TT--F|T-TFF'; each argument one sum");
-  dash_positionals(sum, o->spare);  // a strip may start with '-'
+  dash_positionals(host, sum, "sums", o->sums, "strips separated by |, e.g. 'TT--F|T-TFF'; each argument one sum");
   sum->add_flag("--text", o->text, "one line a sum instead of JSON");
-  // once parsed: strips that start with '-' came as extras; no strip at all is a usage error
-  sum->callback([sum, o] {
-    gather(*sum, o->sums, o->spare);
+  // no strip at all is a usage error
+  sum->callback([o] {
     if (o->sums.empty()) throw CLI::ValidationError("sums", "give strips separated by |, e.g. 'TT--F|T-TFF'");
   });
 
@@ -255,7 +240,7 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   auto fo = std::make_shared<FindOptions>();
   auto* find = top->add_subcommand("find", "the boards with a value, or with values of a kind: how many of each length, the shortest");
   find->add_option("--db", fo->db, "the database (with its index: toadbase cgt index)")->required();
-  find->add_option("value", fo->values, "a value as query prints it: *2, ^*, 1/8, {3|3}, +-1 (any notation of the same game)");
+  dash_positionals(host, find, "value", fo->values, "a value as query prints it: *2, ^*, 1/8, {3|3}, +-1 (any notation of the same game)");
   find->add_option("--outcome", fo->outcome, "only values of this outcome class: L, R, N or P");
   find->add_option("--kind", fo->kind, "only values of this kind: number, nimber, infinitesimal, number-plus-infinitesimal, hot");
   find->add_option("--temperature-at-least", fo->temperature, "only values at least this hot (a number: 1, 3/2)");
@@ -263,9 +248,7 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   find->add_option("--limit", fo->limit, "the shortest boards listed (0.." + std::to_string(kFindMaxLimit) + ")")
       ->check(CLI::Range(0, kFindMaxLimit));
   find->add_flag("--json", fo->json, "the answer as JSON");
-  dash_positionals(find, fo->spare);  // a value may start with '-'
   find->callback([find, fo] {
-    gather(*find, fo->values, fo->spare);
     fo->outcome_given = find->count("--outcome") > 0;
     fo->kind_given = find->count("--kind") > 0;
     fo->temperature_given = find->count("--temperature-at-least") > 0;
@@ -277,11 +260,9 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   auto to = std::make_shared<ThermographOptions>();
   auto* thermograph = top->add_subcommand(
       "thermograph", "a value's thermograph: its walls, mean and temperature (no database needed)");
-  thermograph->add_option("values", to->values, "values as query prints them: {2|-1}, ^*, 1/8, +-1 (each one a line)");
+  dash_positionals(host, thermograph, "values", to->values, "values as query prints them: {2|-1}, ^*, 1/8, +-1 (each one a line)");
   thermograph->add_flag("--json", to->json, "one JSON object a value");
-  dash_positionals(thermograph, to->spare);  // a value may start with '-'
-  thermograph->callback([thermograph, to] {
-    gather(*thermograph, to->values, to->spare);
+  thermograph->callback([to] {
     if (to->values.empty()) throw CLI::ValidationError("values", "give a value, e.g. '{2|-1}'");
   });
   host.examples(thermograph, {"toadbase cgt thermograph '{2|-1}'", "toadbase cgt thermograph '{3|{1|-1}}' --json"});
