@@ -347,4 +347,14 @@ TEST_CASE("colex rank by byte tables and the sum of bit indices equal their loop
     REQUIRE(toadbase::bit_index_sum(x) == loop_sum(x));
   }
   CHECK(toadbase::bit_index_sum(0xFFFFFFFFu) == 31 * 32 / 2);
+  // tables of fewer bits (a space's free cells: fewer bytes looked up), every width of a board
+  for (int bits = 1; bits <= 26; ++bits) {
+    const toadbase::ColexByteRank narrow(bits);
+    const uint32_t below = (1u << bits) - 1;
+    for (int k = 0; k < 20000; ++k) {
+      const uint32_t x = static_cast<uint32_t>(rng()) & below;
+      REQUIRE(narrow(x) == toadbase::colex_rank(x));
+    }
+    REQUIRE(narrow(below) == toadbase::colex_rank(below));
+  }
 }

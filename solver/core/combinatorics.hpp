@@ -18,6 +18,7 @@
 #include <bit>
 #include <cstdint>
 #include <stdexcept>
+#include <vector>
 
 #if defined(__BMI2__)
 #include <immintrin.h>
@@ -56,34 +57,38 @@ inline uint64_t colex_rank(uint64_t mask) {
   return r;
 }
 
-/// colex_rank of a subset of {0..31} by four table lookups, one a byte (the rank of a byte's
-/// elements given how many lie below it): no loop over the elements, no branch.
+/// colex_rank of a subset of {0..bits-1} by table lookups, one a byte (the rank of a byte's
+/// elements given how many lie below it): no loop over the elements, no branch but the
+/// bytes' count. A table for fewer bits looks up fewer bytes and stays smaller (34 KiB for 16
+/// bits, the first-level cache; 135 KiB for 32).
 class ColexByteRank {
  public:
-  ColexByteRank() {
-    for (int k = 0; k < 4; ++k)
-      for (int c = 0; c <= 32; ++c)
+  explicit ColexByteRank(int bits = 32) : bytes_((bits + 7) / 8), rows_(8 * bytes_ + 1), table_(bytes_ * rows_ * 256) {
+    for (int k = 0; k < bytes_; ++k)
+      for (int c = 0; c < rows_; ++c)
         for (int b = 0; b < 256; ++b) {
           uint64_t r = 0;
           int j = c + 1;
           for (int q = 0; q < 8; ++q)
             if (b >> q & 1) r += binomial(8 * k + q, j++);
-          table_[(k * 33 + c) * 256 + b] = static_cast<uint32_t>(r);  // C(31, 15) < 2^32
+          table_[static_cast<size_t>((k * rows_ + c) * 256 + b)] = static_cast<uint32_t>(r);  // C(31, 15) < 2^32
         }
   }
+  /// The rank of `mask` (below 2^bits).
   uint64_t operator()(uint32_t mask) const {
     uint64_t r = 0;
     int c = 0;
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < bytes_; ++k) {
       const uint32_t b = (mask >> (8 * k)) & 0xff;
-      r += table_[(k * 33 + c) * 256 + b];
+      r += table_[static_cast<size_t>((k * rows_ + c) * 256) + b];
       c += std::popcount(b);
     }
     return r;
   }
 
  private:
-  std::array<uint32_t, 4 * 33 * 256> table_;
+  int bytes_, rows_;  // rows: the elements below a byte, 0 .. 8 * bytes
+  std::vector<uint32_t> table_;
 };
 
 /// The sum of the indices of the set bits of x (no loop over them).

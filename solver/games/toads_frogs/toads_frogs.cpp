@@ -131,7 +131,8 @@ std::string autogui_move(Move m) {
 
 // ---- the space -----------------------------------------------------------------------
 
-Space::Space(SpaceParams params) : params_(params), n_(params.length) {
+Space::Space(SpaceParams params)
+    : params_(params), n_(params.length), frog_rank_(std::clamp(params.length, 1, kMaxLength)) {
   if (n_ < 1 || n_ > kMaxLength)
     throw std::invalid_argument("board length " + std::to_string(n_) + " is outside 1.." +
                                 std::to_string(kMaxLength));
@@ -295,14 +296,15 @@ std::optional<Position> Space::embed(const Position& p) const {
 }
 
 TierIndex Space::rank(const Position& p) const {
-  static const ColexByteRank colex;  // the frogs' rank among the free cells, without a loop
   const int t = std::popcount(p.toads), f = std::popcount(p.frogs);
   const int sum = bit_index_sum(p.toads);
   const TierId id = tier_of(t, f, sum, p.turn == Player::Toads);
   const uint32_t full = (1u << n_) - 1;
-  const uint64_t rb = colex(static_cast<uint32_t>(extract_bits(p.frogs, ~p.toads & full)));
+  // the frogs' rank among the free cells without a loop (a table of n bits); the toad set's
+  // by one lookup in the table unrank_toads is checked against (verify checks rank(unrank));
   // C(n - t, f) from the small table, not the tier's record: verify ranks every child
-  return {id, rank_toads(p.toads, t, sum) * choose_[n_ - t][f] + rb};
+  const uint64_t rb = frog_rank_(static_cast<uint32_t>(extract_bits(p.frogs, ~p.toads & full)));
+  return {id, toads_rank(p.toads) * choose_[n_ - t][f] + rb};
 }
 
 Position Space::unrank(TierId id, uint64_t index) const {

@@ -226,6 +226,7 @@ class Space {
 
   SpaceParams params_;
   int n_;
+  ColexByteRank frog_rank_;  // rank(): the frogs' colex rank among the free cells
   int max_sum_;
   std::vector<FixedSumSets> toad_sets_;  // [t]: the t-subsets of the n cells, by sum
   // rows of 32: a power of two keeps the hot loop's index arithmetic one shift
