@@ -731,6 +731,37 @@ TEST_CASE("a resume rebuilds a chain of derived tails one link at a time", "[sol
   CHECK(stats.peak_bytes_in_flight <= fresh.peak_bytes_in_flight + 2 * TailChainGame::kScanned);
 }
 
+TEST_CASE("recovery_reads names what recovering a tier fetches, in order, and a store of the wrong size is refused",
+          "[solver][derived][resume]") {
+  // the walk holds recovery_reads(t) before it recovers t, then lets them go: a fetch it did
+  // not name would be recovered again, uncounted
+  const SolvedSpace s(tf::SpaceParams{7, std::nullopt, std::nullopt});
+  for (TierId t = 0; t < s.space.tier_count(); ++t) {
+    INFO(s.space.tier_name(t));
+    std::vector<TierId> fetched;
+    std::map<TierId, std::vector<Record>> whole;
+    std::function<const Record*(TierId)> fetch = [&](TierId c) -> const Record* {
+      fetched.push_back(c);
+      if (!whole.count(c)) whole[c] = toadbase::recover_tier<tf::Space, toadbase::ParityRecord>(s.space, s.store, c);
+      return whole[c].data();
+    };
+    std::vector<Record> out(s.space.tier_size(t));
+    toadbase::recover_into<tf::Space, toadbase::ParityRecord>(s.space, s.store, t, fetch, out.data());
+    CHECK(fetched == toadbase::recovery_reads(s.space, s.store, t));
+    CHECK(toadbase::tier_digest(out.data(), out.size(), 1) == s.store.digest_of(t));
+  }
+  // a stored tier with a tail whose store keeps neither its prefix nor the whole of it
+  TierId tailed = s.space.tier_count();
+  for (TierId t = 0; t < s.space.tier_count() && tailed == s.space.tier_count(); ++t)
+    if (s.space.tier_stored(t) && s.space.tier_prefix(t) > 1 && s.space.tier_prefix(t) < s.space.tier_size(t)) tailed = t;
+  REQUIRE(tailed < s.space.tier_count());
+  MemStore bad = s.store;
+  bad.kept[tailed] = s.space.tier_prefix(tailed) - 1;
+  CHECK_THROWS_WITH(toadbase::recovery_reads(s.space, bad, tailed), Contains("has the wrong size"));
+  CHECK_THROWS_WITH((toadbase::recover_tier<tf::Space, toadbase::ParityRecord>(s.space, bad, tailed)),
+                    Contains("has the wrong size"));
+}
+
 TEST_CASE("read_tiers loads a stored tier without holding its children", "[solver][analyze]") {
   // a solve holds every tier of FanGame to the last level; a pass that loads them needs none
   const FanGame g{24};

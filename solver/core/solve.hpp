@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -67,22 +68,56 @@ void solve_tier(const G& game, TierId tier, const std::vector<const typename Rec
   solve_range<G, Rec>(game, tier, 0, out.size(), child_records, out.data(), tail_records);
 }
 
-/// The whole records of a tier an earlier run committed into `out` (the tier's size):
-/// loaded, or for a derived tier recomputed from its children; a tail is copied from its
-/// source. `fetch(id)` gives the whole records of another committed tier (a child of a
-/// derived tier, a tail's source). The tail's source is fetched first: a chain of derived
-/// tails is then rebuilt from its far end, each link whole before the next needs it.
-template <TierGame G, class Rec = ParityRecord>
-void recover_into(const G& game, const TierSource& source, TierId t,
-                  const std::function<const typename Rec::Storage*(TierId)>& fetch, typename Rec::Storage* out) {
-  using R = typename Rec::Storage;
+/// What recovering a committed tier t reads: the source of its tail (unless the store kept
+/// the tier whole), and for a derived tier its children. Throws when the store keeps a stored
+/// tier neither whole nor up to its tail.
+struct RecoveryReads {
+  std::optional<TierId> tail;    // the tail's source
+  std::vector<TierId> children;  // a derived tier's (solved again from them)
+  bool load = false;             // a stored tier with records in the store
+};
+
+template <TierGame G>
+RecoveryReads recovery_of(const G& game, const TierSource& source, TierId t) {
   const uint64_t size = game.tier_size(t), prefix = tier_prefix(game, t);
+  RecoveryReads r;
   if (tier_stored(game, t)) {
     const uint64_t kept = prefix > 0 ? source.tier_kept(t) : 0;  // all of it tail: nothing kept
     if (kept != size && kept != prefix)  // kept whole: an older database, no tail to fill
       throw std::runtime_error("stored tier " + game.tier_name(t) + " has the wrong size");
-    const R* tail = kept < size ? fetch(tail_source(game, t)) : nullptr;
-    if (kept > 0) {
+    if (kept < size) r.tail = tail_source(game, t);
+    r.load = kept > 0;
+  } else {
+    if (prefix < size) r.tail = tail_source(game, t);
+    r.children = game.child_tiers(t);
+  }
+  return r;
+}
+
+/// The same as a list, in the order recover_into fetches them (the tail's source first: a
+/// chain of derived tails is then rebuilt from its far end, each link whole before the next
+/// needs it).
+template <TierGame G>
+std::vector<TierId> recovery_reads(const G& game, const TierSource& source, TierId t) {
+  const RecoveryReads r = recovery_of(game, source, t);
+  std::vector<TierId> reads;
+  if (r.tail) reads.push_back(*r.tail);
+  reads.insert(reads.end(), r.children.begin(), r.children.end());
+  return reads;
+}
+
+/// The whole records of a tier an earlier run committed into `out` (the tier's size):
+/// loaded, or for a derived tier recomputed from its children; a tail is copied from its
+/// source. `fetch(id)` gives the whole records of another committed tier (recovery_of says
+/// which, and in what order).
+template <TierGame G, class Rec = ParityRecord>
+void recover_into(const G& game, const TierSource& source, TierId t,
+                  const std::function<const typename Rec::Storage*(TierId)>& fetch, typename Rec::Storage* out) {
+  using R = typename Rec::Storage;
+  const RecoveryReads r = recovery_of(game, source, t);
+  const R* tail = r.tail ? fetch(*r.tail) : nullptr;
+  if (tier_stored(game, t)) {
+    if (r.load) {
       if (source.record_bytes() != sizeof(R))
         throw std::logic_error("records of " + std::to_string(sizeof(R)) + " bytes read from a store of " +
                                std::to_string(source.record_bytes()) + "-byte records");
@@ -90,27 +125,10 @@ void recover_into(const G& game, const TierSource& source, TierId t,
     }
     if (tail) fill_tail(game, t, tail, out);
   } else {
-    const R* tail = prefix < size ? fetch(tail_source(game, t)) : nullptr;
     std::vector<const R*> kids;
-    for (TierId c : game.child_tiers(t)) kids.push_back(fetch(c));
-    solve_range<G, Rec>(game, t, 0, size, kids, out, tail);
+    for (TierId c : r.children) kids.push_back(fetch(c));
+    solve_range<G, Rec>(game, t, 0, game.tier_size(t), kids, out, tail);
   }
-}
-
-/// The tiers recover_into reads to make tier t: its tail's source (unless the store kept
-/// the tier whole), and for a derived tier its children.
-template <TierGame G>
-std::vector<TierId> recovery_reads(const G& game, const TierSource& source, TierId t) {
-  const uint64_t size = game.tier_size(t), prefix = tier_prefix(game, t);
-  std::vector<TierId> reads;
-  if (tier_stored(game, t)) {
-    const uint64_t kept = prefix > 0 ? source.tier_kept(t) : 0;
-    if (kept < size && kept == prefix) reads.push_back(tail_source(game, t));
-  } else {
-    if (prefix < size) reads.push_back(tail_source(game, t));
-    for (TierId c : game.child_tiers(t)) reads.push_back(c);
-  }
-  return reads;
 }
 
 /// The same into a new array, made once what it reads is there (so a chain of tails is
@@ -280,9 +298,7 @@ TierPlan plan_reading(const G& game) {
         p.reads[t].clear();
       }
     }
-  std::fill(p.last_level.begin(), p.last_level.end(), 0);
-  for (TierId t = 0; t < game.tier_count(); ++t)
-    for (TierId c : p.reads[t]) p.last_level[c] = std::max(p.last_level[c], p.level[t]);
+  p.last_level = last_levels(p.reads, p.level);
   return p;
 }
 

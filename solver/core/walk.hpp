@@ -118,6 +118,16 @@ std::vector<uint32_t> tier_levels(const G& game) {
   return tier_levels(game, tier_reads(game));
 }
 
+/// The last level that reads each tier (0 for a tier no level reads): a tier is held until
+/// that level is done.
+inline std::vector<uint32_t> last_levels(const std::vector<std::vector<TierId>>& reads,
+                                         const std::vector<uint32_t>& level) {
+  std::vector<uint32_t> last(reads.size(), 0);
+  for (TierId t = 0; t < reads.size(); ++t)
+    for (TierId c : reads[t]) last[c] = std::max(last[c], level[t]);
+  return last;
+}
+
 template <TierGame G>
 TierPlan plan_tiers(const G& game) {
   TierPlan p;
@@ -127,9 +137,7 @@ TierPlan plan_tiers(const G& game) {
   const uint32_t levels = n ? *std::max_element(p.level.begin(), p.level.end()) + 1 : 0;
   p.by_level.resize(levels);
   for (TierId t = 0; t < n; ++t) p.by_level[p.level[t]].push_back(t);
-  p.last_level.assign(n, 0);
-  for (TierId t = 0; t < n; ++t)
-    for (TierId c : p.reads[t]) p.last_level[c] = std::max(p.last_level[c], p.level[t]);
+  p.last_level = last_levels(p.reads, p.level);
   p.tail.resize(n);
   p.size.resize(n);
   p.prefix.resize(n);
