@@ -510,8 +510,14 @@ TEST_CASE("cgt database through the toadbase command: solve, query, cgt sum, ana
   CHECK(json::parse(three[0])["value"] == "-1");
   CHECK(json::parse(three[1])["value"] == "{1|0}");
   CHECK(json::parse(three[2])["value"] == "-2");
-  // an option's typo is still named, not read as a strip
+  // an option's typo is still named, not read as a strip, also after a strip of dashes
   CHECK_THAT(run_expecting({"cgt", "sum", "--db", db, "--txt", "T-F"}, 2).err, Contains("did you mean '--text'"));
+  CHECK_THAT(run_expecting({"cgt", "sum", "--db", db, "---", "--txt", "T-F"}, 2).err, Contains("did you mean '--text'"));
+  // an option's value that starts with '-' stays its value; --db=PATH takes no argument after it
+  const std::vector<std::string> eq = lines_of(ok({"cgt", "sum", "--db=" + db, "-TF", "--text"}).out);
+  REQUIRE(eq.size() == 1);
+  CHECK_THAT(eq[0], StartsWith("-TF = 0"));
+  CHECK_THAT(ok({"cgt", "thermograph", "-1", "-h"}).out, Contains("Usage"));
   CHECK_THAT(run_expecting({"cgt", "sum", "--db", dir / "none", "T-F"}, 1).err, Contains("no database"));
   // analyze: every board of 11 cells counted once, the laws hold over boards they apply to
   const json a = json::parse(ok({"analyze", "--db", db, "--json"}).out);

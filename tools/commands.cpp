@@ -113,7 +113,7 @@ std::string unknown_option(const CLI::App& app, const std::vector<std::string>& 
     if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos) continue;
     if (std::find(names.begin(), names.end(), name) != names.end()) continue;
     const std::string near = closest(name, names);
-    if (near.empty()) return "";
+    if (near.empty()) continue;  // a strip or value such as "--" + "t-": CLI11 or the command says
     return "unknown option --" + name + " for " + path_of(app) + "; did you mean '--" + near + "'?" +
            (takes_positions ? " (a position that starts with '-' goes after --)" : "") + "\nsee: " +
            path_of(app) + " --help";
