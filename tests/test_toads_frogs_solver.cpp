@@ -748,6 +748,15 @@ TEST_CASE("recovery_reads names what recovering a tier fetches, in order, and a 
     std::vector<Record> out(s.space.tier_size(t));
     toadbase::recover_into<tf::Space, toadbase::ParityRecord>(s.space, s.store, t, fetch, out.data());
     CHECK(fetched == toadbase::recovery_reads(s.space, s.store, t));
+    // what the space says a recovery needs: the tail's source first (unless kept whole), then
+    // a derived tier's children
+    std::vector<TierId> want;
+    const bool tail = s.space.tier_prefix(t) < s.space.tier_size(t);
+    if (tail && !(s.space.tier_stored(t) && s.store.tier_kept(t) == s.space.tier_size(t)))
+      want.push_back(s.space.tail_source(t));
+    if (!s.space.tier_stored(t))
+      for (TierId c : s.space.child_tiers(t)) want.push_back(c);
+    CHECK(fetched == want);
     CHECK(toadbase::tier_digest(out.data(), out.size(), 1) == s.store.digest_of(t));
   }
   // a stored tier with a tail whose store keeps neither its prefix nor the whole of it

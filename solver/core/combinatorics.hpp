@@ -14,10 +14,12 @@
 // range of ranks needs one unrank and then O(1) per subset.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #if defined(__BMI2__)
@@ -63,7 +65,9 @@ inline uint64_t colex_rank(uint64_t mask) {
 /// bits, the first-level cache; 135 KiB for 32).
 class ColexByteRank {
  public:
-  explicit ColexByteRank(int bits = 32) : bytes_((bits + 7) / 8), rows_(8 * bytes_ + 1), table_(bytes_ * rows_ * 256) {
+  explicit ColexByteRank(int bits = 32)
+      : bytes_((std::clamp(bits, 1, 32) + 7) / 8), rows_(8 * bytes_ + 1), table_(static_cast<size_t>(bytes_ * rows_ * 256)) {
+    if (bits < 1 || bits > 32) throw std::invalid_argument("ColexByteRank: " + std::to_string(bits) + " bits, not 1..32");
     for (int k = 0; k < bytes_; ++k)
       for (int c = 0; c < rows_; ++c)
         for (int b = 0; b < 256; ++b) {

@@ -108,8 +108,8 @@ std::vector<TierId> recovery_reads(const G& game, const TierSource& source, Tier
 
 /// The whole records of a tier an earlier run committed into `out` (the tier's size):
 /// loaded, or for a derived tier recomputed from its children; a tail is copied from its
-/// source. `fetch(id)` gives the whole records of another committed tier (recovery_of says
-/// which, and in what order).
+/// source. `fetch(id)` gives the whole records of another committed tier: those
+/// recovery_reads names, in its order.
 template <TierGame G, class Rec = ParityRecord>
 void recover_into(const G& game, const TierSource& source, TierId t,
                   const std::function<const typename Rec::Storage*(TierId)>& fetch, typename Rec::Storage* out) {

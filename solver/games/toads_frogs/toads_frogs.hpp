@@ -142,6 +142,8 @@ class Space {
   std::vector<TierId> child_tiers(TierId t) const;
 
   Position unrank(TierId t, uint64_t index) const;
+  /// The tier and index of a position the space holds (contains(p): its length and piece
+  /// counts; any other position gets a meaningless rank).
   TierIndex rank(const Position& p) const;
   /// p (of tier t, not its last index) becomes the position of the next index: the frogs'
   /// next subset of the free cells in colex order, or the next toad set with the first one.
