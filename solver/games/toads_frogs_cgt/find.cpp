@@ -503,6 +503,81 @@ nlohmann::ordered_json FindQuery::to_json() const {
   return j;
 }
 
+namespace {
+
+/// The form of the value a query asks for, when any board or follower of the database has
+/// it (its printed text, or its printed length for a form that keeps no text); `out` gets the
+/// value as printed (null past the text cap).
+std::optional<uint32_t> find_target(const FindIndex& index, const FormReader& reader, const FindQuery& q,
+                                    uint64_t text_cap, nlohmann::ordered_json& out) {
+  if (!q.table) throw std::logic_error("find: a value not made by FindQuery::from_params");
+  cgt::FormTable& t = *q.table;
+  const cgt::FormId g = q.form;
+  const uint64_t length = t.printed_length(g);
+  const bool stored = length <= text_cap;
+  const std::string text = stored ? t.to_string(g) : std::string();
+  out["value"] = stored ? nlohmann::ordered_json(text) : nlohmann::ordered_json(nullptr);
+  // a form keeps no text (keyed by its printed length) when its value or its atomic weight
+  // prints past the cap: a short value may be such a form, so both keys are tried
+  std::vector<uint32_t> candidates;
+  if (stored) candidates = index.forms_with_key(FindIndex::key(text));
+  for (uint32_t c : index.forms_with_key(FindIndex::long_key(length))) candidates.push_back(c);
+  for (uint32_t c : candidates)
+    if (reader.value_length(c).first == length && reader.text(c) == (stored ? text : t.to_string(g))) return c;
+  return std::nullopt;
+}
+
+/// A stored form that matched, in one class of boards: its boards' count and the first.
+struct Hit {
+  uint32_t cls = 0, stored = 0, value = 0;
+  uint64_t count = 0, first = 0;
+  bool mirrored = false;
+};
+
+/// The shortest boards of the hits, `limit` at most: every kept pair's first board, shortest
+/// core first, then its class read on for the others.
+nlohmann::ordered_json shortest_boards(const Boards& boards, const TierSource& source, const FormReader& reader,
+                                       const std::vector<std::vector<Hit>>& kept, size_t limit) {
+  const int n = boards.max_length();
+  const TierLayout lay{boards.class_count()};
+  nlohmann::ordered_json shortest = nlohmann::ordered_json::array();
+  auto emit = [&](const Hit& h, uint64_t index_in_class) {
+    const Board b = boards.unrank(h.cls, index_in_class);
+    nlohmann::ordered_json e;
+    e["board"] = board_string(h.mirrored ? mirror(b) : b);
+    e["cells"] = b.length;
+    const auto [characters, text_stored] = reader.value_length(h.value);
+    if (text_stored) e["value"] = reader.text(h.value);
+    else e["characters"] = characters;
+    shortest.push_back(std::move(e));
+  };
+  std::vector<uint32_t> buf;
+  for (int m = 1; m <= n && shortest.size() < limit; ++m) {
+    for (const Hit& h : kept[m]) {
+      if (shortest.size() >= limit) break;
+      emit(h, h.first);
+    }
+    for (const Hit& h : kept[m]) {
+      uint64_t more = h.count - 1, i = h.first + 1;
+      const uint64_t size = boards.cls(h.cls).size;
+      while (more > 0 && shortest.size() < limit && i < size) {
+        const uint64_t run = std::min<uint64_t>(4096, size - i);
+        buf.resize(run);
+        source.read_records(lay.board(h.cls), i, run, buf.data());
+        for (uint64_t r = 0; r < run && more > 0 && shortest.size() < limit; ++r)
+          if (buf[r] == h.stored) {
+            emit(h, i + r);
+            --more;
+          }
+        i += run;
+      }
+    }
+  }
+  return shortest;
+}
+
+}  // namespace
+
 nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards, const TierSource& source,
                                    const FormReader& reader, const FindQuery& q, uint64_t text_cap) {
   const int n = boards.max_length();
@@ -512,30 +587,8 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
   out["maxLength"] = n;
 
   // the value asked for: its form in the database, if any board or follower has it
-  std::optional<uint32_t> target;
-  bool absent = false;
-  if (q.value) {
-    if (!q.table) throw std::logic_error("find: a value not made by FindQuery::from_params");
-    cgt::FormTable& t = *q.table;
-    const cgt::FormId g = q.form;
-    const uint64_t length = t.printed_length(g);
-    const bool stored = length <= text_cap;
-    const std::string text = stored ? t.to_string(g) : std::string();
-    out["value"] = stored ? nlohmann::ordered_json(text) : nlohmann::ordered_json(nullptr);
-    // a form keeps no text (keyed by its printed length) when its value or its atomic weight
-    // prints past the cap: a short value may be such a form, so both keys are tried
-    std::vector<uint32_t> candidates;
-    if (stored) candidates = index.forms_with_key(FindIndex::key(text));
-    for (uint32_t c : index.forms_with_key(FindIndex::long_key(length))) candidates.push_back(c);
-    for (uint32_t c : candidates) {
-      if (reader.value_length(c).first != length) continue;
-      if (reader.text(c) == (stored ? text : t.to_string(g))) {
-        target = c;
-        break;
-      }
-    }
-    absent = !target;
-  }
+  const std::optional<uint32_t> target = q.value ? find_target(index, reader, q, text_cap, out) : std::nullopt;
+  const bool absent = q.value && !target;
 
   auto matches = [&](uint32_t v) {
     if (target && v != *target) return false;
@@ -546,11 +599,6 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
     return true;
   };
 
-  struct Hit {
-    uint32_t cls = 0, stored = 0, value = 0;
-    uint64_t count = 0, first = 0;
-    bool mirrored = false;
-  };
   std::vector<uint64_t> reduced(static_cast<size_t>(n) + 1, 0);
   std::vector<std::vector<Hit>> kept(static_cast<size_t>(n) + 1);
   // the values met: a flag for a value lookup, a bit a form for a search by property (a
@@ -600,42 +648,7 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
   out["boards"] = at_n;
   out["byLength"] = by_length;
 
-  // the shortest boards: every kept pair's first board, then its class read on
-  const TierLayout lay{boards.class_count()};
-  nlohmann::ordered_json shortest = nlohmann::ordered_json::array();
-  auto emit = [&](const Hit& h, uint64_t index_in_class) {
-    const Board b = boards.unrank(h.cls, index_in_class);
-    nlohmann::ordered_json e;
-    e["board"] = board_string(h.mirrored ? mirror(b) : b);
-    e["cells"] = b.length;
-    const auto [characters, text_stored] = reader.value_length(h.value);
-    if (text_stored) e["value"] = reader.text(h.value);
-    else e["characters"] = characters;
-    shortest.push_back(std::move(e));
-  };
-  const size_t limit = static_cast<size_t>(q.limit);
-  std::vector<uint32_t> buf;
-  for (int m = 1; m <= n && shortest.size() < limit; ++m) {
-    for (const Hit& h : kept[m]) {
-      if (shortest.size() >= limit) break;
-      emit(h, h.first);
-    }
-    for (const Hit& h : kept[m]) {
-      uint64_t more = h.count - 1, i = h.first + 1;
-      const uint64_t size = boards.cls(h.cls).size;
-      while (more > 0 && shortest.size() < limit && i < size) {
-        const uint64_t run = std::min<uint64_t>(4096, size - i);
-        buf.resize(run);
-        source.read_records(lay.board(h.cls), i, run, buf.data());
-        for (uint64_t r = 0; r < run && more > 0 && shortest.size() < limit; ++r)
-          if (buf[r] == h.stored) {
-            emit(h, i + r);
-            --more;
-          }
-        i += run;
-      }
-    }
-  }
+  const nlohmann::ordered_json shortest = shortest_boards(boards, source, reader, kept, static_cast<size_t>(q.limit));
   out["shortest"] = shortest;
   if (values == 0) {
     std::string what = q.value ? "value " + printable_excerpt(*q.value) : "such a value";
