@@ -224,6 +224,59 @@ inline int compare_packed(int64_t a, int64_t b) {
   return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
 
+/// The side of one of number_up_star()'s shapes (FormTable::describe: every option is x +
+/// j.^ + *i with one x): the value's (k, m) when the options take one, else nothing.
+template <class Rec>
+std::optional<std::pair<int, unsigned>> nus_shape(std::span<const FormId> left, std::span<const FormId> right,
+                                                  const Rec& rec) {
+  auto is = [&](FormId o, int k, unsigned m) {
+    const auto& q = rec(o);
+    return q.ups == k && q.nim == m;
+  };
+  std::optional<std::pair<int, unsigned>> v;
+  if (left.size() == right.size() && std::equal(left.begin(), left.end(), right.begin())) {
+    // distinct forms x + *i have distinct i, so all i < count means i = 0 .. count-1
+    bool ok = true;
+    for (FormId o : left) {
+      const auto& q = rec(o);
+      ok = ok && q.ups == 0 && q.nim < left.size();
+    }
+    if (ok) v = {0, unsigned(left.size())};
+  } else if (left.size() == 1 && right.size() == 1) {
+    const auto& a = rec(left[0]);
+    const auto& b = rec(right[0]);
+    if (a.ups == 0 && a.nim == 0 && b.ups >= 0 && !(b.ups == 0 && b.nim == 0))
+      v = {b.ups + 1, b.nim ^ 1u};
+    else if (b.ups == 0 && b.nim == 0 && a.ups <= 0 && !(a.ups == 0 && a.nim == 0))
+      v = {a.ups - 1, a.nim ^ 1u};
+  } else if (left.size() == 2 && right.size() == 1) {
+    if (is(right[0], 0, 0) && ((is(left[0], 0, 0) && is(left[1], 0, 1)) ||
+                               (is(left[1], 0, 0) && is(left[0], 0, 1))))
+      v = {1, 1};
+  } else if (left.size() == 1 && right.size() == 2) {
+    if (is(left[0], 0, 0) && ((is(right[0], 0, 0) && is(right[1], 0, 1)) ||
+                              (is(right[1], 0, 0) && is(right[0], 0, 1))))
+      v = {-1, 1};
+  }
+  return v;
+}
+
+/// Drops the options of a side that another option of it dominates (Left keeps the greatest,
+/// Right the least).
+void drop_dominated(FormTable& t, IdVec& side, bool is_left) {
+  if (side.size() < 2) return;
+  size_t kept = 0;
+  for (size_t i = 0; i < side.size(); ++i) {
+    bool dominated = false;
+    for (size_t j = 0; j < side.size() && !dominated; ++j) {
+      if (j == i) continue;
+      dominated = is_left ? t.leq(side[i], side[j]) : t.leq(side[j], side[i]);
+    }
+    if (!dominated) side[kept++] = side[i];
+  }
+  side.resize(kept);
+}
+
 }  // namespace
 
 // ---- the table's parts ----------------------------------------------------------------
@@ -479,35 +532,8 @@ void FormTable::describe(Record& r, std::span<const FormId> left,
     for (auto side : {left, right})
       for (FormId o : side) same = same && rec(o).left_stop == x;
     if (same) {
-      auto is = [&](FormId o, int k, unsigned m) {
-        const Record& q = rec(o);
-        return q.ups == k && q.nim == m;
-      };
-      std::optional<std::pair<int, unsigned>> v;
-      if (left.size() == right.size() && std::equal(left.begin(), left.end(), right.begin())) {
-        // distinct forms x + *i have distinct i, so all i < count means i = 0 .. count-1
-        bool ok = true;
-        for (FormId o : left) {
-          const Record& q = rec(o);
-          ok = ok && q.ups == 0 && q.nim < left.size();
-        }
-        if (ok) v = {0, unsigned(left.size())};
-      } else if (left.size() == 1 && right.size() == 1) {
-        const Record& a = rec(left[0]);
-        const Record& b = rec(right[0]);
-        if (a.ups == 0 && a.nim == 0 && b.ups >= 0 && !(b.ups == 0 && b.nim == 0))
-          v = {b.ups + 1, b.nim ^ 1u};
-        else if (b.ups == 0 && b.nim == 0 && a.ups <= 0 && !(a.ups == 0 && a.nim == 0))
-          v = {a.ups - 1, a.nim ^ 1u};
-      } else if (left.size() == 2 && right.size() == 1) {
-        if (is(right[0], 0, 0) && ((is(left[0], 0, 0) && is(left[1], 0, 1)) ||
-                                   (is(left[1], 0, 0) && is(left[0], 0, 1))))
-          v = {1, 1};
-      } else if (left.size() == 1 && right.size() == 2) {
-        if (is(left[0], 0, 0) && ((is(right[0], 0, 0) && is(right[1], 0, 1)) ||
-                                  (is(right[1], 0, 0) && is(right[0], 0, 1))))
-          v = {-1, 1};
-      }
+      const std::optional<std::pair<int, unsigned>> v =
+          nus_shape(left, right, [&](FormId o) -> const Record& { return rec(o); });
       if (v) {
         if (v->first > 32767 || v->first < -32767 || v->second > 0xffff)
           throw std::length_error("FormTable: up multiple or nimber out of range");
@@ -696,21 +722,8 @@ FormId FormTable::make(std::span<const FormId> left_in, std::span<const FormId> 
   // 3. dominated options out, reversible options bypassed, until neither is left
   IdVec next;
   for (;;) {
-    auto drop_dominated = [&](IdVec& side, bool is_left) {
-      if (side.size() < 2) return;
-      size_t kept = 0;
-      for (size_t i = 0; i < side.size(); ++i) {
-        bool dominated = false;
-        for (size_t j = 0; j < side.size() && !dominated; ++j) {
-          if (j == i) continue;
-          dominated = is_left ? leq(side[i], side[j]) : leq(side[j], side[i]);
-        }
-        if (!dominated) side[kept++] = side[i];
-      }
-      side.resize(kept);
-    };
-    drop_dominated(l, true);
-    drop_dominated(r, false);
+    drop_dominated(*this, l, true);
+    drop_dominated(*this, r, false);
 
     bool changed = false;
     {
