@@ -280,6 +280,34 @@ TEST_CASE("scan equals the generic path: lengths 9..12 and piece-count spaces", 
   }
 }
 
+TEST_CASE("scan and tails without the frog-set tables: the same as with them and as the generic path",
+          "[ranking][scan]") {
+  // frog_table_limit 0: every tier steps through its frog sets (as tiers of more than 18 free
+  // cells do), and fill_tail ranks its source's sets itself
+  for (int n = 1; n <= 9; ++n) {
+    INFO("length " << n);
+    const tf::SpaceParams params{n, std::nullopt, std::nullopt};
+    const tf::Space stepped(params, 0), tabled(params);
+    check_scans(stepped, n <= 7 ? UINT64_MAX : 300, 20, 40, static_cast<uint64_t>(n) + 100, true);
+    std::mt19937_64 rng(static_cast<uint64_t>(n));
+    uint64_t tails = 0, differ = 0;
+    for (TierId t = 0; t < tabled.tier_count(); ++t) {
+      if (tabled.tier_prefix(t) == tabled.tier_size(t)) continue;
+      std::vector<uint8_t> source(tabled.tier_size(tabled.tail_source(t)));
+      for (auto& r : source) r = static_cast<uint8_t>(rng());
+      std::vector<uint8_t> a(tabled.tier_size(t), 0), b(a.size(), 0);
+      tabled.fill_tail(t, source.data(), a.data());
+      stepped.fill_tail(t, source.data(), b.data());
+      differ += a != b;
+      tails += a.size() - tabled.tier_prefix(t);
+    }
+    CHECK(differ == 0);
+    if (n > 1) CHECK(tails > 0);
+  }
+  const tf::Space stepped(tf::SpaceParams{13, 5, 5}, 0);
+  check_scans(stepped, 200, 30, 100, 1355, true);
+}
+
 TEST_CASE("scan equals the generic path on large spaces, sampled windows", "[ranking][scan]") {
   {
     const tf::Space s(tf::SpaceParams{20, 6, 6});

@@ -48,7 +48,7 @@ TEST_CASE("wide record: decodes and combines as the one-byte record, and goes on
     wa.position(0);
     na.position(0);
     const unsigned want = WideParityRecord::combine(count, [&](unsigned k) { return wide[k]; });
-    bad += want <= 65535 ? (wa.overflow || wide_out != want) : !wa.overflow;
+    bad += want <= 65535 ? (wa.overflowed() || wide_out != want) : !wa.overflowed();
     bad += narrow_out != ParityRecord::combine(count, [&](unsigned k) { return narrow[k]; });
     if (small) bad += wide_out != narrow_out;
   }
@@ -62,6 +62,49 @@ TEST_CASE("wide record: decodes and combines as the one-byte record, and goes on
   CHECK(WideParityRecord::decode(4001) == Outcome{toadbase::Value::Win, 4001});
   CHECK(WideParityRecord::gamescrafters16_fits(4095));
   CHECK_FALSE(WideParityRecord::gamescrafters16_fits(4096));
+}
+
+TEST_CASE("the one-byte record's hot-loop accumulator: combine's value, and an overflow only at 256",
+          "[wide][record]") {
+  // every one- and two-child set of records, and none: the accumulator writes combine()'s
+  // value, and says it overflowed exactly when combine() passes 255 (every child a win of 255)
+  auto run = [](std::vector<uint8_t> kids) {
+    std::vector<const uint8_t*> slots;
+    for (const uint8_t& k : kids) slots.push_back(&k);
+    uint8_t out = 0;
+    ParityRecord::Accumulator acc{slots.data(), &out};
+    for (uint32_t k = 0; k < kids.size(); ++k) acc.child(k, 0, true);
+    acc.position(0);
+    const unsigned want = ParityRecord::combine(static_cast<unsigned>(kids.size()), [&](unsigned k) { return kids[k]; });
+    return (acc.overflowed() != (want > 255)) || (want <= 255 && out != want);
+  };
+  uint64_t bad = run({});
+  for (unsigned a = 0; a < 256; ++a) {
+    bad += run({static_cast<uint8_t>(a)});
+    for (unsigned b = 0; b < 256; ++b) bad += run({static_cast<uint8_t>(a), static_cast<uint8_t>(b)});
+  }
+  CHECK(bad == 0);
+  // an overflow is remembered across the positions that follow it
+  std::vector<uint8_t> records = {255, 3, 4};
+  std::vector<const uint8_t*> slots = {records.data()};
+  std::vector<uint8_t> out(3);
+  ParityRecord::Accumulator acc{slots.data(), out.data()};
+  acc.child(0, 0, true);
+  acc.position(0);  // every child a win of 255: a loss of 256
+  CHECK(acc.overflowed());
+  acc.child(0, 1, true);
+  acc.position(1);
+  acc.child(0, 2, true);
+  acc.position(2);
+  CHECK(acc.overflowed());
+  CHECK(out[1] == 4);
+  CHECK(out[2] == 5);
+  ParityRecord::Accumulator fine{slots.data(), out.data()};
+  fine.child(0, 1, true);
+  fine.child(0, 2, true);
+  fine.position(0);  // a losing child of 4: a win of 5
+  CHECK(!fine.overflowed());
+  CHECK(out[0] == 5);
 }
 
 TEST_CASE("wide record forced: the values of the narrow one through solve, verify and probe", "[wide]") {

@@ -85,23 +85,29 @@ struct ParityRecord {
   /// key orders the children from best to worst for the player to move:
   ///     losing child (even r):   key r            the quickest win first
   ///     winning child (odd r):   key 1024 - r     above every losing key; the longest first
-  /// so the parent is key + 1 (a win) below 512, 1025 - key (a loss) above, 0 without children.
+  ///     no child:                key kNone = 1025 above every key
+  /// so the parent is key + 1 (a win) below 512, 1025 - key (a loss) above (0 without
+  /// children): one more table load, kRecord. The largest it gives is 256 (every child a win
+  /// of 255), the only value a byte cannot hold: `seen` gathers every value written with one
+  /// OR, and overflowed() reads its ninth bit once the range is done.
   struct Accumulator {
-    static constexpr unsigned kNone = 0xffff;
+    static constexpr unsigned kNone = 1025;
     const Record* const* child_records;  // [slot] -> that child tier's records
     Record* out;
     unsigned best = kNone;
-    bool overflow = false;
+    unsigned seen = 0;
     void child(uint32_t slot, uint64_t index, bool real) {
       const unsigned k = real ? kKey[child_records[slot][index]] : kNone;
       best = k < best ? k : best;
     }
     void position(uint64_t index) {
-      const unsigned v = best < 512 ? best + 1 : best == kNone ? 0 : 1025 - best;
-      overflow |= v > 255;
+      const unsigned v = kRecord[best];
+      seen |= v;
       out[index] = static_cast<Record>(v);
       best = kNone;
     }
+    /// True when a position written since the accumulator was made needs more than a byte.
+    bool overflowed() const { return seen > 255; }
   };
 
  private:
@@ -109,6 +115,12 @@ struct ParityRecord {
     std::array<uint16_t, 256> k{};
     for (unsigned r = 0; r < 256; ++r) k[r] = static_cast<uint16_t>((r & 1) ? 1024 - r : r);
     return k;
+  }();
+  static constexpr auto kRecord = [] {
+    std::array<uint16_t, Accumulator::kNone + 1> v{};
+    for (unsigned key = 0; key <= Accumulator::kNone; ++key)
+      v[key] = static_cast<uint16_t>(key < 512 ? key + 1 : Accumulator::kNone - key);
+    return v;
   }();
 };
 
@@ -164,6 +176,7 @@ struct WideParityRecord {
       out[index] = static_cast<Storage>(v);
       best = kNone;
     }
+    bool overflowed() const { return overflow; }
   };
 };
 
@@ -222,6 +235,7 @@ struct PuzzleRecord {
       out[index] = kGoal;
       best = 1024;
     }
+    bool overflowed() const { return overflow; }
   };
 };
 

@@ -49,7 +49,7 @@ void solve_range(const G& game, TierId tier, uint64_t lo, uint64_t hi,
     tbb::parallel_for(tbb::blocked_range<uint64_t>(lo, scan_hi, kScanGrain), [&](const tbb::blocked_range<uint64_t>& r) {
       typename Rec::Accumulator acc{child_records.data(), out};
       game.scan(tier, r.begin(), r.end(), acc);
-      if (acc.overflow) overflow.store(true, std::memory_order_relaxed);
+      if (acc.overflowed()) overflow.store(true, std::memory_order_relaxed);
     });
   if (overflow.load())
     throw std::overflow_error("remoteness above " + std::to_string(kMaxStored<Rec>) + " in tier " + game.tier_name(tier));

@@ -131,7 +131,7 @@ std::string autogui_move(Move m) {
 
 // ---- the space -----------------------------------------------------------------------
 
-Space::Space(SpaceParams params)
+Space::Space(SpaceParams params, uint64_t frog_table_limit)
     : params_(params), n_(params.length), frog_rank_(std::clamp(params.length, 1, kMaxLength)) {
   if (n_ < 1 || n_ > kMaxLength)
     throw std::invalid_argument("board length " + std::to_string(n_) + " is outside 1.." +
@@ -170,19 +170,29 @@ Space::Space(SpaceParams params)
     sets_[set_start_[t * S + sum] + r] = mask;
   }
   first_tier_.assign(M * M, -1);
+  std::vector<int64_t> frog_table(M * M, -1);  // [free cells][frogs] -> offset in frog_sets_
   for (int t = 0; t <= n_; ++t)
     for (int f = 0; t + f <= n_; ++f) {
       if (params_.toads && (t != *params_.toads || f != *params_.frogs)) continue;
       first_tier_[t * M + f] = static_cast<int64_t>(tiers_.size());
       const int lo = t * (t - 1) / 2, hi = t * (2 * n_ - t - 1) / 2;
       const uint64_t nb = binomial(n_ - t, f);
+      int64_t& table = frog_table[(n_ - t) * M + f];
+      if (table < 0 && nb <= frog_table_limit) {
+        table = static_cast<int64_t>(frog_sets_.size());
+        uint64_t B = f ? (uint64_t{1} << f) - 1 : 0;
+        for (uint64_t rb = 0; rb < nb; ++rb, B = f ? next_subset(B) : 0) {
+          frog_sets_.push_back(static_cast<uint32_t>(B));
+          if (!params_.toads) tail_ranks_.push_back(static_cast<uint32_t>(colex_rank((B << 1) | 1)));
+        }
+      }
       for (int sum = hi; sum >= lo; --sum) {
         const uint64_t size = toad_sets_[t].count(sum) * nb;
         // the tail (a toad on the last cell) needs its source, (t-1, f+1): every count
         const uint64_t prefix = params_.toads || t == 0 ? size : toad_sets_[t].count_without_top(sum) * nb;
         for (bool toads_turn : {true, false}) {
           tiers_.push_back(Tier{static_cast<uint8_t>(t), static_cast<uint8_t>(f),
-                                static_cast<uint16_t>(sum), toads_turn, size, nb, prefix});
+                                static_cast<uint16_t>(sum), toads_turn, size, nb, prefix, table});
           total_ += size;
         }
       }
@@ -230,20 +240,29 @@ void Space::fill_tail_of(TierId id, const R* source, R* out) const {
   const uint64_t nb = x.frog_sets;
   // X + T -> F + X: the toads move one cell right without the last one; a frog takes cell
   // 0, which becomes frog ordinal 0, and every other ordinal moves up by one: B -> 2B + 1.
-  // rankB of 2B + 1 in the source, for every rankB of the tier (the same for every row)
-  std::vector<uint32_t> rank_in_source(nb);
-  uint64_t B = x.f ? (uint64_t{1} << x.f) - 1 : 0;
-  for (uint64_t rb = 0; rb < nb; ++rb) {
-    rank_in_source[rb] = static_cast<uint32_t>(colex_rank((B << 1) | 1));
-    if (x.f) B = next_subset(B);
+  // rankB of 2B + 1 in the source, for every rankB of the tier (the same for every row):
+  // the space's table, or made here for a tier whose nb is past the table's limit
+  std::vector<uint32_t> made;
+  const uint32_t* rank_in_source = x.frog_table >= 0 ? tail_ranks_.data() + x.frog_table : nullptr;
+  if (!rank_in_source) {
+    made.resize(nb);
+    uint64_t B = x.f ? (uint64_t{1} << x.f) - 1 : 0;
+    for (uint64_t rb = 0; rb < nb; ++rb) {
+      made[rb] = static_cast<uint32_t>(colex_rank((B << 1) | 1));
+      if (x.f) B = next_subset(B);
+    }
+    rank_in_source = made.data();
   }
   tbb::parallel_for(tbb::blocked_range<uint64_t>(x.prefix / nb, x.size / nb, std::max<uint64_t>(1, 65536 / nb)),
                     [&](const tbb::blocked_range<uint64_t>& rows) {
+    // locals: a store through a byte pointer may alias anything the lambda refers to
+    const uint32_t* const ranks = rank_in_source;
+    const uint64_t count = nb, from_rows = src.frog_sets;
     for (uint64_t ia = rows.begin(); ia != rows.end(); ++ia) {
       const uint32_t toads = toads_at(x.t, x.sum, ia);
-      const R* from = source + toads_rank((toads & ~last) << 1) * src.frog_sets;
-      R* row = out + ia * nb;
-      for (uint64_t rb = 0; rb < nb; ++rb) row[rb] = from[rank_in_source[rb]];
+      const R* from = source + toads_rank((toads & ~last) << 1) * from_rows;
+      R* row = out + ia * count;
+      for (uint64_t rb = 0; rb < count; ++rb) row[rb] = from[ranks[rb]];
     }
   });
 }

@@ -130,8 +130,13 @@ struct SpaceParams {
 class Space {
  public:
   using Position = toads_frogs::Position;
+  /// The default frog_table_limit: 64 Ki sets (256 KiB) a table: every tier of up to 18 free
+  /// cells, and of more the fewest and the most frogs.
+  static constexpr uint64_t kFrogTable = uint64_t{1} << 16;
 
-  explicit Space(SpaceParams params);
+  /// `frog_table_limit`: the largest C(n - t, f) whose frog sets the hot loop reads from a
+  /// table (frog_sets_); tiers past it step through them (a test sets 0 for every tier).
+  explicit Space(SpaceParams params, uint64_t frog_table_limit = kFrogTable);
 
   const SpaceParams& params() const { return params_; }
   int length() const { return n_; }
@@ -201,6 +206,7 @@ class Space {
     uint64_t size;
     uint64_t frog_sets;  // C(n - t, f)
     uint64_t prefix;     // positions without a toad on the last cell (or size: no tail)
+    int64_t frog_table;  // where frog_sets_ lists the f-subsets of the n - t free cells, or -1
   };
 
   /// rankA and its inverse: toad sets of t toads ranked among those of their sum
@@ -241,6 +247,12 @@ class Space {
   std::vector<uint64_t> set_start_;   // [t][sum] -> first entry of the group in sets_
   std::vector<Tier> tiers_;
   std::vector<int64_t> first_tier_;  // [t][f] -> id of the tier with the highest sum, or -1
+  // The hot loop's frog sets: for each (free cells m, frogs f) of the space's tiers with
+  // C(m, f) <= the limit (kFrogTable), the f-subsets of m cells in colex order, one after
+  // another (a load where the colex successor took a dozen instructions): 4.8 MiB at 24 cells,
+  // and as much again in tail_ranks_
+  std::vector<uint32_t> frog_sets_;
+  std::vector<uint32_t> tail_ranks_;  // beside frog_sets_ (every count): B's 2B + 1, ranked
   uint64_t total_ = 0;
 };
 
@@ -267,12 +279,23 @@ void Space::scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
 
 // Walks positions lo..hi-1 of a tier in index order: `block(A)` when a new toad set A (a
 // block of nb indices) begins, then `each(index, rankB, B)` for every position, B being the
-// frog-ordinal set, stepped to its colex successor.
+// frog-ordinal set: read from the space's table of the tier's frog sets in colex order
+// (frog_sets_), or for a tier whose nb passes the table's limit stepped to its colex successor.
 template <class Block, class Each>
-void Space::walk(const Tier& tier, uint64_t lo, uint64_t hi, Block&& block, Each&& each) const {
+[[gnu::always_inline]] inline void Space::walk(const Tier& tier, uint64_t lo, uint64_t hi, Block&& block,
+                                               Each&& each) const {
   const int t = tier.t, f = tier.f, sum = tier.sum;
   const uint64_t nb = tier.frog_sets;
   uint64_t ia = lo / nb, rb = lo % nb;
+  if (tier.frog_table >= 0) {
+    const uint32_t* sets = frog_sets_.data() + tier.frog_table;
+    for (uint64_t row = lo - rb; row < hi; row += nb, rb = 0) {  // row: the block's index 0
+      block(toads_at(t, sum, ia++));
+      const uint64_t end = std::min(nb, hi - row);
+      for (; rb < end; ++rb) each(row + rb, rb, uint64_t{sets[rb]});
+    }
+    return;
+  }
   uint64_t B = f ? colex_unrank(rb, f, n_ - t) : 0;
   block(toads_at(t, sum, ia));
   for (uint64_t index = lo; index < hi; ++index) {
