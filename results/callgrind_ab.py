@@ -22,7 +22,7 @@ import time
 HERE = pathlib.Path(__file__).parent
 ROWS = HERE / "callgrind.jsonl"
 # the engine's hot loop (solver/core/solve.hpp) and the tier walk around it
-HOT = {"solve_range": r"solve_range<", "walk": r"TierWalk|solve_tiers"}
+HOT = {"solve_range": r"solve_range<", "walk": r"TierWalk|solve_tiers", "scan": r"::Space::scan<"}
 # the CGT solve's hot work: canonical forms made in the table (solver/cgt)
 HOT_CGT = {"solve_range": r"FormTable::make\(", "walk": r"TierWalk|solve_tiers"}
 
@@ -54,8 +54,11 @@ def count(binary, length, game):
             # inclusive counts: the largest entry that matches is the outermost call
             if re.search(pattern, name):
                 hot[key] = max(hot[key], ir)
-    return {"positions": solve["positions"], "digest": solve["digest"], "total_ir": total,
-            "solve_range_ir": hot["solve_range"], "walk_ir": hot["walk"]}
+    out = {"positions": solve["positions"], "digest": solve["digest"], "total_ir": total,
+           "solve_range_ir": hot["solve_range"], "walk_ir": hot["walk"]}
+    if hot.get("scan"):
+        out["scan_ir"] = hot["scan"]
+    return out
 
 
 def table():
@@ -66,16 +69,18 @@ def table():
            "with `-DTOADBASE_ARCH=x86-64-v3`, which valgrind runs), divided by the positions solved. "
            "`solve_range` is the engine's hot loop (inclusive: the scan of a tier range and the child "
            "lookups it makes); `walk` is the tier walk around it; `whole process` adds opening, "
-           "writing and compressing the database.", "",
+           "writing and compressing the database; `scan` (runs from 2026-11-28T19Z) the game's scan "
+           "alone: solve_range without the copy of the tails.", "",
            "For `toads-frogs-cgt` rows (the combinatorial values' solve) the `solve_range` column counts "
            "`FormTable::make` instead: the canonical forms made, the CGT solve's hot work.", "",
-           "| run | label | binary | length | positions | whole process (instr./pos.) | walk | solve_range | digest |",
-           "|---|---|---|---:|---:|---:|---:|---:|---|"]
+           "| run | label | binary | length | positions | whole process (instr./pos.) | walk | solve_range | scan | digest |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         p = r["positions"]
         game = r.get("game", "toads-frogs")
+        scan = f"{r['scan_ir'] / p:.1f}" if "scan_ir" in r else ""
         out.append(f"| {r['run']} | {r['label']}{'' if game == 'toads-frogs' else ' (' + game + ')'} | {r['which']} | {r['length']} | {p:,} | "
-                   f"{r['total_ir'] / p:.1f} | {r['walk_ir'] / p:.1f} | {r['solve_range_ir'] / p:.1f} | `{r['digest']}` |")
+                   f"{r['total_ir'] / p:.1f} | {r['walk_ir'] / p:.1f} | {r['solve_range_ir'] / p:.1f} | {scan} | `{r['digest']}` |")
     runs = sorted({r["run"] for r in rows})
     out += ["", "After / before, each run:", "", "| run | whole process | walk | solve_range |", "|---|---:|---:|---:|"]
     for run in runs:
@@ -84,8 +89,30 @@ def table():
             b, a = pair["before"], pair["after"]
             out.append(f"| {run} | {a['total_ir'] / b['total_ir']:.3f} | {a['walk_ir'] / max(b['walk_ir'], 1):.3f} | "
                        f"{a['solve_range_ir'] / max(b['solve_range_ir'], 1):.3f} |")
+    out += targets(rows)
     (HERE / "CALLGRIND.md").write_text("\n".join(out) + "\n")
     print((HERE / "CALLGRIND.md").read_text())
+
+
+def targets(rows):
+    """Issue 24's targets against the newest Toads and Frogs run of 16 cells."""
+    latest = [r for r in rows if r.get("game", "toads-frogs") == "toads-frogs" and r["length"] == 16
+              and r["which"] == "after" and "scan_ir" in r]
+    if not latest:
+        return []
+    r = latest[-1]
+    p = r["positions"]
+    whole, scan = r["total_ir"] / p, r["scan_ir"] / p
+    first = next((x for x in rows if x["length"] == 16 and x["which"] == "before"), None)
+    line = lambda name, got, want: (f"| {name} | {want} | {got:.1f} | "
+                                    + ("met" if got <= want else f"missed by {got - want:.1f} ({got / want - 1:.0%})") + " |")
+    out = ["", f"## Against the targets (issue 24, item 3: 16 cells, one thread; the run of {r['run']})", "",
+           "| instructions a position | target | measured | |", "|---|---:|---:|---|",
+           line("whole process", whole, 55), line("scan", scan, 32)]
+    if first:
+        out += ["", f"Before the work on this item (the first 16-cell row): {first['total_ir'] / first['positions']:.1f} "
+                f"a position whole and {first['solve_range_ir'] / first['positions']:.1f} in solve_range."]
+    return out
 
 
 def main():

@@ -148,7 +148,7 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
   for (int a = 0; a < kTable; ++a)
     for (int b = 0; b < kTable; ++b) {
       choose_[a][b] = static_cast<uint32_t>(binomial(a, b));
-      choose_below_[a][b] = static_cast<uint32_t>(binomial(a - 1, b));
+      minus_choose_below_[a][b] = uint64_t{0} - binomial(a - 1, b);
     }
   const size_t S = static_cast<size_t>(max_sum_) + 1, M = static_cast<size_t>(n_) + 1;
   for (int t = 0; t <= n_; ++t) toad_sets_.emplace_back(n_, t);

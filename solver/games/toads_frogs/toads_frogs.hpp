@@ -241,7 +241,7 @@ class Space {
   static constexpr int kTable = 32;
   static_assert(kMaxLength + 2 <= kTable);
   uint32_t choose_[kTable][kTable];        // C(o, j) for the hot loop
-  uint32_t choose_below_[kTable][kTable];  // C(o - 1, j), 0 for o = 0
+  uint64_t minus_choose_below_[kTable][kTable];  // -C(o - 1, j) modulo 2^64 (0 for o = 0): added
   std::vector<uint32_t> set_rank_;    // [toad mask] -> its rank among sets of its size and sum
   std::vector<uint32_t> sets_;        // toad masks grouped by (size, sum), in rank order
   std::vector<uint64_t> set_start_;   // [t][sum] -> first entry of the group in sets_
@@ -277,10 +277,11 @@ void Space::scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
   }
 }
 
-// Walks positions lo..hi-1 of a tier in index order: `block(A)` when a new toad set A (a
-// block of nb indices) begins, then `each(index, rankB, B)` for every position, B being the
-// frog-ordinal set: read from the space's table of the tier's frog sets in colex order
-// (frog_sets_), or for a tier whose nb passes the table's limit stepped to its colex successor.
+// Walks positions lo..hi-1 of a tier in index order: `block(A, row)` when a new toad set A
+// begins (a block of nb indices from `row`), then `each(index, B)` for every position, B
+// being the frog-ordinal set (index = row + rankB): read from the space's table of the tier's
+// frog sets in colex order (frog_sets_), or for a tier whose nb passes the table's limit
+// stepped to its colex successor.
 template <class Block, class Each>
 [[gnu::always_inline]] inline void Space::walk(const Tier& tier, uint64_t lo, uint64_t hi, Block&& block,
                                                Each&& each) const {
@@ -289,20 +290,20 @@ template <class Block, class Each>
   uint64_t ia = lo / nb, rb = lo % nb;
   if (tier.frog_table >= 0) {
     const uint32_t* sets = frog_sets_.data() + tier.frog_table;
-    for (uint64_t row = lo - rb; row < hi; row += nb, rb = 0) {  // row: the block's index 0
-      block(toads_at(t, sum, ia++));
-      const uint64_t end = std::min(nb, hi - row);
-      for (; rb < end; ++rb) each(row + rb, rb, uint64_t{sets[rb]});
+    for (uint64_t row = lo - rb; row < hi; row += nb, rb = 0) {
+      block(toads_at(t, sum, ia++), row);
+      const uint64_t end = row + std::min(nb, hi - row);
+      for (uint64_t index = row + rb; index < end; ++index) each(index, uint64_t{sets[index - row]});
     }
     return;
   }
   uint64_t B = f ? colex_unrank(rb, f, n_ - t) : 0;
-  block(toads_at(t, sum, ia));
+  block(toads_at(t, sum, ia), lo - rb);
   for (uint64_t index = lo; index < hi; ++index) {
-    each(index, rb, B);
+    each(index, B);
     if (++rb == nb) {
       rb = 0;
-      if (index + 1 < hi) block(toads_at(t, sum, ++ia));
+      if (index + 1 < hi) block(toads_at(t, sum, ++ia), index + 1);
       B = f ? (uint64_t{1} << f) - 1 : 0;
     } else {
       B = next_subset(B);
@@ -316,7 +317,8 @@ template <class Block, class Each>
 // right (the toad can jump the frog when that cell is free). Per frog set B the moves are
 //     slides = cand & ~B          jumps = cand & jump & B & ~(B >> 1)
 // and the child indices are the precomputed toad-set ranks plus rankB (a jump moves one frog
-// from ordinal o to o + 1, adding C(o, j) to rankB, j = the frogs below it).
+// from ordinal o to o + 1, adding C(o, j) to rankB, j = the frogs below it). The bases are
+// kept less the block's first index (modulo 2^64), so that base + index is the child's.
 template <class Visit>
 [[gnu::always_inline]] inline void Space::scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const {
   const int n = n_;
@@ -324,7 +326,7 @@ template <class Visit>
   const uint32_t full = (1u << n) - 1;
   uint64_t cand = 0, jump = 0;
   uint64_t slide_base[kMaxLength + 1], jump_base[kMaxLength + 1] = {};
-  auto block = [&](uint32_t toads) {
+  auto block = [&](uint32_t toads, uint64_t row) {
     cand = jump = 0;
     const uint32_t non_toad = ~toads & full;
     for (uint32_t m = toads; m; m &= m - 1) {
@@ -332,22 +334,22 @@ template <class Visit>
       if (i + 1 >= n || (toads >> (i + 1) & 1)) continue;
       const int o = std::popcount(non_toad & ((1u << (i + 1)) - 1));
       cand |= uint64_t{1} << o;
-      slide_base[o] = toads_rank(toads ^ (1u << i) ^ (1u << (i + 1))) * nb;
+      slide_base[o] = toads_rank(toads ^ (1u << i) ^ (1u << (i + 1))) * nb - row;
       if (i + 2 < n && !(toads >> (i + 2) & 1)) {
         jump |= uint64_t{1} << o;
-        jump_base[o] = toads_rank(toads ^ (1u << i) ^ (1u << (i + 2))) * nb;
+        jump_base[o] = toads_rank(toads ^ (1u << i) ^ (1u << (i + 2))) * nb - row;
       }
     }
   };
-  walk(tier, lo, hi, block, [&](uint64_t index, uint64_t rb, uint64_t B) {
+  walk(tier, lo, hi, block, [&](uint64_t index, uint64_t B) {
     for (uint64_t m = cand & ~B; m; m &= m - 1) {  // slides: no frog on the cell ahead
       const int o = std::countr_zero(m);
-      visit.child(0, slide_base[o] + rb, true);
+      visit.child(0, slide_base[o] + index, true);
     }
     for (uint64_t m = cand & jump & B & ~(B >> 1); m; m &= m - 1) {  // jumps
       const int o = std::countr_zero(m);
       const int j = std::popcount(B & ((uint64_t{1} << o) - 1));  // frogs below ordinal o
-      visit.child(1, jump_base[o] + rb + choose_[o][j], true);
+      visit.child(1, jump_base[o] + index + choose_[o][j], true);
     }
     visit.position(index);
   });
@@ -362,7 +364,7 @@ template <class Visit>
 [[gnu::always_inline]] inline void Space::scan_frogs(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const {
   const uint32_t full = (1u << n_) - 1;
   uint64_t ok = 0;
-  auto block = [&](uint32_t toads) {
+  auto block = [&](uint32_t toads, uint64_t) {
     ok = 0;
     int o = 0, prev = -10;
     for (uint32_t m = ~toads & full; m; m &= m - 1, ++o) {
@@ -371,11 +373,11 @@ template <class Visit>
       prev = c;
     }
   };
-  walk(tier, lo, hi, block, [&](uint64_t index, uint64_t, uint64_t B) {
+  walk(tier, lo, hi, block, [&](uint64_t index, uint64_t B) {
     for (uint64_t m = B & ~(B << 1) & ok; m; m &= m - 1) {
       const int o = std::countr_zero(m);
       const int j = std::popcount(B & ((uint64_t{1} << o) - 1));  // frogs below ordinal o
-      visit.child(0, index - choose_below_[o][j], true);
+      visit.child(0, index + minus_choose_below_[o][j], true);
     }
     visit.position(index);
   });
