@@ -47,7 +47,9 @@ bool only_toadbase_keys(rocksdb::DB& db) {
 }
 }  // namespace
 
-rocksdb::Options rocks_options() {
+uint64_t sst_block_bytes(uint64_t block_bytes) { return block_bytes < kDefaultBlockBytes ? 4 << 10 : 32 << 10; }
+
+rocksdb::Options rocks_options(uint64_t sst_block) {
   rocksdb::Options o;
   o.compression = rocksdb::kNoCompression;  // values are zstd frames already
   o.paranoid_checks = true;
@@ -56,7 +58,7 @@ rocksdb::Options rocks_options() {
   o.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
   o.keep_log_file_num = 2;
   rocksdb::BlockBasedTableOptions table;
-  table.block_size = 32 << 10;
+  table.block_size = sst_block;
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   return o;
 }
@@ -497,7 +499,7 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
     check(batch.Put(kManifestKey, d->manifest_.dump()), "writing the manifest of " + path);
     d->write(batch, "writing the manifest of " + path);
   }
-  d->writer_ = std::make_unique<GroupWriter>(*d->db_, path);
+  d->writer_ = std::make_unique<GroupWriter>(*d->db_, path, sst_block_bytes(d->block_bytes_));
   undo.keep();
   return d;
 }
