@@ -24,6 +24,9 @@
 #   results/frontier.sh verify LENGTH [REPEATS]  a solve and a whole verify of every board of
 #                                              LENGTH, alternated REPEATS times (default 3) on
 #                                              every core: the time of each
+#   results/frontier.sh threads LENGTH [REPEATS]  a solve of every board of LENGTH on one thread
+#                                              and on every core, alternated REPEATS times
+#                                              (default 7): the wall time of each
 #   results/frontier.sh sample LENGTH N        verify --sample N of the kept database of LENGTH
 #   results/frontier.sh summary LENGTH         the summary of the kept database of LENGTH
 #                                              (NO_CENSUS=1: the starts alone)
@@ -122,6 +125,22 @@ case $mode in
     done
     rm -rf "$tmp"
     ;;
+  threads)
+    length=${2:?usage: results/frontier.sh threads LENGTH [REPEATS]}
+    tmp=$(mktemp -d)
+    for r in $(seq 1 "${3:-7}"); do
+      for threads in 1 "$(nproc)"; do
+        rm -rf "$tmp/db"
+        t0=$(date +%s.%N)
+        solved=$("$bin" solve toads-frogs --length "$length" --db "$tmp/db" --threads "$threads" --quiet --json)
+        t1=$(date +%s.%N)
+        python3 -c 'import json,sys; s=json.loads(sys.argv[1]); print(json.dumps({"kind": "threads", "length": int(sys.argv[2]), "repeat": int(sys.argv[3]), "threads": int(sys.argv[4]), "positions": s["positions"], "seconds": float(sys.argv[8]) - float(sys.argv[7]), "digest": s["digest"], "run": sys.argv[5], "machine": sys.argv[6]}))' \
+          "$solved" "$length" "$r" "$threads" "$run_id" "$machine" "$t0" "$t1" >> "$out"
+        tail -1 "$out"
+      done
+    done
+    rm -rf "$tmp"
+    ;;
   sample)
     length=${2:?usage: results/frontier.sh sample LENGTH N}
     n=${3:?usage: results/frontier.sh sample LENGTH N}
@@ -139,6 +158,6 @@ case $mode in
     echo "length $length: summarized"
     ;;
   table) ;;
-  *) echo "usage: results/frontier.sh [solve LENGTH [ARGS] | resume LENGTH SECONDS [ARGS] | checks A B [COUNT] | small [MAX] | summary LENGTH | verify LENGTH [REPEATS] | sample LENGTH N | table]" >&2; exit 2 ;;
+  *) echo "usage: results/frontier.sh [solve LENGTH [ARGS] | resume LENGTH SECONDS [ARGS] | checks A B [COUNT] | small [MAX] | summary LENGTH | verify LENGTH [REPEATS] | threads LENGTH [REPEATS] | sample LENGTH N | table]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 results/make_frontier.py

@@ -185,6 +185,34 @@ def verify_section(rows):
     return lines
 
 
+def threads_section(rows):
+    """Every core against one thread (issue 24 item 3: at least 1.85x at length 18)."""
+    by = {}
+    for r in rows:
+        if r.get("kind") == "threads":
+            by.setdefault((r["length"], r["run"]), {}).setdefault(r["repeat"], {})[r["threads"]] = r
+    if not by:
+        return []
+    lines = ["## Every core against one thread", "",
+             "`results/frontier.sh threads LENGTH` alternates a solve of every board on one thread and one on every "
+             "core (wall time of each command): the speedup is the median of each pair's ratio. Target (issue 24, "
+             "item 3): at least 1.85x on 2 cores at length 18, on a quiet machine.", "",
+             "| length | run | cores | one thread | every core | speedup (median of pairs) | pairs | digests agree |",
+             "|---:|---|---:|---:|---:|---:|---:|---|"]
+    for (n, run), reps in sorted(by.items()):
+        pairs = [p for p in reps.values() if len(p) == 2]
+        if not pairs:
+            continue
+        many = max(k for k in pairs[0])
+        one = statistics.median(p[1]["seconds"] for p in pairs)
+        all_ = statistics.median(p[many]["seconds"] for p in pairs)
+        speedup = statistics.median(p[1]["seconds"] / p[many]["seconds"] for p in pairs)
+        digests = {r["digest"] for p in pairs for r in p.values()}
+        lines.append("| %d | %s | %d | %s | %s | %.2fx | %d | %s |" % (
+            n, run, many, minutes(one), minutes(all_), speedup, len(pairs), "yes" if len(digests) == 1 else "no"))
+    return lines
+
+
 def census_section(summ):
     lines = ["## What the solves show", "",
              "### Outcome classes and the longest games, by length", "",
@@ -330,6 +358,9 @@ def main():
     lines += solves_section(solves, resumes, summ)
     lines += [""] + checks_section(ids)
     lines += [""] + verify_section(rows)
+    threads = threads_section(rows)
+    if threads:
+        lines += [""] + threads
     lines += [""] + census_section(summ)
     lines += plots(summ)
     lines += starts_section(summ)
