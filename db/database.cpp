@@ -430,10 +430,7 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
   std::unique_ptr<Database> d(new Database());
   d->path_ = path;
   d->read_only_ = false;
-  // the data blocks of the files RocksDB writes itself (flushes, compactions) as of those the
-  // group writer ingests: a compaction would otherwise rewrite a CGT database's in 32 KiB
-  const uint64_t sst_block = sst_block_bytes(id.block_bytes ? id.block_bytes : kDefaultBlockBytes);
-  rocksdb::Options o = rocks_options(sst_block);
+  rocksdb::Options o = rocks_options();
   o.create_if_missing = true;
   o.IncreaseParallelism(2);
   o.info_log = std::make_shared<InfoLog>((fs::path(path) / "LOG").string());
@@ -502,7 +499,7 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
     check(batch.Put(kManifestKey, d->manifest_.dump()), "writing the manifest of " + path);
     d->write(batch, "writing the manifest of " + path);
   }
-  d->writer_ = std::make_unique<GroupWriter>(*d->db_, path, sst_block);
+  d->writer_ = std::make_unique<GroupWriter>(*d->db_, path, sst_block_bytes(d->block_bytes_));
   undo.keep();
   return d;
 }

@@ -6,7 +6,6 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <mutex>
 #include <random>
@@ -980,21 +979,6 @@ TEST_CASE("a database of small blocks (a CGT one) is written in RocksDB data blo
     INFO("blocks of " << block_bytes << " bytes of records: RocksDB data blocks of " << average << " bytes");
     if (block_bytes) CHECK(average <= 8192);
     else CHECK(average >= 24576);
-    // the files RocksDB writes itself (its compactions rewrite the ingested ones) take the
-    // options the solve opened the database with: RocksDB keeps them in its OPTIONS files
-    std::string newest;
-    for (const auto& e : std::filesystem::directory_iterator(path))
-      if (e.path().filename().string().rfind("OPTIONS-", 0) == 0 && e.path().string() > newest) newest = e.path().string();
-    REQUIRE(!newest.empty());
-    std::ifstream options(newest);
-    std::string line, table_block_size;
-    bool in_table = false;
-    while (std::getline(options, line)) {
-      if (line.rfind("[", 0) == 0) in_table = line.rfind("[TableOptions/BlockBasedTable", 0) == 0;
-      else if (in_table && line.find("block_size=") != std::string::npos && line.find("metadata_block_size") == std::string::npos)
-        table_block_size = line.substr(line.find('=') + 1);
-    }
-    CHECK(table_block_size == (block_bytes ? "4096" : "32768"));
     auto d = Database::open_read_only(path);
     std::vector<uint8_t> back(recs.size());
     d->load_tier(0, back.data());
