@@ -47,9 +47,7 @@ bool only_toadbase_keys(rocksdb::DB& db) {
 }
 }  // namespace
 
-uint64_t sst_block_bytes(uint64_t block_bytes) { return block_bytes < kDefaultBlockBytes ? 4 << 10 : 32 << 10; }
-
-rocksdb::Options rocks_options(uint64_t sst_block) {
+rocksdb::Options rocks_options() {
   rocksdb::Options o;
   o.compression = rocksdb::kNoCompression;  // values are zstd frames already
   o.paranoid_checks = true;
@@ -58,7 +56,7 @@ rocksdb::Options rocks_options(uint64_t sst_block) {
   o.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
   o.keep_log_file_num = 2;
   rocksdb::BlockBasedTableOptions table;
-  table.block_size = sst_block;
+  table.block_size = 32 << 10;
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   return o;
 }
@@ -499,7 +497,7 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
     check(batch.Put(kManifestKey, d->manifest_.dump()), "writing the manifest of " + path);
     d->write(batch, "writing the manifest of " + path);
   }
-  d->writer_ = std::make_unique<GroupWriter>(*d->db_, path, sst_block_bytes(d->block_bytes_));
+  d->writer_ = std::make_unique<GroupWriter>(*d->db_, path);
   undo.keep();
   return d;
 }

@@ -28,9 +28,7 @@ inline constexpr double kGroupSeconds = 1.0;
 class GroupWriter {
  public:
   using KeyValues = std::vector<std::pair<std::string, std::string>>;
-  /// `sst_block`: RocksDB's data blocks in the files it writes (rocks.hpp: sst_block_bytes).
-  GroupWriter(rocksdb::DB& db, std::string dir, uint64_t sst_block)
-      : db_(db), dir_(std::move(dir)), sst_block_(sst_block) {}
+  GroupWriter(rocksdb::DB& db, std::string dir) : db_(db), dir_(std::move(dir)) {}
 
   /// Adds a tier's keys and values; writes the group when it is due. Thread-safe.
   void add(KeyValues kvs);
@@ -46,7 +44,6 @@ class GroupWriter {
 
   rocksdb::DB& db_;
   std::string dir_;
-  uint64_t sst_block_;
   mutable std::mutex mu_;
   KeyValues pending_;
   uint64_t pending_bytes_ = 0, written_ = 0;

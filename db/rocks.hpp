@@ -10,14 +10,8 @@
 
 namespace toadbase::db {
 
-/// RocksDB's data blocks (what one read of a value fetches from its file and checks) in a
-/// database whose blocks of records hold `block_bytes` (layout.hpp): 32 KiB, or 4 KiB where
-/// the game asked for blocks smaller than the default, whose queries read many scattered
-/// values (a CGT board's: one value of a few KiB a read, not the 32 KiB around it).
-uint64_t sst_block_bytes(uint64_t block_bytes);
-/// Options of every open and of the SST files a group is written to (the data blocks of
-/// new files `sst_block`, sst_block_bytes()).
-rocksdb::Options rocks_options(uint64_t sst_block = 32 << 10);
+/// Options of every open and of the SST files a group is written to.
+rocksdb::Options rocks_options();
 /// Throws DbError "what: status" unless `s` is OK.
 void check(const rocksdb::Status& s, const std::string& what);
 

@@ -1,7 +1,6 @@
 // The position database (db/database.hpp) in temp directories: commit and read back, digests,
 // reopening, refusing foreign or mismatched databases, and reporting damage.
 #include <rocksdb/db.h>
-#include <rocksdb/table_properties.h>
 
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -944,44 +943,4 @@ TEST_CASE("a compressed block holds its compressed bytes and not the worst case"
   CHECK(v.size() < 1024);
   CHECK(v.capacity() < 2 * v.size());
   CHECK(toadbase::db::decode_block(v, raw.size(), "block") == raw);
-}
-
-TEST_CASE("a database of small blocks (a CGT one) is written in RocksDB data blocks of 4 KiB, others in 32 KiB",
-          "[db]") {
-  // a query of a database of small blocks reads many scattered values: each read fetches and
-  // checks the RocksDB data block around its value, so those blocks stay near one value
-  auto average_data_block = [](const std::string& path) {
-    rocksdb::DB* raw = nullptr;
-    REQUIRE(rocksdb::DB::OpenForReadOnly(rocksdb::Options(), path, &raw).ok());
-    std::unique_ptr<rocksdb::DB> db(raw);
-    rocksdb::TablePropertiesCollection props;
-    REQUIRE(db->GetPropertiesOfAllTables(&props).ok());
-    uint64_t bytes = 0, blocks = 0;
-    for (const auto& [file, p] : props) bytes += p->data_size, blocks += p->num_data_blocks;
-    REQUIRE(blocks > 0);
-    return bytes / blocks;
-  };
-  // 4 MiB of records of one bit each: a block of 16 KiB compresses to about 2 KiB, of 64 KiB to 8
-  std::mt19937_64 rng(5);
-  std::vector<uint8_t> recs(4 << 20);
-  for (auto& r : recs) r = static_cast<uint8_t>(rng() & 1);
-  const std::vector<TierInfo> tiers{{"t", recs.size()}};
-  TempDir dir("db-sst-blocks");
-  for (const uint32_t block_bytes : {16384u, 0u}) {
-    const std::string path = dir / ("blocks-" + std::to_string(block_bytes));
-    const Identity id{"toads-frogs", {{"length", 5}}, "remoteness-u8-parity", 1, block_bytes};
-    {
-      auto d = Database::open_for_solve(path, id, tiers, 3);
-      d->commit_tier(0, recs.data(), recs.size(), toadbase::kAllRecords);
-      d->finish(tiers);
-    }
-    const uint64_t average = average_data_block(path);
-    INFO("blocks of " << block_bytes << " bytes of records: RocksDB data blocks of " << average << " bytes");
-    if (block_bytes) CHECK(average <= 8192);
-    else CHECK(average >= 24576);
-    auto d = Database::open_read_only(path);
-    std::vector<uint8_t> back(recs.size());
-    d->load_tier(0, back.data());
-    CHECK(back == recs);
-  }
 }
