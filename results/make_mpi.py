@@ -185,6 +185,18 @@ def plan_rows(length, ranks, threads_list, rate, f):
     return rows, p
 
 
+def move_bound(n):
+    """The module's bound on the moves of a game on n cells: the largest e(t+f) + tf."""
+    return max((n - t - f) * (t + f) + t * f for t in range(n + 1) for f in range(n + 1 - t))
+
+
+def record_note(plan, length):
+    """The record the plan's solve writes, its bytes, and why."""
+    wide = "u16" in plan["record"]
+    return "%s: %s a record, as the bound on the moves of a game on %d cells, e(t+f) + tf, is %d" % (
+        "`%s`" % plan["record"], "two bytes" if wide else "one byte", length, move_bound(length))
+
+
 def plan_26_section(rate, factor):
     """Length 26 on 64 and 256 ranks (`factor`: the calibration plan_section found), and why
     28 stays on paper."""
@@ -198,12 +210,14 @@ def plan_26_section(rate, factor):
             " a process).", ""] + PLAN_HEADER
     rows, p = plan_rows(26, [64, 256], PLAN_THREADS, rate, f)
     out += rows
-    out += ["", "The length-26 space: %s positions in %s tiers over %s levels." %
-            (format(p["positions"], ","), format(p["tiers"], ","), p["levels"]), "",
+    out += ["", "The length-26 space: %s positions in %s tiers over %s levels (%s)." %
+            (format(p["positions"], ","), format(p["tiers"], ","), p["levels"], record_note(p, 26)), "",
             "Length 28 is refused by the tool (at most 26 cells: the hot loop's tables grow as 2^n, 2 GiB a"
             " process at 28, 8 GiB at 30), so no plan of it is computed here. What can be said of it without"
             " one: 2 x 3^28 = %s positions, %.1f times length 26's; a plan of it needs the tables split"
-            " by piece count first." % (format(2 * 3**28, ","), 2 * 3**28 / p["positions"]), ""]
+            " by piece count first, and its bound on a game's moves, %d, passes 255: the piece counts whose"
+            " bound does would need two-byte records." % (format(2 * 3**28, ","), 2 * 3**28 / p["positions"],
+                                                         move_bound(28)), ""]
     return out
 
 
@@ -228,10 +242,10 @@ def plan_section(rate, rate_note, scaling, calibrated):
 
     rows, p = plan_rows(PLAN_LENGTH, PLAN_RANKS, PLAN_THREADS, rate, f)
     out += rows
-    out += ["", "Records moved are counted before compression (two bytes a record from length 23 on). The"
-            " length-24 space: %s positions in %s tiers over %s levels, remoteness up to 288 by the bound, so"
-            " two-byte records. Target: 64 ranks in under 30 minutes." %
-            (format(p["positions"], ","), format(p["tiers"], ","), p["levels"]), "",
+    out += ["", "Records moved are counted before compression (%s). The length-%d space: %s positions in %s"
+            " tiers over %s levels. Target: 64 ranks in under 30 minutes." %
+            (record_note(p, PLAN_LENGTH), PLAN_LENGTH, format(p["positions"], ","), format(p["tiers"], ","),
+             p["levels"]), "",
             "What the plan's estimate assumes: every rank runs at the measured rate a thread, whatever the length"
             " (the length-24 tables are larger: 2^24 entries, so the rate may fall); compressing and"
             " decompressing a record costs CPU time, but the wire itself is free: no link bandwidth, latency or"

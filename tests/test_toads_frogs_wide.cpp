@@ -1,9 +1,12 @@
-// Wide records: a space whose games can outlast 255 moves (Toads and Frogs from 23 cells) is
-// solved with the two-byte parity record. Forced on small spaces, it must give the values of
-// the one-byte record through the engine and every command.
+// Wide records: a space whose games can outlast 255 moves is solved with the two-byte parity
+// record (Toads and Frogs never needs it up to its longest strip, so it is given by hand).
+// Forced on small spaces, it must give the values of the one-byte record through the engine
+// and every command.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -143,12 +146,71 @@ TEST_CASE("wide record forced: the values of the narrow one through solve, verif
   CHECK_THAT(bad_rep.problem, Contains(space.tier_name(stored) + " index 2"));
 }
 
+namespace {
+
+// The longest game (any sequence of moves, either player's) from a board, by playing every
+// game out: the rules written again from the spec, on strings.
+int longest_game(const std::string& board, std::map<std::string, int>& memo) {
+  if (const auto it = memo.find(board); it != memo.end()) return it->second;
+  const int n = static_cast<int>(board.size());
+  int best = 0;
+  for (int i = 0; i < n; ++i) {
+    std::string next = board;
+    if (board[i] == 'T') {
+      const int to = i + 1 < n && board[i + 1] == '-' ? i + 1 : i + 2 < n && board[i + 1] == 'F' && board[i + 2] == '-' ? i + 2 : -1;
+      if (to < 0) continue;
+      next[i] = '-', next[to] = 'T';
+    } else if (board[i] == 'F') {
+      const int to = i >= 1 && board[i - 1] == '-' ? i - 1 : i >= 2 && board[i - 1] == 'T' && board[i - 2] == '-' ? i - 2 : -1;
+      if (to < 0) continue;
+      next[i] = '-', next[to] = 'F';
+    } else {
+      continue;
+    }
+    best = std::max(best, 1 + longest_game(next, memo));
+  }
+  return memo[board] = best;
+}
+
+}  // namespace
+
+TEST_CASE("the remoteness bound e(t+f) + tf is the longest game of every space with an empty cell",
+          "[wide]") {
+  using M = toadbase::toads_frogs::Module;
+  for (int n = 1; n <= 10; ++n) {
+    std::map<std::pair<int, int>, int> longest;  // (toads, frogs) -> the longest game of the space
+    std::map<std::string, int> memo;
+    for (const std::string& board : all_boards(n)) {
+      const int t = static_cast<int>(std::count(board.begin(), board.end(), 'T'));
+      const int f = static_cast<int>(std::count(board.begin(), board.end(), 'F'));
+      int& worst = longest[{t, f}];
+      worst = std::max(worst, longest_game(board, memo));
+    }
+    int whole = 0;
+    for (const auto& [tf, worst] : longest) {
+      const auto [t, f] = tf;
+      const uint64_t bound = M::remoteness_bound({{"length", n}, {"toads", t}, {"frogs", f}});
+      INFO(n << " cells, " << t << " toads, " << f << " frogs: longest game " << worst);
+      CHECK(static_cast<uint64_t>(worst) <= bound);
+      if (t + f < n) CHECK(static_cast<uint64_t>(worst) == bound);  // tight
+      whole = std::max(whole, worst);
+    }
+    CHECK(M::remoteness_bound({{"length", n}}) == static_cast<uint64_t>(whole));
+  }
+}
+
 TEST_CASE("the game picks its record from the space's remoteness bound", "[wide]") {
   using M = toadbase::toads_frogs::Module;
-  CHECK(M::remoteness_bound({{"length", 22}}) == 242);
-  CHECK(M::remoteness_bound({{"length", 23}}) == 264);
-  CHECK(M::remoteness_bound({{"length", 24}}) == 288);
-  CHECK(M::remoteness_bound({{"length", 23}, {"toads", 3}, {"frogs", 3}}) == 17 * 6 + 2 * 9);
+  CHECK(M::remoteness_bound({{"length", 22}}) == 161);  // 7 toads, 8 frogs, 7 empty cells
+  CHECK(M::remoteness_bound({{"length", 24}}) == 192);
+  CHECK(M::remoteness_bound({{"length", 23}, {"toads", 11}, {"frogs", 12}}) == 11 * 12);
+  CHECK(M::remoteness_bound({{"length", 23}, {"toads", 3}, {"frogs", 3}}) == 17 * 6 + 9);
+  // every length the game takes keeps one-byte records; the first that would not is 28
+  for (int n = 1; n <= toadbase::toads_frogs::kMaxLength; ++n)
+    CHECK(M::remoteness_bound({{"length", n}}) <= 255);
+  CHECK(M::remoteness_bound({{"length", 27}}) == 243);
+  CHECK(M::remoteness_bound({{"length", 28}}) == 261);
+  CHECK(M::remoteness_bound({{"length", 28}, {"toads", 5}, {"frogs", 5}}) == 18 * 10 + 25);
   const auto* g = toadbase::tools::find_game("toads-frogs");
   REQUIRE(g != nullptr);
   auto record_of = [&](const json& given, const std::string& record = "") {
@@ -156,8 +218,9 @@ TEST_CASE("the game picks its record from the space's remoteness bound", "[wide]
     return id.record + "/" + std::to_string(id.record_bytes);
   };
   CHECK(record_of({{"length", 12}}) == "remoteness-u8-parity/1");
-  CHECK(record_of({{"length", 23}, {"toads", 11}, {"frogs", 12}}) == "remoteness-u16-parity/2");
-  CHECK(record_of({{"length", 23}, {"toads", 3}, {"frogs", 3}}) == "remoteness-u8-parity/1");  // short games
+  CHECK(record_of({{"length", 23}}) == "remoteness-u8-parity/1");
+  CHECK(record_of({{"length", 24}, {"toads", 12}, {"frogs", 12}}) == "remoteness-u8-parity/1");
+  CHECK(record_of({{"length", 26}}) == "remoteness-u8-parity/1");
   CHECK(record_of({{"length", 8}}, "remoteness-u16-parity") == "remoteness-u16-parity/2");
   CHECK_THROWS_WITH(record_of({{"length", 8}}, "remoteness-u32"),
                     Contains("no record 'remoteness-u32'") && Contains("remoteness-u8-parity or remoteness-u16-parity"));

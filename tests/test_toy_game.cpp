@@ -269,7 +269,32 @@ struct BrokenToyModule : ToyModule {
 static_assert(toadbase::WithCommands<BrokenToyModule> && !toadbase::TierGameRules<BrokenToyModule>);
 static_assert(!toadbase::Module<BrokenToyModule>);
 
+// A module with a wider record, picked when its bound on the moves of a game passes 255
+// (here 30 a row, so from 9 rows).
+struct WideToyModule : ToyModule {
+  using WideRecordType = toadbase::WideParityRecord;
+  static uint64_t remoteness_bound(const nlohmann::json& j) { return 30 * j.at("rows").get<uint64_t>(); }
+};
+static_assert(toadbase::WithWideRecord<WideToyModule>);
+
 }  // namespace
+
+TEST_CASE("toy game: a module picks its wide record where its bound passes the narrow one's",
+          "[engine][toy][wide]") {
+  auto record_of = [](int rows, const std::string& record = "") {
+    return toadbase::make_tier_instance<WideToyModule>(WideToyModule::normalize({{"rows", rows}}), record)
+        ->identity()
+        .record;
+  };
+  CHECK(record_of(8) == "remoteness-u8-parity");    // 240
+  CHECK(record_of(9) == "remoteness-u16-parity");   // 270
+  CHECK(record_of(9, "remoteness-u8-parity") == "remoteness-u8-parity");
+  CHECK(record_of(8, "remoteness-u16-parity") == "remoteness-u16-parity");
+  CHECK_THROWS_AS(record_of(8, "remoteness-u32"), std::invalid_argument);
+  CHECK(toadbase::tier_records<ToyModule>() == std::vector<std::string>{"remoteness-u8-parity"});
+  CHECK_THROWS_AS(toadbase::make_tier_instance<ToyModule>(ToyModule::normalize({{"rows", 8}}), "remoteness-u16-parity"),
+                  std::invalid_argument);
+}
 
 TEST_CASE("toy game: a module of its rules is solved, verified and probed through the Instance",
           "[engine][toy]") {

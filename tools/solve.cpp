@@ -294,24 +294,15 @@ uint64_t planned_peak(const Instance& inst, int ranks, const CostModel& model) {
   }
 }
 
-/// The refusal of a solve whose records at once pass the budget, or "" when it fits. With
-/// no --record given, names the narrowest record's figure when that one fits.
-std::string over_budget(const Game& game, const Instance& inst, const json& params, const SolveOptions& o,
-                        const Budget& budget, int ranks) {
+/// The refusal of a solve whose records at once pass the budget, or "" when it fits.
+std::string over_budget(const Game& game, const Instance& inst, const SolveOptions& o, const Budget& budget,
+                        int ranks) {
   if (!budget.bytes) return "";
   const uint64_t need = planned_peak(inst, ranks, cost_model(o));
   if (need <= budget.bytes) return "";
-  std::string msg = "solve " + game.name() + ": the solve holds " + human_bytes(static_cast<double>(need)) +
-                    " of records at once" + (ranks > 1 ? " on its busiest rank" : "") + ", more than " + budget.said +
-                    "; the smallest budget that works is --memory " + size_arg(need);
-  if (o.record.empty() && game.records().size() > 1 && game.records().front() != inst.identity().record) {
-    const std::string narrow = game.records().front();
-    const uint64_t n = planned_peak(*game.instance(params, narrow), ranks, cost_model(o));
-    if (n && n <= budget.bytes)
-      msg += ", or --record " + narrow + " holds " + human_bytes(static_cast<double>(n)) +
-             " (the solve stops, naming the tier, at a remoteness that record cannot hold)";
-  }
-  return msg;
+  return "solve " + game.name() + ": the solve holds " + human_bytes(static_cast<double>(need)) +
+         " of records at once" + (ranks > 1 ? " on its busiest rank" : "") + ", more than " + budget.said +
+         "; the smallest budget that works is --memory " + size_arg(need);
 }
 
 /// One rank of a distributed solve (every rank runs this).
@@ -355,7 +346,7 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
   {
     std::string over;
     try {
-      over = over_budget(game, inst, params, o, memory_budget(o.memory, o.memory_given), ranks);
+      over = over_budget(game, inst, o, memory_budget(o.memory, o.memory_given), ranks);
     } catch (const std::exception& e) {  // whatever one rank meets, every rank hears of
       over = std::string("solve: ") + e.what();
     }
@@ -581,7 +572,7 @@ int run_solve(const Game& game, const json& given, const SolveOptions& o) {
     }
   }
   if (!complete)
-    if (const std::string over = over_budget(game, *inst, params, o, budget, 1); !over.empty()) throw UsageError(over);
+    if (const std::string over = over_budget(game, *inst, o, budget, 1); !over.empty()) throw UsageError(over);
   const StopOnInterrupt ctrl_c;  // Ctrl-C: stop at the next level of tiers, keep what is committed
   try {
     const Solved solved = solve_here(game, *inst, params,

@@ -98,9 +98,8 @@ uint64_t Module::remoteness_bound(const nlohmann::json& j) {
       if (j.contains("toads") && (t != j.at("toads").get<int>() || f != j.at("frogs").get<int>()))
         continue;
       const uint64_t e = static_cast<uint64_t>(n - t - f);
-      worst =
-          std::max<uint64_t>(worst, e * static_cast<uint64_t>(t + f) +
-                                        2 * static_cast<uint64_t>(t) * static_cast<uint64_t>(f));
+      worst = std::max<uint64_t>(worst, e * static_cast<uint64_t>(t + f) +
+                                            static_cast<uint64_t>(t) * static_cast<uint64_t>(f));
     }
   return worst;
 }

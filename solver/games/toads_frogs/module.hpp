@@ -25,7 +25,8 @@ struct Module {
   using Space = toads_frogs::Space;
   using Position = toads_frogs::Position;
   using RecordType = ParityRecord;
-  /// Lengths from 23 up: a game can outlast 255 moves (remoteness_bound).
+  /// For a space whose games could outlast 255 moves (none up to kMaxLength: remoteness_bound),
+  /// or given by hand (`--record remoteness-u16-parity`).
   using WideRecordType = WideParityRecord;
 
   static constexpr const char* kName = "toads-frogs";
@@ -52,10 +53,16 @@ struct Module {
   /// perfect play.
   static PageView page();
 
-  /// The P-potential bound on the number of moves of any game of the space, e(t + f) + 2tf
-  /// (e empty cells, t toads, f frogs), at its worst piece counts: every move lowers the sum
-  /// over toads of the empty cells and frogs to their right plus the sum over frogs of the
-  /// empty cells and toads to their left by one or more. 242 for length 22, 264 for 23.
+  /// A bound on the number of moves of any game of the space, e(t + f) + tf (e empty cells,
+  /// t toads, f frogs), at its worst piece counts: 161 for length 22, 192 for 24, 243 for 27,
+  /// so every length up to kMaxLength keeps one-byte records. With P = (sum of toad cells) -
+  /// (sum of frog cells) and I the pairs of a toad left of a frog: a slide raises P by 1 and
+  /// keeps I, a jump raises P by 2 and lowers I by 1 (the two pieces pass, never to pass
+  /// back). Each toad has the other toads and the frogs it has not passed to its right, each
+  /// frog the toads and frogs likewise to its left, so Pmin + 2(tf - I) <= P <= Pmax - 2I,
+  /// with Pmax - Pmin = e(t + f) + 2tf. A game of J jumps from I0 to I0 - J therefore has
+  /// at most e(t + f) + 2J - J moves, and J <= I0 <= tf. Equal to the longest game in every
+  /// space with an empty cell (a test plays every game out up to 10 cells).
   static uint64_t remoteness_bound(const nlohmann::json& normalized);
 
   /// The outcome classes L / R / N / P of every board, by piece counts: counted at each

@@ -71,9 +71,9 @@ namespace toadbase::toads_frogs {
 
 /// The longest strip accepted. The hot loop's tables grow as 2^n (set_rank_ and sets_, four
 /// bytes an entry, 512 MiB at 26, 2 GiB at 28, in every process that opens the space), and
-/// 26 cells already hold 5 * 10^12 positions. Up to 22 cells the P-potential bound e(t + f) +
-/// 2tf on the number of moves (242 at 22) fits the one-byte record; from 23 the module picks
-/// the two-byte one (module.hpp: remoteness_bound).
+/// 26 cells already hold 5 * 10^12 positions. Up to 27 cells the bound e(t + f) + tf on the
+/// number of moves (225 at 26, 243 at 27, 261 at 28) fits the one-byte record (module.hpp:
+/// remoteness_bound).
 inline constexpr int kMaxLength = 26;
 
 enum class Player : uint8_t { Toads = 1, Frogs = 2 };
