@@ -131,6 +131,21 @@ std::string autogui_move(Move m) {
 
 // ---- the space -----------------------------------------------------------------------
 
+namespace {
+
+/// fn(B) for the first `count` f-subsets B of the free cells, in colex order (their rank).
+template <class Fn>
+void each_frog_set(int f, uint64_t count, Fn&& fn) {
+  uint64_t B = f ? (uint64_t{1} << f) - 1 : 0;
+  for (uint64_t rb = 0; rb < count; ++rb, B = f ? next_subset(B) : 0) fn(B);
+}
+
+/// The rank of frog set B's board X in its tail source F + X: a frog on cell 0 becomes frog
+/// ordinal 0 and every other moves up by one, B -> 2B + 1.
+uint32_t tail_rank(uint64_t B) { return static_cast<uint32_t>(colex_rank((B << 1) | 1)); }
+
+}  // namespace
+
 Space::Space(SpaceParams params, uint64_t frog_table_limit)
     : params_(params), n_(params.length), frog_rank_(std::clamp(params.length, 1, kMaxLength)) {
   if (n_ < 1 || n_ > kMaxLength)
@@ -170,21 +185,20 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
     sets_[set_start_[t * S + sum] + r] = mask;
   }
   first_tier_.assign(M * M, -1);
-  std::vector<int64_t> frog_table(M * M, -1);  // [free cells][frogs] -> offset in frog_sets_
   for (int t = 0; t <= n_; ++t)
     for (int f = 0; t + f <= n_; ++f) {
       if (params_.toads && (t != *params_.toads || f != *params_.frogs)) continue;
       first_tier_[t * M + f] = static_cast<int64_t>(tiers_.size());
       const int lo = t * (t - 1) / 2, hi = t * (2 * n_ - t - 1) / 2;
       const uint64_t nb = binomial(n_ - t, f);
-      int64_t& table = frog_table[(n_ - t) * M + f];
-      if (table < 0 && nb <= frog_table_limit) {
+      // each (t, f) once: its own table of frog sets (and their tail ranks), or none
+      int64_t table = -1;
+      if (nb <= frog_table_limit) {
         table = static_cast<int64_t>(frog_sets_.size());
-        uint64_t B = f ? (uint64_t{1} << f) - 1 : 0;
-        for (uint64_t rb = 0; rb < nb; ++rb, B = f ? next_subset(B) : 0) {
+        each_frog_set(f, nb, [&](uint64_t B) {
           frog_sets_.push_back(static_cast<uint32_t>(B));
-          if (!params_.toads) tail_ranks_.push_back(static_cast<uint32_t>(colex_rank((B << 1) | 1)));
-        }
+          if (!params_.toads) tail_ranks_.push_back(tail_rank(B));
+        });
       }
       for (int sum = hi; sum >= lo; --sum) {
         const uint64_t size = toad_sets_[t].count(sum) * nb;
@@ -245,12 +259,8 @@ void Space::fill_tail_of(TierId id, const R* source, R* out) const {
   std::vector<uint32_t> made;
   const uint32_t* rank_in_source = x.frog_table >= 0 ? tail_ranks_.data() + x.frog_table : nullptr;
   if (!rank_in_source) {
-    made.resize(nb);
-    uint64_t B = x.f ? (uint64_t{1} << x.f) - 1 : 0;
-    for (uint64_t rb = 0; rb < nb; ++rb) {
-      made[rb] = static_cast<uint32_t>(colex_rank((B << 1) | 1));
-      if (x.f) B = next_subset(B);
-    }
+    made.reserve(nb);
+    each_frog_set(x.f, nb, [&](uint64_t B) { made.push_back(tail_rank(B)); });
     rank_in_source = made.data();
   }
   tbb::parallel_for(tbb::blocked_range<uint64_t>(x.prefix / nb, x.size / nb, std::max<uint64_t>(1, 65536 / nb)),

@@ -247,8 +247,8 @@ class Space {
   std::vector<uint64_t> set_start_;   // [t][sum] -> first entry of the group in sets_
   std::vector<Tier> tiers_;
   std::vector<int64_t> first_tier_;  // [t][f] -> id of the tier with the highest sum, or -1
-  // The hot loop's frog sets: for each (free cells m, frogs f) of the space's tiers with
-  // C(m, f) <= the limit (kFrogTable), the f-subsets of m cells in colex order, one after
+  // The hot loop's frog sets: for each piece count (t, f) of the space with C(n - t, f) <= the
+  // limit (kFrogTable), the f-subsets of its n - t free cells in colex order, one after
   // another (a load where the colex successor took a dozen instructions): 4.8 MiB at 24 cells,
   // and as much again in tail_ranks_
   std::vector<uint32_t> frog_sets_;
