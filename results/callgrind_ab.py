@@ -3,9 +3,11 @@
 against one built after, on the same solve (every Toads and Frogs board of LENGTH, one thread).
 Instruction counts do not depend on the machine's load, so one run each is enough.
 
-  results/callgrind_ab.py OLD-BINARY NEW-BINARY [LENGTH] [LABEL] [GAME]
+  results/callgrind_ab.py OLD-BINARY NEW-BINARY [LENGTH] [LABEL] [GAME] [NEW-ARGS]
       (LENGTH default 14; GAME toads-frogs by default, or toads-frogs-cgt: the CGT solve, whose
-      forms are made by FormTable::make, counted in the solve_range column's place as `make`)
+      forms are made by FormTable::make, counted in the solve_range column's place as `make`;
+      NEW-ARGS: more `solve` options for the second run only, e.g. "--zstd-level 1", to count an
+      option's cost with one binary given twice)
 
 Both binaries must be built for an instruction set valgrind runs (-DTOADBASE_ARCH=x86-64-v3:
 valgrind lacks AVX-512). One JSON object a binary goes to results/callgrind.jsonl; the table of
@@ -27,14 +29,14 @@ HOT = {"solve_range": r"solve_range<", "walk": r"TierWalk|solve_tiers", "scan": 
 HOT_CGT = {"solve_range": r"FormTable::make\(", "walk": r"TierWalk|solve_tiers"}
 
 
-def count(binary, length, game):
+def count(binary, length, game, args=()):
     hot_patterns = HOT_CGT if game == "toads-frogs-cgt" else HOT
     with tempfile.TemporaryDirectory() as work:
         out = pathlib.Path(work) / "callgrind.out"
         db = pathlib.Path(work) / "db"
         run = subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, "solve", game,
-             "--length", str(length), "--db", str(db), "--threads", "1", "--quiet", "--json"],
+             "--length", str(length), "--db", str(db), "--threads", "1", "--quiet", "--json", *args],
             capture_output=True, text=True, check=True)
         solve = json.loads(run.stdout.strip().splitlines()[-1])
         ann = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(out)],
@@ -54,7 +56,7 @@ def count(binary, length, game):
             # inclusive counts: the largest entry that matches is the outermost call
             if re.search(pattern, name):
                 hot[key] = max(hot[key], ir)
-    out = {"positions": solve["positions"], "digest": solve["digest"], "total_ir": total,
+    out = {"positions": solve["positions"], "digest": solve["digest"], "stored_bytes": solve["storedBytes"], "total_ir": total,
            "solve_range_ir": hot["solve_range"], "walk_ir": hot["walk"]}
     if hot.get("scan"):
         out["scan_ir"] = hot["scan"]
@@ -79,7 +81,8 @@ def table():
         p = r["positions"]
         game = r.get("game", "toads-frogs")
         scan = f"{r['scan_ir'] / p:.1f}" if "scan_ir" in r else ""
-        out.append(f"| {r['run']} | {r['label']}{'' if game == 'toads-frogs' else ' (' + game + ')'} | {r['which']} | {r['length']} | {p:,} | "
+        args = f" (`{' '.join(r['args'])}`)" if r.get("args") else ""
+        out.append(f"| {r['run']} | {r['label']}{'' if game == 'toads-frogs' else ' (' + game + ')'} | {r['which']}{args} | {r['length']} | {p:,} | "
                    f"{r['total_ir'] / p:.1f} | {r['walk_ir'] / p:.1f} | {r['solve_range_ir'] / p:.1f} | {scan} | `{r['digest']}` |")
     runs = sorted({r["run"] for r in rows})
     out += ["", "After / before, each run:", "", "| run | whole process | walk | solve_range |", "|---|---:|---:|---:|"]
@@ -97,7 +100,7 @@ def table():
 def targets(rows):
     """Issue 24's targets against the newest Toads and Frogs run of 16 cells."""
     latest = [r for r in rows if r.get("game", "toads-frogs") == "toads-frogs" and r["length"] == 16
-              and r["which"] == "after" and "scan_ir" in r]
+              and r["which"] == "after" and "scan_ir" in r and not r.get("args")]
     if not latest:
         return []
     r = latest[-1]
@@ -118,8 +121,18 @@ def targets(rows):
             "child's record and key, a minimum; a frog's move needs the count of frogs below it (a popcount) "
             "and a binomial. A position adds its frog set's load, the masks of its moves, the decode of its "
             "record and the store. Outside the scan the largest part is zstd compressing the stored tiers "
-            "(level 3; level 1 saves about a fifth of it for a larger database), then the copy of the tails, "
-            "the digest and the zeroed arrays of the tiers held."]
+            "(level 3), then the copy of the tails and the digest (the arrays of the tiers held are no "
+            "longer zeroed, from 2026-11-28T22Z)."]
+    level = [x for x in rows if x.get("args") and "--zstd-level" in x["args"] and x["length"] == 16]
+    if level:
+        a = level[-1]
+        b = next(x for x in rows if x["run"] == a["run"] and x["which"] == "before")
+        out += ["", "The compression level, one binary run twice (the run of %s): `%s` takes %.1f instructions a "
+                "position whole against %.1f at the default level 3, %s the target, for a database %.1f %% "
+                "larger (%s against %s stored bytes); the default stays 3." % (
+                    a["run"], " ".join(a["args"]), a["total_ir"] / a["positions"], b["total_ir"] / b["positions"],
+                    "meeting" if a["total_ir"] / a["positions"] <= 55 else "still missing",
+                    100 * (a["stored_bytes"] / b["stored_bytes"] - 1), f"{a['stored_bytes']:,}", f"{b['stored_bytes']:,}")]
     return out
 
 
@@ -130,11 +143,14 @@ def main():
     length = int(sys.argv[3]) if len(sys.argv) > 3 else 14
     label = sys.argv[4] if len(sys.argv) > 4 else ""
     game = sys.argv[5] if len(sys.argv) > 5 else "toads-frogs"
+    new_args = sys.argv[6].split() if len(sys.argv) > 6 else []
     run = time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime())
     with ROWS.open("a") as f:
-        for which, binary in (("before", old), ("after", new)):
-            r = count(binary, length, game)
+        for which, binary, args in (("before", old, []), ("after", new, new_args)):
+            r = count(binary, length, game, args)
             r.update({"run": run, "label": label, "which": which, "length": length, "binary": pathlib.Path(binary).name, "game": game})
+            if args:
+                r["args"] = args
             f.write(json.dumps(r) + "\n")
             print(which, r)
     table()

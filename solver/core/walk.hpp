@@ -216,16 +216,34 @@ class TierWalk {
  private:
   class Run;
 
+  /// A tier's records in memory: an array made here, not initialised (its pieces, its tail or
+  /// the records another rank sends write every record before any is read; zeroing it cost
+  /// a memset of every tier), or the records a fetch recovered, kept as they came.
+  struct Held {
+    std::unique_ptr<R[]> made;
+    std::vector<R> fetched;
+    uint64_t size = 0;
+    R* data() { return made ? made.get() : fetched.data(); }
+    const R* data() const { return made ? made.get() : fetched.data(); }
+    bool empty() const { return size == 0; }
+  };
+
   void allocate(TierId t) {
     if (held_[t].empty() && plan_.size[t] > 0) {
-      held_[t].resize(plan_.size[t]);
-      add_bytes(held_[t].size() * sizeof(R));
+      held_[t].made.reset(new R[plan_.size[t]]);
+      held_[t].size = plan_.size[t];
+      add_bytes(static_cast<int64_t>(held_[t].size * sizeof(R)));
     }
+  }
+  void adopt(TierId t, std::vector<R>&& whole) {  // counted by the caller as it was made
+    held_[t] = Held{};
+    held_[t].size = whole.size();
+    held_[t].fetched = std::move(whole);
   }
   void release(TierId t) {
     if (!held_[t].empty()) {
-      add_bytes(-static_cast<int64_t>(held_[t].size() * sizeof(R)));
-      std::vector<R>().swap(held_[t]);
+      add_bytes(-static_cast<int64_t>(held_[t].size * sizeof(R)));
+      held_[t] = Held{};
     }
   }
   void add_bytes(int64_t delta) {
@@ -239,7 +257,7 @@ class TierWalk {
   }
 
   TierPlan plan_;
-  std::vector<std::vector<R>> held_;
+  std::vector<Held> held_;
   std::atomic<uint64_t> bytes_{0}, peak_{0}, positions_{0}, pieces_{0}, solving_ns_{0}, reporting_ns_{0};
 };
 
@@ -397,7 +415,7 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
       if (whole.size() != plan_.size[c]) throw std::logic_error("tier " + std::to_string(c) + " recovered at the wrong size");
       for (size_t k = mark; k < loaded_.size(); ++k)
         if (last_use_[loaded_[k]] < static_cast<int64_t>(level_)) forget(loaded_[k]);
-      w_.held_[c] = std::move(whole);
+      w_.adopt(c, std::move(whole));
       ready_[c] = 1;
       loaded_.push_back(c);
     }
