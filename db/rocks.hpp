@@ -2,6 +2,7 @@
 #pragma once
 
 #include <rocksdb/options.h>
+#include <rocksdb/table.h>
 #include <rocksdb/status.h>
 
 #include <cstdint>
@@ -12,6 +13,9 @@ namespace toadbase::db {
 
 /// Options of every open and of the SST files a group is written to.
 rocksdb::Options rocks_options();
+/// The table options in rocks_options() (blocks of 32 KiB, a Bloom filter a file), for an
+/// open that adds its own block cache.
+rocksdb::BlockBasedTableOptions table_options();
 /// Throws DbError "what: status" unless `s` is OK.
 void check(const rocksdb::Status& s, const std::string& what);
 

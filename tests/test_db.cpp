@@ -1,10 +1,14 @@
 // The position database (db/database.hpp) in temp directories: commit and read back, digests,
 // reopening, refusing foreign or mismatched databases, and reporting damage.
 #include <rocksdb/db.h>
+#include <rocksdb/perf_context.h>
+#include <rocksdb/perf_level.h>
+#include <rocksdb/table_properties.h>
 
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <mutex>
 #include <random>
@@ -943,4 +947,68 @@ TEST_CASE("a compressed block holds its compressed bytes and not the worst case"
   CHECK(v.size() < 1024);
   CHECK(v.capacity() < 2 * v.size());
   CHECK(toadbase::db::decode_block(v, raw.size(), "block") == raw);
+}
+
+TEST_CASE("every file of a database carries a Bloom filter, those RocksDB compacts too", "[db]") {
+  // many tiers committed one by one: RocksDB ingests them and compacts some into levels
+  // whose key ranges overlap; without filters a lookup read a data block in every level
+  // whose range spans its key
+  std::mt19937_64 rng(11);
+  std::vector<TierInfo> tiers;
+  std::vector<std::vector<uint8_t>> recs;
+  for (int t = 0; t < 48; ++t) {
+    recs.emplace_back(size_t{96} << 10);
+    for (auto& r : recs.back()) r = static_cast<uint8_t>(rng() % 7);
+    tiers.push_back({"t" + std::to_string(t), recs.back().size()});
+  }
+  TempDir dir("db-bloom");
+  const std::string path = dir / "db";
+  const Identity id{"toads-frogs", {{"length", 5}}, "remoteness-u8-parity", 1, 16384};
+  {
+    auto d = Database::open_for_solve(path, id, tiers, 3);
+    for (toadbase::TierId t = 0; t < tiers.size(); ++t)
+      d->commit_tier(t, recs[t].data(), recs[t].size(), toadbase::kAllRecords);
+    d->finish(tiers);
+  }
+  {
+    rocksdb::DB* raw = nullptr;
+    REQUIRE(rocksdb::DB::OpenForReadOnly(rocksdb::Options(), path, &raw).ok());
+    std::unique_ptr<rocksdb::DB> db(raw);
+    rocksdb::TablePropertiesCollection props;
+    REQUIRE(db->GetPropertiesOfAllTables(&props).ok());
+    REQUIRE(props.size() > 1);
+    for (const auto& [file, p] : props) {
+      INFO(file);
+      CHECK(p->filter_policy_name == "bloomfilter");
+    }
+  }
+  // the files RocksDB writes itself take the options the solve opened the database with
+  std::string newest;
+  for (const auto& e : fs::directory_iterator(path))
+    if (e.path().filename().string().rfind("OPTIONS-", 0) == 0 && e.path().string() > newest) newest = e.path().string();
+  REQUIRE(!newest.empty());
+  std::ifstream options(newest);
+  std::string line, filter;
+  bool in_table = false;
+  while (std::getline(options, line)) {
+    if (line.rfind("[", 0) == 0) in_table = line.rfind("[TableOptions/BlockBasedTable", 0) == 0;
+    else if (in_table && line.find("filter_policy=") != std::string::npos) filter = line.substr(line.find('=') + 1);
+  }
+  CHECK_THAT(filter, Contains("bloomfilter"));
+  // a fresh reader: one record of every tier, one data block read each (these few files do
+  // not overlap; a large database's levels do, where the filters spare the other levels' reads)
+  auto d = Database::open_read_only(path, 0);
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
+  rocksdb::get_perf_context()->Reset();
+  uint64_t bad = 0;
+  for (toadbase::TierId t = 0; t < tiers.size(); ++t) {
+    uint8_t r = 0;
+    d->read_record(t, 5000 + 1000 * t, &r);
+    bad += r != recs[t][5000 + 1000 * t];
+  }
+  const uint64_t blocks_read = rocksdb::get_perf_context()->block_read_count;
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+  CHECK(bad == 0);
+  INFO(blocks_read << " blocks read for " << tiers.size() << " lookups");
+  CHECK(blocks_read <= tiers.size());
 }

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Cold queries of a CGT database, one binary against another, alternated: `bench lookup`'s
+single queries (a fresh reader with an empty cache for each, its whole query: value, columns,
+every move's child) and its batch, on the same database.
+
+  results/cgt_cold.py OLD-BINARY NEW-BINARY DB ROUNDS SINGLES "LABEL"
+
+Each round runs OLD then NEW with the round's seed (the same boards for both). One JSON object
+a run goes to results/cgt-cold.jsonl; results/cgt-cold.md is written from every row kept.
+Issue 25's targets: at 20 cells, p50 and p99 under 1 ms and the batch rate 2x (1,305 queries a
+second in results/cgt.md's row of 20 cells).
+"""
+import json
+import pathlib
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = pathlib.Path(__file__).parent
+ROWS = HERE / "cgt-cold.jsonl"
+BATCH_BEFORE = 1305  # results/cgt.md, length 20: queries a second of the batch
+
+
+def bench(binary, db, singles, seed):
+    out = subprocess.run([binary, "bench", "lookup", "--db", db, "--count", "20000", "--singles", str(singles),
+                          "--seed", str(seed), "--json"], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def info(binary, db):
+    j = json.loads(subprocess.run([binary, "info", "--db", db, "--json"], capture_output=True, text=True,
+                                  check=True).stdout)
+    return j.get("parameters", {}).get("length"), j.get("digest")
+
+
+def table():
+    rows = [json.loads(l) for l in ROWS.read_text().splitlines() if l.strip()]
+    out = ["# Cold queries of the CGT database, before and after", "",
+           "Made by `results/cgt_cold.py` from `results/cgt-cold.jsonl`: `toadbase bench lookup` on one "
+           "database, the binary before a change and the one after alternated round by round (the same "
+           "random boards for both in a round). A single query: a fresh reader with an empty cache, its "
+           "whole query (value, columns, every move's child). Medians over the rounds.", ""]
+    for run in sorted({r["run"] for r in rows}):
+        mine = [r for r in rows if r["run"] == run]
+        first = mine[0]
+        out += [f"## {first['label']} ({run})", "",
+                f"Database: {first['length']} cells, digest `{first['digest']}`; {len(mine) // 2} rounds of "
+                f"{first['singles']} single queries and a batch of 20,000.", "",
+                "| binary | p50 (us) | p99 (us) | batch queries / s |", "|---|---:|---:|---:|"]
+        med = {}
+        for which in ("before", "after"):
+            rs = [r for r in mine if r["which"] == which]
+            med[which] = {k: statistics.median(r[k] for r in rs) for k in ("p50", "p99", "batch")}
+            out.append(f"| {which} | {med[which]['p50']:.0f} | {med[which]['p99']:.0f} | {med[which]['batch']:,.0f} |")
+        ratios = {k: statistics.median(a[k] / b[k] for a, b in zip([r for r in mine if r["which"] == "after"],
+                                                                    [r for r in mine if r["which"] == "before"]))
+                  for k in ("p50", "p99", "batch")}
+        out.append(f"| after / before (median of rounds) | {ratios['p50']:.2f}x | {ratios['p99']:.2f}x | "
+                   f"{ratios['batch']:.2f}x |")
+        if first["length"] == 20:
+            a = med["after"]
+            out += ["", "Against issue 25's targets at 20 cells: p50 %.0f us (%s), p99 %.0f us (%s), batch %s queries "
+                    "a second against %s in results/cgt.md (%.2fx; target 2x: %s)." % (
+                        a["p50"], "met" if a["p50"] < 1000 else "missed", a["p99"],
+                        "met" if a["p99"] < 1000 else "missed", f"{a['batch']:,.0f}", f"{BATCH_BEFORE:,}",
+                        a["batch"] / BATCH_BEFORE, "met" if a["batch"] >= 2 * BATCH_BEFORE else "missed")]
+        out.append("")
+    (HERE / "cgt-cold.md").write_text("\n".join(out))
+    print((HERE / "cgt-cold.md").read_text())
+
+
+def main():
+    if len(sys.argv) < 7:
+        sys.exit(__doc__)
+    old, new, db, rounds, singles, label = sys.argv[1:7]
+    length, digest = info(new, db)
+    run = time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime())
+    with ROWS.open("a") as f:
+        for seed in range(1, int(rounds) + 1):
+            for which, binary in (("before", old), ("after", new)):
+                j = bench(binary, db, int(singles), seed)
+                row = {"run": run, "label": label, "which": which, "length": length, "digest": digest,
+                       "singles": int(singles), "seed": seed, "p50": j["singleP50Us"], "p99": j["singleP99Us"],
+                       "batch": j["batchLookupsPerSecond"]}
+                f.write(json.dumps(row) + "\n")
+                f.flush()
+                print(which, row)
+    table()
+
+
+if __name__ == "__main__":
+    main()
