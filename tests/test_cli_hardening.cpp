@@ -378,7 +378,7 @@ TEST_CASE("solve --memory: a budget the solve's records pass is refused before t
   CHECK_THAT(wide.err, Contains("of records at once, more than --memory " + std::to_string(need + 1)));
   CHECK(wide.err.find("--record") == std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir / "wide"));
-  // 23 and 24 cells: one-byte records, whatever the budget (the plan alone is made)
+  // 23 and 24 cells: the plan the game picks is the one-byte record's (the plan alone is made)
   for (const char* length : {"23", "24"}) {
     const json picked = json::parse(
         ok({"solve", "toads-frogs", "--length", length, "--db", dir / "x", "--plan", "1", "--json"}).out);

@@ -270,10 +270,10 @@ static_assert(toadbase::WithCommands<BrokenToyModule> && !toadbase::TierGameRule
 static_assert(!toadbase::Module<BrokenToyModule>);
 
 // A module with a wider record, picked when its bound on the moves of a game passes 255
-// (here 30 a row, so from 9 rows).
+// (here 247 + rows: 255 at 8 rows, 256 at 9).
 struct WideToyModule : ToyModule {
   using WideRecordType = toadbase::WideParityRecord;
-  static uint64_t remoteness_bound(const nlohmann::json& j) { return 30 * j.at("rows").get<uint64_t>(); }
+  static uint64_t remoteness_bound(const nlohmann::json& j) { return 247 + j.at("rows").get<uint64_t>(); }
 };
 static_assert(toadbase::WithWideRecord<WideToyModule>);
 
@@ -286,8 +286,8 @@ TEST_CASE("toy game: a module picks its wide record where its bound passes the n
         ->identity()
         .record;
   };
-  CHECK(record_of(8) == "remoteness-u8-parity");    // 240
-  CHECK(record_of(9) == "remoteness-u16-parity");   // 270
+  CHECK(record_of(8) == "remoteness-u8-parity");    // 255: a byte holds it
+  CHECK(record_of(9) == "remoteness-u16-parity");   // 256
   CHECK(record_of(9, "remoteness-u8-parity") == "remoteness-u8-parity");
   CHECK(record_of(8, "remoteness-u16-parity") == "remoteness-u16-parity");
   CHECK_THROWS_AS(record_of(8, "remoteness-u32"), std::invalid_argument);

@@ -542,12 +542,27 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
   return 0;
 }
 
+/// The record of the database at `db` when it holds this game and these parameters ("" when
+/// there is none, or it holds something else: the solve then says what): without --record, a
+/// solve resumes, or reports, a database in the record it was written with.
+std::string record_of_existing(const Game& game, const json& params, const std::string& db) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(db, ec)) return "";
+  try {
+    const db::Identity have = db::Database::open_read_only(db, 0)->identity();
+    if (have.game == game.name() && have.parameters == params) return have.record;
+  } catch (const std::exception&) {  // not a database, damaged, foreign: the solve says which
+  }
+  return "";
+}
+
 int run_solve(const Game& game, const json& given, const SolveOptions& o) {
   json params;
   std::unique_ptr<Instance> inst;
   try {
     params = game.normalize(given);
-    inst = game.instance(params, o.record);
+    const std::string record = o.record.empty() && o.plan == 0 ? record_of_existing(game, params, o.c.db) : o.record;
+    inst = game.instance(params, record);
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("solve ") + game.name() + ": " + e.what());
   }
@@ -603,7 +618,7 @@ Solved solve_database(const Game& game, const json& given, const SolveRequest& r
   std::unique_ptr<Instance> inst;
   try {
     params = game.normalize(given);
-    inst = game.instance(params, request.record);
+    inst = game.instance(params, request.record.empty() ? record_of_existing(game, params, request.db) : request.record);
   } catch (const std::invalid_argument& e) {
     throw BadParameters(e.what());
   } catch (const json::exception& e) {  // an option of the wrong type (from a script)
@@ -643,7 +658,7 @@ std::vector<Command> add_solve(CLI::App& root) {
       std::string names;
       for (const auto& r : g->records()) names += (names.empty() ? "" : ", ") + r;
       s->add_option("--record", o->record, "the record type (" + names + ")")
-          ->default_str("the narrowest that holds every remoteness of the space");
+          ->default_str("the database's own when it exists, else the narrowest that holds every remoteness of the space");
     }
     s->add_option("--plan", o->plan,
                   "print the plan of a distributed solve on this many ranks (work, traffic and "

@@ -352,7 +352,7 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
   }
 
   // a tier in several pieces is allocated before they run; a tier in one, by its task (the
-  // zeroing and first touch of a level's records on every core, not on this thread alone)
+  // arrays are not initialised: their pages are first touched by the pieces that write them)
   void solve_pieces() {
     for (uint32_t i : todo_)
       if (assemble_[dist_.pieces[i].tier] && dist_.split(dist_.pieces[i].tier)) w_.allocate(dist_.pieces[i].tier);

@@ -58,11 +58,13 @@ struct Module {
   /// so every length up to kMaxLength keeps one-byte records. With P = (sum of toad cells) -
   /// (sum of frog cells) and I the pairs of a toad left of a frog: a slide raises P by 1 and
   /// keeps I, a jump raises P by 2 and lowers I by 1 (the two pieces pass, never to pass
-  /// back). Each toad has the other toads and the frogs it has not passed to its right, each
-  /// frog the toads and frogs likewise to its left, so Pmin + 2(tf - I) <= P <= Pmax - 2I,
-  /// with Pmax - Pmin = e(t + f) + 2tf. A game of J jumps from I0 to I0 - J therefore has
-  /// at most e(t + f) + 2J - J moves, and J <= I0 <= tf. Equal to the longest game in every
-  /// space with an empty cell (a test plays every game out up to 10 cells).
+  /// back). The cells right of a toad hold at least the toads and the frogs to its right, so
+  /// the toads' sum is at most its largest less I; the cells left of a frog likewise hold the
+  /// toads and frogs to its left, so the frogs' sum is at least its smallest plus I: P <=
+  /// Pmax - 2I, and in the same way P >= Pmin + 2(tf - I), with Pmax - Pmin = e(t + f) + 2tf.
+  /// A game of J jumps from I0 to I0 - J therefore has at most e(t + f) + 2J - J moves, and
+  /// J <= I0 <= tf. Up to 10 cells, where a test plays every game out, it is the longest
+  /// game of every space with an empty cell.
   static uint64_t remoteness_bound(const nlohmann::json& normalized);
 
   /// The outcome classes L / R / N / P of every board, by piece counts: counted at each
