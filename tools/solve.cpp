@@ -16,6 +16,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "db/database.hpp"
 #include "db/errors.hpp"
@@ -542,27 +543,38 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
   return 0;
 }
 
-/// The record of the database at `db` when it holds this game and these parameters ("" when
-/// there is none, or it holds something else: the solve then says what): without --record, a
-/// solve resumes, or reports, a database in the record it was written with.
-std::string record_of_existing(const Game& game, const json& params, const std::string& db) {
+/// What the directory a solve writes to holds already, read once before the solve opens it.
+struct Existing {
+  std::optional<db::Identity> identity;  // none: no database, or one that does not open
+  bool complete = false;
+  /// Its record when it holds this game and these parameters ("" otherwise: the solve then
+  /// says what it holds): without --record, a solve resumes, or reports, a database in the
+  /// record it was written with.
+  std::string record_for(const Game& game, const json& params) const {
+    return identity && identity->game == game.name() && identity->parameters == params ? identity->record : "";
+  }
+};
+
+Existing existing_database(const std::string& db) {
+  Existing e;
   std::error_code ec;
-  if (!std::filesystem::is_directory(db, ec)) return "";
+  if (!std::filesystem::is_directory(db, ec)) return e;
   try {
-    const db::Identity have = db::Database::open_read_only(db, 0)->identity();
-    if (have.game == game.name() && have.parameters == params) return have.record;
+    const auto d = db::Database::open_read_only(db, 0);
+    e.identity = d->identity();
+    e.complete = d->complete();
   } catch (const std::exception&) {  // not a database, damaged, foreign: the solve says which
   }
-  return "";
+  return e;
 }
 
 int run_solve(const Game& game, const json& given, const SolveOptions& o) {
   json params;
   std::unique_ptr<Instance> inst;
+  const Existing existing = o.plan == 0 ? existing_database(o.c.db) : Existing{};
   try {
     params = game.normalize(given);
-    const std::string record = o.record.empty() && o.plan == 0 ? record_of_existing(game, params, o.c.db) : o.record;
-    inst = game.instance(params, record);
+    inst = game.instance(params, o.record.empty() ? existing.record_for(game, params) : o.record);
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("solve ") + game.name() + ": " + e.what());
   }
@@ -579,14 +591,7 @@ int run_solve(const Game& game, const json& given, const SolveOptions& o) {
   const Common& c = o.c;
   // the budget, before the database is written (a complete database is only reported)
   const Budget budget = memory_budget(o.memory, o.memory_given);
-  bool complete = false;
-  if (std::filesystem::is_directory(c.db)) {
-    try {
-      complete = db::Database::open_read_only(c.db, 0)->complete();
-    } catch (const std::exception&) {  // not yet whole, or not a database: the solve says which
-    }
-  }
-  if (!complete)
+  if (!existing.complete)
     if (const std::string over = over_budget(game, *inst, o, budget, 1); !over.empty()) throw UsageError(over);
   const StopOnInterrupt ctrl_c;  // Ctrl-C: stop at the next level of tiers, keep what is committed
   try {
@@ -618,7 +623,8 @@ Solved solve_database(const Game& game, const json& given, const SolveRequest& r
   std::unique_ptr<Instance> inst;
   try {
     params = game.normalize(given);
-    inst = game.instance(params, request.record.empty() ? record_of_existing(game, params, request.db) : request.record);
+    inst = game.instance(params,
+                         request.record.empty() ? existing_database(request.db).record_for(game, params) : request.record);
   } catch (const std::invalid_argument& e) {
     throw BadParameters(e.what());
   } catch (const json::exception& e) {  // an option of the wrong type (from a script)
