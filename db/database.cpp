@@ -48,7 +48,7 @@ bool only_toadbase_keys(rocksdb::DB& db) {
 }
 }  // namespace
 
-rocksdb::Options rocks_options() {
+rocksdb::Options rocks_options(uint64_t block_bytes) {
   rocksdb::Options o;
   o.compression = rocksdb::kNoCompression;  // values are zstd frames already
   o.paranoid_checks = true;
@@ -56,13 +56,13 @@ rocksdb::Options rocks_options() {
   o.max_write_buffer_number = 4;
   o.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
   o.keep_log_file_num = 2;
-  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options()));
+  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options(block_bytes)));
   return o;
 }
 
-rocksdb::BlockBasedTableOptions table_options() {
+rocksdb::BlockBasedTableOptions table_options(uint64_t block_bytes) {
   rocksdb::BlockBasedTableOptions table;
-  table.block_size = 32 << 10;
+  table.block_size = data_block_bytes(block_bytes);
   // a Bloom filter a file: a lookup reads the data block of the one file that holds its key,
   // not one in every level whose key range spans it (without filters a fresh reader read up
   // to one 32 KiB block a level for each key)
@@ -437,7 +437,9 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
   std::unique_ptr<Database> d(new Database());
   d->path_ = path;
   d->read_only_ = false;
-  rocksdb::Options o = rocks_options();
+  // the files this open writes (compactions) cut as the group writer's: by the game's blocks
+  const uint64_t block_bytes = id.block_bytes ? id.block_bytes : kDefaultBlockBytes;
+  rocksdb::Options o = rocks_options(block_bytes);
   o.create_if_missing = true;
   o.IncreaseParallelism(2);
   o.info_log = std::make_shared<InfoLog>((fs::path(path) / "LOG").string());
@@ -506,7 +508,7 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
     check(batch.Put(kManifestKey, d->manifest_.dump()), "writing the manifest of " + path);
     d->write(batch, "writing the manifest of " + path);
   }
-  d->writer_ = std::make_unique<GroupWriter>(*d->db_, path);
+  d->writer_ = std::make_unique<GroupWriter>(*d->db_, path, block_bytes);
   undo.keep();
   return d;
 }
@@ -543,8 +545,9 @@ std::unique_ptr<Database> Database::open_read_only(const std::string& path, size
   refuse_special_files(path);
   std::unique_ptr<Database> d(new Database());
   d->path_ = path;
-  rocksdb::Options o = rocks_options();
-  rocksdb::BlockBasedTableOptions table = table_options();
+  // writes no file: the data blocks' size is the files' own
+  rocksdb::Options o = rocks_options(kDefaultBlockBytes);
+  rocksdb::BlockBasedTableOptions table = table_options(kDefaultBlockBytes);
   table.block_cache = rocksdb::NewLRUCache(64 << 20);
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   rocksdb::DB* raw = nullptr;

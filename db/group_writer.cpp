@@ -82,7 +82,7 @@ void GroupWriter::write(KeyValues& group, uint64_t number) {
   ensure_space(dir_, bytes, "writing tiers to " + dir_);
   const std::string file = (std::filesystem::path(dir_) / ("ingest-" + std::to_string(number) + ".sst.tmp")).string();
   try {
-    rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), rocks_options());
+    rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), rocks_options(block_bytes_));
     check(writer.Open(file), "writing tiers to " + dir_);
     for (const auto& [k, v] : group) check(writer.Put(k, v), "writing tiers to " + dir_);
     check(writer.Finish(), "writing tiers to " + dir_);

@@ -28,7 +28,9 @@ inline constexpr double kGroupSeconds = 1.0;
 class GroupWriter {
  public:
   using KeyValues = std::vector<std::pair<std::string, std::string>>;
-  GroupWriter(rocksdb::DB& db, std::string dir) : db_(db), dir_(std::move(dir)) {}
+  /// Writes to `db` (in directory `dir`) SST files cut as rocks_options(block_bytes) says.
+  GroupWriter(rocksdb::DB& db, std::string dir, uint64_t block_bytes)
+      : db_(db), dir_(std::move(dir)), block_bytes_(block_bytes) {}
 
   /// Adds a tier's keys and values; writes the group when it is due. Thread-safe.
   void add(KeyValues kvs);
@@ -44,6 +46,7 @@ class GroupWriter {
 
   rocksdb::DB& db_;
   std::string dir_;
+  uint64_t block_bytes_;
   mutable std::mutex mu_;
   KeyValues pending_;
   uint64_t pending_bytes_ = 0, written_ = 0;

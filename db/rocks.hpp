@@ -11,11 +11,18 @@
 
 namespace toadbase::db {
 
-/// Options of every open and of the SST files a group is written to.
-rocksdb::Options rocks_options();
-/// The table options in rocks_options() (blocks of 32 KiB, a Bloom filter a file), for an
-/// open that adds its own block cache.
-rocksdb::BlockBasedTableOptions table_options();
+/// RocksDB's data blocks in the files of a database whose records are cut into blocks of
+/// `block_bytes` (layout.hpp): 32 KiB, or one of ours when that is smaller. A read takes a
+/// whole data block from the file: a game that asked for small blocks of its own (a query
+/// reading many scattered records, as the CGT database's) reads a few KiB a record, not 32.
+inline uint64_t data_block_bytes(uint64_t block_bytes) { return block_bytes < (32 << 10) ? block_bytes : 32 << 10; }
+/// Options of every open and of the SST files a group is written to, for a database cut into
+/// blocks of `block_bytes` (which sets only the data blocks of files written: any open reads
+/// files of any).
+rocksdb::Options rocks_options(uint64_t block_bytes);
+/// The table options in rocks_options() (data blocks by data_block_bytes, a Bloom filter a
+/// file), for an open that adds its own block cache.
+rocksdb::BlockBasedTableOptions table_options(uint64_t block_bytes);
 /// Throws DbError "what: status" unless `s` is OK.
 void check(const rocksdb::Status& s, const std::string& what);
 

@@ -3,9 +3,12 @@
 single queries (a fresh reader with an empty cache for each, its whole query: value, columns,
 every move's child) and its batch, on the same database.
 
-  results/cgt_cold.py OLD-BINARY NEW-BINARY DB ROUNDS SINGLES "LABEL"
+  results/cgt_cold.py OLD-BINARY NEW-BINARY DB ROUNDS SINGLES "LABEL" [NEW-DB]
 
-Each round runs OLD then NEW with the round's seed (the same boards for both). One JSON object
+Each round runs OLD then NEW with the round's seed (the same boards for both). With NEW-DB (a
+change in how a database is written), OLD reads DB and NEW reads NEW-DB, the same boards
+solved by each binary: their digests must agree (the same values), their bytes on disk are
+kept beside the times. One JSON object
 a run goes to results/cgt-cold.jsonl; results/cgt-cold.md is written from every row kept.
 Issue 25's targets: at 20 cells, p50 and p99 under 1 ms and the batch rate 2x (1,305 queries a
 second in results/cgt.md's row of 20 cells).
@@ -34,6 +37,10 @@ def info(binary, db):
     return j.get("parameters", {}).get("length"), j.get("digest")
 
 
+def disk_bytes(db):
+    return sum(f.stat().st_size for f in pathlib.Path(db).iterdir() if f.is_file())
+
+
 def table():
     rows = [json.loads(l) for l in ROWS.read_text().splitlines() if l.strip()]
     out = ["# Cold queries of the CGT database, before and after", "",
@@ -46,7 +53,10 @@ def table():
         first = mine[0]
         out += [f"## {first['label']} ({run})", "",
                 f"Database: {first['length']} cells, digest `{first['digest']}`; {len(mine) // 2} rounds of "
-                f"{first['singles']} single queries and a batch of 20,000.", "",
+                f"{first['singles']} single queries and a batch of 20,000." + (
+                    f" Each binary reads the database it solved: before {first['oldBytes'] / 1e9:.2f} GB on disk, "
+                    f"after {first['newBytes'] / 1e9:.2f} GB ({first['newBytes'] / first['oldBytes']:.2f}x)."
+                    if "newBytes" in first else ""), "",
                 "| binary | p50 (us) | p99 (us) | batch queries / s |", "|---|---:|---:|---:|"]
         med = {}
         for which in ("before", "after"):
@@ -74,15 +84,21 @@ def main():
     if len(sys.argv) < 7:
         sys.exit(__doc__)
     old, new, db, rounds, singles, label = sys.argv[1:7]
+    new_db = sys.argv[7] if len(sys.argv) > 7 else db
     length, digest = info(new, db)
+    extra = {}
+    if new_db != db:
+        if info(new, new_db) != (length, digest):
+            sys.exit(f"{db} and {new_db} are not the same boards solved: their lengths or digests differ")
+        extra = {"oldBytes": disk_bytes(db), "newBytes": disk_bytes(new_db)}
     run = time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime())
     with ROWS.open("a") as f:
         for seed in range(1, int(rounds) + 1):
-            for which, binary in (("before", old), ("after", new)):
-                j = bench(binary, db, int(singles), seed)
+            for which, binary, where in (("before", old, db), ("after", new, new_db)):
+                j = bench(binary, where, int(singles), seed)
                 row = {"run": run, "label": label, "which": which, "length": length, "digest": digest,
                        "singles": int(singles), "seed": seed, "p50": j["singleP50Us"], "p99": j["singleP99Us"],
-                       "batch": j["batchLookupsPerSecond"]}
+                       "batch": j["batchLookupsPerSecond"], **extra}
                 f.write(json.dumps(row) + "\n")
                 f.flush()
                 print(which, row)

@@ -553,9 +553,9 @@ TEST_CASE("cgt database through the toadbase command: solve, query, cgt sum, ana
   CHECK_THAT(run_expecting({"verify", "--db", db, "--sample", "10"}, 2).err,
              Contains("verified whole") && Contains("without --sample"));
   CHECK_THAT(ok({"info", "--db", db}).out, Contains("toads-frogs-cgt"));
-  // cut into 16 KiB blocks (its queries read many scattered records), so format 3
+  // cut into 4 KiB blocks (its queries read many scattered records), so format 3
   const json info = json::parse(ok({"info", "--db", db, "--json"}).out);
-  CHECK(info["blockRecords"] == 16384);
+  CHECK(info["blockRecords"] == 4096);
   CHECK(info["formatVersion"] == 3);
   // solving it again does nothing; another length is another database
   CHECK_THAT(ok({"solve", "toads-frogs-cgt", "--length", "11", "--db", db, "--quiet"}).out, Contains("already complete"));

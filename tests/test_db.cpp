@@ -949,10 +949,30 @@ TEST_CASE("a compressed block holds its compressed bytes and not the worst case"
   CHECK(toadbase::db::decode_block(v, raw.size(), "block") == raw);
 }
 
-TEST_CASE("every file of a database carries a Bloom filter, those RocksDB compacts too", "[db]") {
-  // many tiers committed one by one: RocksDB ingests them and compacts some into levels
-  // whose key ranges overlap; without filters a lookup read a data block in every level
-  // whose range spans its key
+namespace {
+
+/// A table option of the newest OPTIONS file RocksDB wrote in database `path` (what its
+/// compactions write files with); "" when it names none.
+std::string table_option(const std::string& path, const std::string& name) {
+  std::string newest;
+  for (const auto& e : fs::directory_iterator(path))
+    if (e.path().filename().string().rfind("OPTIONS-", 0) == 0 && e.path().string() > newest) newest = e.path().string();
+  REQUIRE(!newest.empty());
+  std::ifstream options(newest);
+  std::string line, value;
+  bool in_table = false;
+  while (std::getline(options, line)) {
+    const size_t at = line.find_first_not_of(' ');
+    if (line.rfind("[", 0) == 0) in_table = line.rfind("[TableOptions/BlockBasedTable", 0) == 0;
+    else if (in_table && at != std::string::npos && line.compare(at, name.size() + 1, name + "=") == 0)
+      value = line.substr(at + name.size() + 1);
+  }
+  return value;
+}
+
+/// 48 tiers of 96 KiB of random records (7 values) committed one by one into a database of
+/// `block_bytes` blocks: RocksDB ingests them and compacts some of them into levels.
+std::vector<std::vector<uint8_t>> many_tiers(const std::string& path, uint32_t block_bytes) {
   std::mt19937_64 rng(11);
   std::vector<TierInfo> tiers;
   std::vector<std::vector<uint8_t>> recs;
@@ -961,15 +981,52 @@ TEST_CASE("every file of a database carries a Bloom filter, those RocksDB compac
     for (auto& r : recs.back()) r = static_cast<uint8_t>(rng() % 7);
     tiers.push_back({"t" + std::to_string(t), recs.back().size()});
   }
+  const Identity id{"toads-frogs", {{"length", 5}}, "remoteness-u8-parity", 1, block_bytes};
+  auto d = Database::open_for_solve(path, id, tiers, 3);
+  for (toadbase::TierId t = 0; t < tiers.size(); ++t)
+    d->commit_tier(t, recs[t].data(), recs[t].size(), toadbase::kAllRecords);
+  d->finish(tiers);
+  return recs;
+}
+
+/// The mean bytes of a data block over every file of database `path`.
+double mean_data_block(const std::string& path) {
+  rocksdb::DB* raw = nullptr;
+  REQUIRE(rocksdb::DB::OpenForReadOnly(rocksdb::Options(), path, &raw).ok());
+  std::unique_ptr<rocksdb::DB> db(raw);
+  rocksdb::TablePropertiesCollection props;
+  REQUIRE(db->GetPropertiesOfAllTables(&props).ok());
+  uint64_t bytes = 0, blocks = 0;
+  for (const auto& [file, p] : props) bytes += p->data_size, blocks += p->num_data_blocks;
+  REQUIRE(blocks > 0);
+  return static_cast<double>(bytes) / static_cast<double>(blocks);
+}
+
+}  // namespace
+
+TEST_CASE("a database of small blocks has data blocks as small in its files, those RocksDB compacts too", "[db]") {
+  // a read takes a whole data block from its file: a game that asks for 4 KiB blocks (a query
+  // reading many scattered records) read 32 KiB for each; a database of the default blocks
+  // keeps data blocks of 32 KiB (a smaller one would grow its index, read whole at open)
+  TempDir dir("db-data-blocks");
+  const std::string small = dir / "small", plain = dir / "plain";
+  many_tiers(small, 4096);
+  many_tiers(plain, 0);
+  const double small_block = mean_data_block(small), plain_block = mean_data_block(plain);
+  INFO("mean data block: " << small_block << " bytes (4 KiB blocks), " << plain_block << " (64 KiB)");
+  CHECK(small_block < 6 << 10);
+  CHECK(plain_block > 24 << 10);
+  CHECK(table_option(small, "block_size") == "4096");
+  CHECK(table_option(plain, "block_size") == "32768");
+}
+
+TEST_CASE("every file of a database carries a Bloom filter, those RocksDB compacts too", "[db]") {
+  // many tiers committed one by one: RocksDB ingests them and compacts some into levels
+  // whose key ranges overlap; without filters a lookup read a data block in every level
+  // whose range spans its key
   TempDir dir("db-bloom");
   const std::string path = dir / "db";
-  const Identity id{"toads-frogs", {{"length", 5}}, "remoteness-u8-parity", 1, 16384};
-  {
-    auto d = Database::open_for_solve(path, id, tiers, 3);
-    for (toadbase::TierId t = 0; t < tiers.size(); ++t)
-      d->commit_tier(t, recs[t].data(), recs[t].size(), toadbase::kAllRecords);
-    d->finish(tiers);
-  }
+  const std::vector<std::vector<uint8_t>> recs = many_tiers(path, 16384);
   {
     rocksdb::DB* raw = nullptr;
     REQUIRE(rocksdb::DB::OpenForReadOnly(rocksdb::Options(), path, &raw).ok());
@@ -983,25 +1040,14 @@ TEST_CASE("every file of a database carries a Bloom filter, those RocksDB compac
     }
   }
   // the files RocksDB writes itself take the options the solve opened the database with
-  std::string newest;
-  for (const auto& e : fs::directory_iterator(path))
-    if (e.path().filename().string().rfind("OPTIONS-", 0) == 0 && e.path().string() > newest) newest = e.path().string();
-  REQUIRE(!newest.empty());
-  std::ifstream options(newest);
-  std::string line, filter;
-  bool in_table = false;
-  while (std::getline(options, line)) {
-    if (line.rfind("[", 0) == 0) in_table = line.rfind("[TableOptions/BlockBasedTable", 0) == 0;
-    else if (in_table && line.find("filter_policy=") != std::string::npos) filter = line.substr(line.find('=') + 1);
-  }
-  CHECK_THAT(filter, Contains("bloomfilter"));
+  CHECK_THAT(table_option(path, "filter_policy"), Contains("bloomfilter"));
   // a fresh reader: one record of every tier, one data block read each (these few files do
   // not overlap; a large database's levels do, where the filters spare the other levels' reads)
   auto d = Database::open_read_only(path, 0);
   rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
   rocksdb::get_perf_context()->Reset();
   uint64_t bad = 0;
-  for (toadbase::TierId t = 0; t < tiers.size(); ++t) {
+  for (toadbase::TierId t = 0; t < recs.size(); ++t) {
     uint8_t r = 0;
     d->read_record(t, 5000 + 1000 * t, &r);
     bad += r != recs[t][5000 + 1000 * t];
@@ -1009,6 +1055,6 @@ TEST_CASE("every file of a database carries a Bloom filter, those RocksDB compac
   const uint64_t blocks_read = rocksdb::get_perf_context()->block_read_count;
   rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
   CHECK(bad == 0);
-  INFO(blocks_read << " blocks read for " << tiers.size() << " lookups");
-  CHECK(blocks_read <= tiers.size());
+  INFO(blocks_read << " blocks read for " << recs.size() << " lookups");
+  CHECK(blocks_read <= recs.size());
 }

@@ -30,10 +30,11 @@ struct Module {
   static constexpr const char* kRecord = "cgt-form-id-u32";
   /// The blocks a database is cut into (Identity::block_bytes): a query reads a dozen
   /// scattered records of 4 byte planes (its board's form id, the form's row, options and
-  /// text, every child's), each a block decompressed when it is not held. 16 KiB instead of
-  /// 64 makes a cold query faster for a slightly larger database (results/cgt.md, before and
-  /// after).
-  static constexpr uint32_t kBlockBytes = 16384;
+  /// text, every child's), each a block decompressed when it is not held, and each from a
+  /// data block of its file as large (db/rocks.hpp). The smallest the database takes, 4 KiB:
+  /// 16 KiB made a cold query faster than 64 (results/cgt.md), 4 KiB halves it again for a
+  /// database 13 % larger (results/cgt-cold.md).
+  static constexpr uint32_t kBlockBytes = 4096;
   /// Its query answers combinatorial game values (Python's Database.cgt()).
   static constexpr bool kCgtValues = true;
 
