@@ -23,6 +23,34 @@ std::vector<std::string> sorted(std::vector<std::string> v) {
 
 }  // namespace
 
+TEST_CASE("Space::children gives apply's children of legal_moves, in their order, into a vector used again",
+          "[rules][oracle]") {
+  // verify reads every position's children through it: its moves made by bit tricks of its own
+  uint64_t checked = 0, mismatches = 0;
+  std::vector<tf::Position> out;
+  for (int n = 1; n <= 9; ++n) {
+    const tf::Space s(tf::SpaceParams{n, std::nullopt, std::nullopt});
+    for (const std::string& board : all_boards(n)) {
+      for (const char* turn : {"1_", "2_"}) {
+        const tf::Position p = to_position(turn + board);
+        std::vector<tf::Position> want;
+        for (tf::Move m : tf::legal_moves(p)) want.push_back(tf::apply(p, m));
+        s.children(p, out);  // after the previous board's, longer or shorter
+        std::vector<std::string> names;
+        for (const tf::Position& c : out) names.push_back(to_string(c));
+        ++checked;
+        if (out != want || s.children(p) != want || sorted(names) != sorted(oracle_children(turn + board))) {
+          ++mismatches;
+          INFO(turn + board);
+          CHECK(out == want);
+        }
+      }
+    }
+  }
+  CHECK(checked == 2 * (3 + 9 + 27 + 81 + 243 + 729 + 2187 + 6561 + 19683));
+  CHECK(mismatches == 0);
+}
+
 TEST_CASE("legal_moves and apply give the oracle's children on every board of 1..9 cells",
           "[rules][oracle]") {
   uint64_t checked = 0, mismatches = 0;

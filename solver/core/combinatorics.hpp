@@ -78,14 +78,16 @@ class ColexByteRank {
           table_[static_cast<size_t>((k * rows_ + c) * 256 + b)] = static_cast<uint32_t>(r);  // C(31, 15) < 2^32
         }
   }
-  /// The rank of `mask` (below 2^bits).
+  /// The rank of `mask` (below 2^bits): a byte at a time, unrolled (the byte count is the
+  /// table's, so each test goes the same way every call); each byte's row is the elements
+  /// below it, counted at once rather than carried from byte to byte.
   uint64_t operator()(uint32_t mask) const {
-    uint64_t r = 0;
-    int c = 0;
-    for (int k = 0; k < bytes_; ++k) {
-      const uint32_t b = (mask >> (8 * k)) & 0xff;
-      r += table_[static_cast<size_t>((k * rows_ + c) * 256) + b];
-      c += std::popcount(b);
+    const uint32_t* t = table_.data();
+    uint64_t r = t[mask & 0xff];
+    for (int k = 1; k < 4; ++k) {
+      if (k == bytes_) break;
+      const int below = std::popcount(mask & ((1u << (8 * k)) - 1));
+      r += t[static_cast<size_t>((k * rows_ + below) * 256) + ((mask >> (8 * k)) & 0xff)];
     }
     return r;
   }

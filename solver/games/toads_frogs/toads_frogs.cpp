@@ -213,13 +213,6 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
     }
 }
 
-TierId Space::tier_of(int t, int f, int sum, bool toads_turn) const {
-  const size_t M = static_cast<size_t>(n_) + 1;
-  const int64_t first = first_tier_[t * M + f];
-  const int hi = t * (2 * n_ - t - 1) / 2;
-  return static_cast<TierId>(first + 2 * (hi - sum) + (toads_turn ? 0 : 1));
-}
-
 std::string Space::tier_name(TierId t) const {
   const Tier& x = tiers_[t];
   return "t" + std::to_string(x.t) + "f" + std::to_string(x.f) + "_s" + std::to_string(x.sum) +
@@ -324,18 +317,6 @@ std::optional<Position> Space::embed(const Position& p) const {
   return q;
 }
 
-TierIndex Space::rank(const Position& p) const {
-  const int t = std::popcount(p.toads), f = std::popcount(p.frogs);
-  const int sum = bit_index_sum(p.toads);
-  const TierId id = tier_of(t, f, sum, p.turn == Player::Toads);
-  const uint32_t full = (1u << n_) - 1;
-  // the frogs' rank among the free cells without a loop (a table of n bits); the toad set's
-  // by one lookup in the table unrank_toads is checked against (verify checks rank(unrank));
-  // C(n - t, f) from the small table, not the tier's record: verify ranks every child
-  const uint64_t rb = frog_rank_(static_cast<uint32_t>(extract_bits(p.frogs, ~p.toads & full)));
-  return {id, toads_rank(p.toads) * choose_[n_ - t][f] + rb};
-}
-
 Position Space::unrank(TierId id, uint64_t index) const {
   const Tier& x = tiers_[id];
   Position p;
@@ -369,8 +350,34 @@ std::vector<Position> Space::children(const Position& p) const {
 }
 
 void Space::children(const Position& p, std::vector<Position>& out) const {
-  out.clear();
-  for_each_move(p, [&](Move m) { out.push_back(apply(p, m)); });
+  // for_each_move's moves in its order, each made by one exclusive or: a slide flips the
+  // piece's cell and the next (3 << i), a jump its cell and the one past the next (5 << i);
+  // written into the vector sized once (verify calls this for every position)
+  const int n = p.length;
+  const uint32_t cells = n >= 32 ? ~0u : (1u << n) - 1;
+  const uint32_t toads = p.toads & cells, frogs = p.frogs & cells, empty = ~(toads | frogs) & cells;
+  Position q = p;
+  if (p.turn == Player::Toads) {
+    q.turn = Player::Frogs;
+    const uint32_t jump = toads & (frogs >> 1) & (empty >> 2), moves = (toads & (empty >> 1)) | jump;
+    out.resize(static_cast<size_t>(std::popcount(moves)));
+    Position* o = out.data();
+    for (uint32_t m = moves; m; m &= m - 1) {  // left to right
+      const int i = std::countr_zero(m);
+      q.toads = p.toads ^ ((3u + 2 * (jump >> i & 1)) << i);
+      *o++ = q;
+    }
+  } else {
+    q.turn = Player::Toads;
+    const uint32_t jump = frogs & (toads << 1) & (empty << 2), moves = (frogs & (empty << 1)) | jump;
+    out.resize(static_cast<size_t>(std::popcount(moves)));
+    Position* o = out.data();
+    for (uint32_t m = moves; m; m &= ~(1u << (31 - std::countl_zero(m)))) {  // right to left
+      const int i = 31 - std::countl_zero(m);
+      q.frogs = p.frogs ^ ((3u + 2 * (jump >> i & 1)) << (i - 1 - (jump >> i & 1)));
+      *o++ = q;
+    }
+  }
 }
 
 }  // namespace toadbase::toads_frogs
