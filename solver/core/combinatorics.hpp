@@ -81,7 +81,7 @@ class ColexByteRank {
   /// The rank of `mask` (below 2^bits): a byte at a time, unrolled (the byte count is the
   /// table's, so each test goes the same way every call); each byte's row is the elements
   /// below it, counted at once rather than carried from byte to byte.
-  uint64_t operator()(uint32_t mask) const {
+  [[gnu::always_inline]] uint64_t operator()(uint32_t mask) const {
     const uint32_t* t = table_.data();
     uint64_t r = t[mask & 0xff];
     for (int k = 1; k < 4; ++k) {

@@ -210,6 +210,21 @@ void children_into(const G& game, const typename G::Position& p, std::vector<typ
   }
 }
 
+/// Calls f(child) for each child of p until f returns false; false when it did. The game's
+/// own each_child(p, f) when it has one (no vector: verify's loop, a child ranked as it is
+/// made), else its children into `scratch`.
+template <class G, class F>
+bool each_child(const G& game, const typename G::Position& p, std::vector<typename G::Position>& scratch, F&& f) {
+  if constexpr (requires { game.each_child(p, f); }) {
+    return game.each_child(p, f);
+  } else {
+    children_into(game, p, scratch);
+    for (const auto& c : scratch)
+      if (!f(c)) return false;
+    return true;
+  }
+}
+
 /// The position after p (index i of tier t) in rank order: the game's step, or an unrank.
 template <class G>
 void next_in_tier(const G& game, TierId t, uint64_t i, typename G::Position& p) {

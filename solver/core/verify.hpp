@@ -132,15 +132,16 @@ class TierVerifier {
       return false;
     }
     recs.clear();
-    children_into(game_, p, children);
-    for (const auto& c : children) {
+    const bool inside = each_child(game_, p, children, [&](const Position& c) {
       const TierIndex ci = game_.rank(c);
       if (std::find(kids.begin(), kids.end(), ci.tier) == kids.end()) {
         fail(t, i, at(t, i, p) + ": child " + name_(c) + " lies outside the child tiers");
         return false;
       }
       recs.push_back(walk_.held(ci.tier)[ci.index]);
-    }
+      return true;
+    });
+    if (!inside) return false;
     const unsigned want =
         record_from_children<Rec>(game_, p, static_cast<unsigned>(recs.size()), [&](unsigned k) { return recs[k]; });
     if (want > kMaxStored<Rec>) {

@@ -190,6 +190,7 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
       if (params_.toads && (t != *params_.toads || f != *params_.frogs)) continue;
       first_tier_[t * M + f] = static_cast<int64_t>(tiers_.size());
       const int lo = t * (t - 1) / 2, hi = t * (2 * n_ - t - 1) / 2;
+      rank_base_[t][f] = static_cast<int64_t>(tiers_.size()) + 2 * hi;
       const uint64_t nb = binomial(n_ - t, f);
       // each (t, f) once: its own table of frog sets (and their tail ranks), or none
       int64_t table = -1;
@@ -350,34 +351,11 @@ std::vector<Position> Space::children(const Position& p) const {
 }
 
 void Space::children(const Position& p, std::vector<Position>& out) const {
-  // for_each_move's moves in its order, each made by one exclusive or: a slide flips the
-  // piece's cell and the next (3 << i), a jump its cell and the one past the next (5 << i);
-  // written into the vector sized once (verify calls this for every position)
-  const int n = p.length;
-  const uint32_t cells = n >= 32 ? ~0u : (1u << n) - 1;
-  const uint32_t toads = p.toads & cells, frogs = p.frogs & cells, empty = ~(toads | frogs) & cells;
-  Position q = p;
-  if (p.turn == Player::Toads) {
-    q.turn = Player::Frogs;
-    const uint32_t jump = toads & (frogs >> 1) & (empty >> 2), moves = (toads & (empty >> 1)) | jump;
-    out.resize(static_cast<size_t>(std::popcount(moves)));
-    Position* o = out.data();
-    for (uint32_t m = moves; m; m &= m - 1) {  // left to right
-      const int i = std::countr_zero(m);
-      q.toads = p.toads ^ ((3u + 2 * (jump >> i & 1)) << i);
-      *o++ = q;
-    }
-  } else {
-    q.turn = Player::Toads;
-    const uint32_t jump = frogs & (toads << 1) & (empty << 2), moves = (frogs & (empty << 1)) | jump;
-    out.resize(static_cast<size_t>(std::popcount(moves)));
-    Position* o = out.data();
-    for (uint32_t m = moves; m; m &= ~(1u << (31 - std::countl_zero(m)))) {  // right to left
-      const int i = 31 - std::countl_zero(m);
-      q.frogs = p.frogs ^ ((3u + 2 * (jump >> i & 1)) << (i - 1 - (jump >> i & 1)));
-      *o++ = q;
-    }
-  }
+  out.clear();
+  each_child(p, [&](const Position& c) {
+    out.push_back(c);
+    return true;
+  });
 }
 
 }  // namespace toadbase::toads_frogs

@@ -163,8 +163,12 @@ class Space {
   /// Empty when no such padding fits the space's piece counts (or `p` is longer).
   std::optional<Position> embed(const Position& p) const;
   std::vector<Position> children(const Position& p) const;
-  /// The same into `out` (cleared first): no allocation once `out` has grown (verify's loop).
+  /// The same into `out` (cleared first): no allocation once `out` has grown.
   void children(const Position& p, std::vector<Position>& out) const;
+  /// Calls f(child) for each child in legal_moves' order until f returns false; false when
+  /// it did (verify's loop: a child ranked as it is made, no vector).
+  template <class F>
+  bool each_child(const Position& p, F&& f) const;
   uint64_t total_positions() const { return total_; }
 
   /// Only Toads-to-move tiers are stored: a Frogs-to-move position's children all lie in
@@ -241,6 +245,7 @@ class Space {
   static constexpr int kTable = 32;
   static_assert(kMaxLength + 2 <= kTable);
   uint32_t choose_[kTable][kTable];        // C(o, j) for the hot loop
+  int64_t rank_base_[kTable][kTable] = {};  // [t][f]: rank()'s tier of sum s is this - 2s (+ 1: Frogs to move)
   uint64_t minus_choose_below_[kTable][kTable];  // -C(o - 1, j) modulo 2^64 (0 for o = 0): added
   std::vector<uint32_t> set_rank_;    // [toad mask] -> its rank among sets of its size and sum
   std::vector<uint32_t> sets_;        // toad masks grouped by (size, sum), in rank order
@@ -268,14 +273,43 @@ inline TierId Space::tier_of(int t, int f, int sum, bool toads_turn) const {
 // inline: verify ranks every position and each of its children (a call cost a fifth of it)
 [[gnu::always_inline]] inline TierIndex Space::rank(const Position& p) const {
   const int t = std::popcount(p.toads), f = std::popcount(p.frogs);
-  const int sum = bit_index_sum(p.toads);
-  const TierId id = tier_of(t, f, sum, p.turn == Player::Toads);
+  // tier_of(t, f, sum, turn) from one table of (t, f)
+  const TierId id = static_cast<TierId>(rank_base_[t][f] - 2 * bit_index_sum(p.toads) + (p.turn != Player::Toads));
   const uint32_t full = (1u << n_) - 1;
   // the frogs' rank among the free cells without a loop (a table of n bits); the toad set's
   // by one lookup in the table unrank_toads is checked against (verify checks rank(unrank));
   // C(n - t, f) from the small table, not the tier's record: verify ranks every child
   const uint64_t rb = frog_rank_(static_cast<uint32_t>(extract_bits(p.frogs, ~p.toads & full)));
   return {id, toads_rank(p.toads) * choose_[n_ - t][f] + rb};
+}
+
+template <class F>
+[[gnu::always_inline]] inline bool Space::each_child(const Position& p, F&& f) const {
+  // for_each_move's moves in its order, each made by one exclusive or: a slide flips the
+  // piece's cell and the next (3 << i), a jump its cell and the one past the next (5 << i)
+  const int n = p.length;
+  const uint32_t cells = n >= 32 ? ~0u : (1u << n) - 1;
+  const uint32_t toads = p.toads & cells, frogs = p.frogs & cells, empty = ~(toads | frogs) & cells;
+  Position q = p;
+  if (p.turn == Player::Toads) {
+    q.turn = Player::Frogs;
+    const uint32_t jump = toads & (frogs >> 1) & (empty >> 2);
+    for (uint32_t m = (toads & (empty >> 1)) | jump; m; m &= m - 1) {  // left to right
+      const int i = std::countr_zero(m);
+      q.toads = p.toads ^ ((3u + 2 * (jump >> i & 1)) << i);
+      if (!f(static_cast<const Position&>(q))) return false;
+    }
+  } else {
+    q.turn = Player::Toads;
+    const uint32_t jump = frogs & (toads << 1) & (empty << 2);
+    for (uint32_t m = (frogs & (empty << 1)) | jump; m;) {  // right to left
+      const int i = 31 - std::countl_zero(m);
+      m &= ~(1u << i);
+      q.frogs = p.frogs ^ ((3u + 2 * (jump >> i & 1)) << (i - 1 - (jump >> i & 1)));
+      if (!f(static_cast<const Position&>(q))) return false;
+    }
+  }
+  return true;
 }
 
 template <class Visit>
