@@ -320,3 +320,46 @@ TEST_CASE("verify walks each tier with the game's step and catches a step that g
   CHECK(good.ok);
   CHECK(good.positions_checked == space.total_positions());
 }
+
+namespace {
+/// Toads and Frogs that leaves one of a tier's child tiers out of child_tiers.
+struct NarrowSpace : tf::Space {
+  NarrowSpace(tf::SpaceParams params, TierId tier, TierId left_out) : tf::Space(params), t(tier), out(left_out) {}
+  std::vector<TierId> child_tiers(TierId u) const {
+    std::vector<TierId> kids = tf::Space::child_tiers(u);
+    if (u == t) kids.erase(std::remove(kids.begin(), kids.end(), out), kids.end());
+    return kids;
+  }
+  TierId t, out;
+};
+}  // namespace
+
+TEST_CASE("verify names the first child that lies outside the tiers its game says", "[verify]") {
+  const tf::SpaceParams params{9, std::nullopt, std::nullopt};
+  const SolvedSpace solved(params);
+  const tf::Space& space = solved.space;
+  TierId big = 0;
+  for (TierId t = 0; t < space.tier_count(); ++t)
+    if (space.tier_size(t) > space.tier_size(big)) big = t;
+  const std::vector<TierId> kids = space.child_tiers(big);
+  REQUIRE(kids.size() > 1);
+  const TierId left_out = kids.back();
+  // the first position of the tier with a child there, and that child (in move order)
+  std::string want;
+  for (uint64_t i = 0; i < space.tier_size(big) && want.empty(); ++i)
+    for (const tf::Position& c : space.children(space.unrank(big, i)))
+      if (want.empty() && space.rank(c).tier == left_out)
+        want = "tier " + space.tier_name(big) + " index " + std::to_string(i) + " (" + tf::format(space.unrank(big, i)) +
+               "): child " + tf::format(c) + " lies outside the child tiers";
+  REQUIRE(!want.empty());
+  const auto lookup = [&](const tf::Position& p) { return toadbase::probe(space, solved.store, p); };
+  const auto name = [](const tf::Position& p) { return tf::format(p); };
+  const NarrowSpace narrow(params, big, left_out);
+  for (int threads : {1, 2}) {
+    const auto rep = toadbase::with_threads(threads, [&] {
+      return toadbase::verify_tiers<NarrowSpace, toadbase::ParityRecord>(narrow, solved.store, nullptr, lookup, name);
+    });
+    CHECK_FALSE(rep.ok);
+    CHECK(rep.problem == want);
+  }
+}

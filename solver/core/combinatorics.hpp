@@ -98,7 +98,7 @@ class ColexByteRank {
 };
 
 /// The sum of the indices of the set bits of x (no loop over them).
-constexpr int bit_index_sum(uint32_t x) {
+[[gnu::always_inline]] constexpr int bit_index_sum(uint32_t x) {
   return std::popcount(x & 0xAAAAAAAAu) + 2 * std::popcount(x & 0xCCCCCCCCu) + 4 * std::popcount(x & 0xF0F0F0F0u) +
          8 * std::popcount(x & 0xFF00FF00u) + 16 * std::popcount(x & 0xFFFF0000u);
 }

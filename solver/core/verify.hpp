@@ -132,16 +132,21 @@ class TierVerifier {
       return false;
     }
     recs.clear();
-    const bool inside = each_child(game_, p, children, [&](const Position& c) {
+    // the report made outside the loop, so that the loop stays small enough to inline
+    Position outside{};
+    const bool inside = each_child(game_, p, children, [&](const Position& c) __attribute__((always_inline)) {
       const TierIndex ci = game_.rank(c);
       if (std::find(kids.begin(), kids.end(), ci.tier) == kids.end()) {
-        fail(t, i, at(t, i, p) + ": child " + name_(c) + " lies outside the child tiers");
+        outside = c;
         return false;
       }
       recs.push_back(walk_.held(ci.tier)[ci.index]);
       return true;
     });
-    if (!inside) return false;
+    if (!inside) {
+      fail(t, i, at(t, i, p) + ": child " + name_(outside) + " lies outside the child tiers");
+      return false;
+    }
     const unsigned want =
         record_from_children<Rec>(game_, p, static_cast<unsigned>(recs.size()), [&](unsigned k) { return recs[k]; });
     if (want > kMaxStored<Rec>) {
