@@ -280,6 +280,14 @@ TEST_CASE("cli: a database of wide records answers every command as the narrow o
 }
 
 namespace {
+/// The tier of the most positions (the first of them).
+TierId largest_tier(const tf::Space& space) {
+  TierId big = 0;
+  for (TierId t = 0; t < space.tier_count(); ++t)
+    if (space.tier_size(t) > space.tier_size(big)) big = t;
+  return big;
+}
+
 /// Toads and Frogs whose step to the next index goes wrong once: in tier `bad` at index
 /// `at`, it skips a position.
 struct MisSteppingSpace : tf::Space {
@@ -299,9 +307,7 @@ TEST_CASE("verify walks each tier with the game's step and catches a step that g
   const tf::SpaceParams params{9, std::nullopt, std::nullopt};
   const SolvedSpace solved(params);
   const tf::Space& space = solved.space;
-  TierId big = 0;
-  for (TierId t = 0; t < space.tier_count(); ++t)
-    if (space.tier_size(t) > space.tier_size(big)) big = t;
+  const TierId big = largest_tier(space);
   REQUIRE(space.tier_size(big) > 10);
   const auto lookup = [&](const tf::Position& p) { return toadbase::probe(space, solved.store, p); };
   const auto name = [](const tf::Position& p) { return tf::format(p); };
@@ -338,9 +344,7 @@ TEST_CASE("verify names the first child that lies outside the tiers its game say
   const tf::SpaceParams params{9, std::nullopt, std::nullopt};
   const SolvedSpace solved(params);
   const tf::Space& space = solved.space;
-  TierId big = 0;
-  for (TierId t = 0; t < space.tier_count(); ++t)
-    if (space.tier_size(t) > space.tier_size(big)) big = t;
+  const TierId big = largest_tier(space);
   const std::vector<TierId> kids = space.child_tiers(big);
   REQUIRE(kids.size() > 1);
   const TierId left_out = kids.back();
