@@ -421,11 +421,15 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
       if (!ec) fs::remove(f, ec);
     if (ec) throw DbError("cannot clear the cut-short database " + path + ": " + ec.message());
   }
+  // the blocks the records are cut into: the game's, or a database's own when it has them
+  // (one cut in other blocks is resumed in its own)
+  uint64_t block_bytes = id.block_bytes ? id.block_bytes : kDefaultBlockBytes;
   if (exists && !repair) {
     // look first, read-only: a refused solve, or one with nothing left to do, writes nothing
     auto look = open_read_only(path, 0);
     check_fits(look->manifest_, path, id, tiers);
     if (look->complete()) return look;
+    block_bytes = look->block_bytes();
   }
   ensure_space(path, exists ? reopen_bytes(path) : 0, "cannot open database " + path);
   const bool made_dir = !fs::exists(path, ec);
@@ -437,8 +441,7 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
   std::unique_ptr<Database> d(new Database());
   d->path_ = path;
   d->read_only_ = false;
-  // the files this open writes (compactions) cut as the group writer's: by the game's blocks
-  const uint64_t block_bytes = id.block_bytes ? id.block_bytes : kDefaultBlockBytes;
+  // the files this open writes (compactions) cut as the group writer's: by those blocks
   rocksdb::Options o = rocks_options(block_bytes);
   o.create_if_missing = true;
   o.IncreaseParallelism(2);

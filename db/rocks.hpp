@@ -15,7 +15,10 @@ namespace toadbase::db {
 /// `block_bytes` (layout.hpp): 32 KiB, or one of ours when that is smaller. A read takes a
 /// whole data block from the file: a game that asked for small blocks of its own (a query
 /// reading many scattered records, as the CGT database's) reads a few KiB a record, not 32.
-inline uint64_t data_block_bytes(uint64_t block_bytes) { return block_bytes < (32 << 10) ? block_bytes : 32 << 10; }
+/// (0, a game that names no blocks of its own, means the default: 32 KiB.)
+inline uint64_t data_block_bytes(uint64_t block_bytes) {
+  return block_bytes != 0 && block_bytes < (32 << 10) ? block_bytes : 32 << 10;
+}
 /// Options of every open and of the SST files a group is written to, for a database cut into
 /// blocks of `block_bytes` (which sets only the data blocks of files written: any open reads
 /// files of any).

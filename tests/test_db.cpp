@@ -1020,6 +1020,30 @@ TEST_CASE("a database of small blocks has data blocks as small in its files, tho
   CHECK(table_option(plain, "block_size") == "32768");
 }
 
+TEST_CASE("a database resumed by a solve that names other blocks keeps the data blocks of its own", "[db]") {
+  // its records stay cut in its own blocks (the manifest's); the files its resume writes too
+  TempDir dir("db-resume-blocks");
+  const std::string path = dir / "db";
+  const Identity small{"wide", nlohmann::json::object(), "u8", 1, 4096};
+  const std::vector<TierInfo> tiers{{"a", 70000}, {"b", 70000}};
+  std::vector<uint8_t> a(70000), b(70000);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<uint8_t>(i * 2654435761u >> 13), b[i] = a[i] ^ 0x5a;
+  Database::open_for_solve(path, small, tiers, 3)->commit(0, a);
+  Identity plain = small;
+  plain.block_bytes = 0;
+  {
+    auto d = Database::open_for_solve(path, plain, tiers, 3);
+    CHECK(d->block_bytes() == 4096);
+    d->commit(1, b);
+    d->finish(tiers);
+  }
+  CHECK(table_option(path, "block_size") == "4096");
+  CHECK(mean_data_block(path) < 6 << 10);
+  auto d = Database::open_read_only(path);
+  CHECK(d->load<uint8_t>(0) == a);
+  CHECK(d->load<uint8_t>(1) == b);
+}
+
 TEST_CASE("every file of a database carries a Bloom filter, those RocksDB compacts too", "[db]") {
   // many tiers committed one by one: RocksDB ingests them and compacts some into levels
   // whose key ranges overlap; without filters a lookup read a data block in every level

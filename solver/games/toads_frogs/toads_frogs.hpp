@@ -148,7 +148,8 @@ class Space {
 
   Position unrank(TierId t, uint64_t index) const;
   /// The tier and index of a position the space holds (contains(p): its length and piece
-  /// counts; any other position gets a meaningless rank).
+  /// counts). Undefined for any other position (a longer board reads past the tables):
+  /// check contains(p) first.
   TierIndex rank(const Position& p) const;
   /// p (of tier t, not its last index) becomes the position of the next index: the frogs'
   /// next subset of the free cells in colex order, or the next toad set with the first one.
@@ -166,7 +167,8 @@ class Space {
   /// The same into `out` (cleared first): no allocation once `out` has grown.
   void children(const Position& p, std::vector<Position>& out) const;
   /// Calls f(child) for each child in legal_moves' order until f returns false; false when
-  /// it did (verify's loop: a child ranked as it is made, no vector).
+  /// it did (verify's loop: a child ranked as it is made, no vector). Verify prefers it to
+  /// children(): a space derived from this one that changes the children changes both.
   template <class F>
   bool each_child(const Position& p, F&& f) const;
   uint64_t total_positions() const { return total_; }

@@ -32,8 +32,9 @@ struct Module {
   /// scattered records of 4 byte planes (its board's form id, the form's row, options and
   /// text, every child's), each a block decompressed when it is not held, and each from a
   /// data block of its file as large (db/rocks.hpp). The smallest the database takes, 4 KiB:
-  /// 16 KiB made a cold query faster than 64 (results/cgt.md), 4 KiB halves it again for a
-  /// database 13 % larger (results/cgt-cold.md).
+  /// 16 KiB made a cold query faster than 64 (results/cgt.md); 4 KiB (with data blocks as
+  /// small) takes a cold query at 20 cells 0.77x the time at the median, 0.89x at the 99th
+  /// percentile, for a database 1.25x larger (results/cgt-cold.md).
   static constexpr uint32_t kBlockBytes = 4096;
   /// Its query answers combinatorial game values (Python's Database.cgt()).
   static constexpr bool kCgtValues = true;
