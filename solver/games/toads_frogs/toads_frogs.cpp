@@ -184,13 +184,11 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
     set_rank_[mask] = static_cast<uint32_t>(r);
     sets_[set_start_[t * S + sum] + r] = mask;
   }
-  first_tier_.assign(M * M, -1);
   for (int t = 0; t <= n_; ++t)
     for (int f = 0; t + f <= n_; ++f) {
       if (params_.toads && (t != *params_.toads || f != *params_.frogs)) continue;
-      first_tier_[t * M + f] = static_cast<int64_t>(tiers_.size());
       const int lo = t * (t - 1) / 2, hi = t * (2 * n_ - t - 1) / 2;
-      rank_base_[t][f] = static_cast<int64_t>(tiers_.size()) + 2 * hi;
+      tier_base_[t][f] = static_cast<int64_t>(tiers_.size()) + 2 * hi;
       const uint64_t nb = binomial(n_ - t, f);
       // each (t, f) once: its own table of frog sets (and their tail ranks), or none
       int64_t table = -1;

@@ -247,13 +247,12 @@ class Space {
   static constexpr int kTable = 32;
   static_assert(kMaxLength + 2 <= kTable);
   uint32_t choose_[kTable][kTable];        // C(o, j) for the hot loop
-  int64_t rank_base_[kTable][kTable] = {};  // [t][f]: rank()'s tier of sum s is this - 2s (+ 1: Frogs to move)
+  int64_t tier_base_[kTable][kTable] = {};  // [t][f]: the tier of sum s is this - 2s (+ 1: Frogs to move)
   uint64_t minus_choose_below_[kTable][kTable];  // -C(o - 1, j) modulo 2^64 (0 for o = 0): added
   std::vector<uint32_t> set_rank_;    // [toad mask] -> its rank among sets of its size and sum
   std::vector<uint32_t> sets_;        // toad masks grouped by (size, sum), in rank order
   std::vector<uint64_t> set_start_;   // [t][sum] -> first entry of the group in sets_
   std::vector<Tier> tiers_;
-  std::vector<int64_t> first_tier_;  // [t][f] -> id of the tier with the highest sum, or -1
   // The hot loop's frog sets: for each piece count (t, f) of the space with C(n - t, f) <= the
   // limit (kFrogTable), the f-subsets of its n - t free cells in colex order, one after
   // another (a load where the colex successor took a dozen instructions): 4.8 MiB at 24 cells,
@@ -265,18 +264,15 @@ class Space {
 
 // ---- the hot loop ----------------------------------------------------------------------
 
+// a (t, f) space's tiers run from the highest sum down, Toads to move then Frogs for each
 inline TierId Space::tier_of(int t, int f, int sum, bool toads_turn) const {
-  const size_t M = static_cast<size_t>(n_) + 1;
-  const int64_t first = first_tier_[t * M + f];
-  const int hi = t * (2 * n_ - t - 1) / 2;
-  return static_cast<TierId>(first + 2 * (hi - sum) + (toads_turn ? 0 : 1));
+  return static_cast<TierId>(tier_base_[t][f] - 2 * sum + (toads_turn ? 0 : 1));
 }
 
 // inline: verify ranks every position and each of its children (a call cost a fifth of it)
 [[gnu::always_inline]] inline TierIndex Space::rank(const Position& p) const {
   const int t = std::popcount(p.toads), f = std::popcount(p.frogs);
-  // tier_of(t, f, sum, turn) from one table of (t, f)
-  const TierId id = static_cast<TierId>(rank_base_[t][f] - 2 * bit_index_sum(p.toads) + (p.turn != Player::Toads));
+  const TierId id = tier_of(t, f, bit_index_sum(p.toads), p.turn == Player::Toads);
   const uint32_t full = (1u << n_) - 1;
   // the frogs' rank among the free cells without a loop (a table of n bits); the toad set's
   // by one lookup in the table unrank_toads is checked against (verify checks rank(unrank));
