@@ -27,6 +27,14 @@
 #   results/frontier.sh threads LENGTH [REPEATS]  a solve of every board of LENGTH on one thread
 #                                              and on every core, alternated REPEATS times
 #                                              (default 7): the wall time of each
+#   results/frontier.sh budget LENGTH SIZE [REPEATS]
+#                                              a solve of every board of LENGTH with no budget
+#                                              given and one under --memory SIZE, alternated
+#                                              REPEATS times (default 1): wall time and peak RSS
+#                                              (/usr/bin/time -v), the plan's levels and peak,
+#                                              the solve's own peak and digest (BUDGET_ONLY=1:
+#                                              the budget's solve alone, its database kept as
+#                                              the length's, for a length too long to pair)
 #   results/frontier.sh sample LENGTH N        verify --sample N of the kept database of LENGTH
 #   results/frontier.sh summary LENGTH         the summary of the kept database of LENGTH
 #                                              (NO_CENSUS=1: the starts alone)
@@ -141,6 +149,31 @@ case $mode in
     done
     rm -rf "$tmp"
     ;;
+  budget)
+    length=${2:?usage: results/frontier.sh budget LENGTH SIZE [REPEATS]}
+    size=${3:?usage: results/frontier.sh budget LENGTH SIZE [REPEATS]}
+    tmp=$(mktemp -d -p "$dir")
+    memories=("" "$size")
+    [ -n "${BUDGET_ONLY:-}" ] && memories=("$size")
+    for r in $(seq 1 "${4:-1}"); do
+      for memory in "${memories[@]}"; do
+        rm -rf "$tmp/db"
+        args=()
+        [ -n "$memory" ] && args=(--memory "$memory")
+        planned=$("$bin" solve toads-frogs --length "$length" --db "$tmp/db" --plan 1 --json "${args[@]}")
+        /usr/bin/time -v -o "$tmp/time" "$bin" solve toads-frogs --length "$length" --db "$tmp/db" --quiet --json "${args[@]}" > "$tmp/solve.json"
+        python3 -c 'import json,sys; s=json.loads(sys.argv[1]); p=json.loads(sys.argv[2]); print(json.dumps({"kind": "budget", "length": int(sys.argv[3]), "repeat": int(sys.argv[4]), "memory": sys.argv[5] or None, "threads": int(sys.argv[6]), "budgetBytes": p["memoryBudget"], "levels": p["levels"], "levelsMovedToFit": p["levelsMovedToFit"], "plannedPeakBytes": p["peakBytesPerRank"], "smallestBudget": p["smallestBudget"], "peakTierBytesInFlight": s["peakTierBytesInFlight"], "positions": s["positions"], "seconds": s["seconds"], "wall_seconds": float(sys.argv[9]), "peak_rss_kb": int(sys.argv[10]), "digest": s["digest"], "run": sys.argv[7], "machine": sys.argv[8]}))' \
+          "$(cat "$tmp/solve.json")" "$planned" "$length" "$r" "$memory" "$(nproc)" "$run_id" "$machine" \
+          "$(wall_of "$tmp/time")" "$(rss_of "$tmp/time")" >> "$out"
+        tail -1 "$out"
+      done
+    done
+    if [ -n "${BUDGET_ONLY:-}" ]; then
+      rm -rf "$dir/tf$length"
+      mv "$tmp/db" "$dir/tf$length"
+    fi
+    rm -rf "$tmp"
+    ;;
   sample)
     length=${2:?usage: results/frontier.sh sample LENGTH N}
     n=${3:?usage: results/frontier.sh sample LENGTH N}
@@ -158,6 +191,6 @@ case $mode in
     echo "length $length: summarized"
     ;;
   table) ;;
-  *) echo "usage: results/frontier.sh [solve LENGTH [ARGS] | resume LENGTH SECONDS [ARGS] | checks A B [COUNT] | small [MAX] | summary LENGTH | verify LENGTH [REPEATS] | threads LENGTH [REPEATS] | sample LENGTH N | table]" >&2; exit 2 ;;
+  *) echo "usage: results/frontier.sh [solve LENGTH [ARGS] | resume LENGTH SECONDS [ARGS] | checks A B [COUNT] | small [MAX] | summary LENGTH | verify LENGTH [REPEATS] | threads LENGTH [REPEATS] | budget LENGTH SIZE [REPEATS] | sample LENGTH N | table]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 results/make_frontier.py

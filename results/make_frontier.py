@@ -222,6 +222,63 @@ def threads_section(rows):
     return lines
 
 
+def budget_section(rows):
+    """Solves under --memory against solves with no budget given, alternated (issue 24, item 1)."""
+    by = {}
+    for r in rows:
+        if r.get("kind") == "budget":
+            by.setdefault((r["length"], r["run"]), {}).setdefault(r["repeat"], {})[r["memory"]] = r
+    if not by:
+        return []
+    lines = ["## Under a memory budget", "",
+             "`solve --memory SIZE` below what the natural levels hold at once moves whole components of the tier DAG "
+             "(Toads and Frogs: one a number of pieces) to later levels, so fewer of them run side by side; inside a "
+             "component every tier still runs as before (`solver/core/schedule.hpp`). `results/frontier.sh budget "
+             "LENGTH SIZE` alternates a solve with no budget given (the default leaves the natural levels) and one "
+             "under `--memory SIZE`, every board on every core: levels and the planned peak from `--plan 1 --json`, "
+             "the records the solve held at once (`peakTierBytesInFlight`), peak RSS and wall time by "
+             "`/usr/bin/time -v` (medians of the pairs). A length too long to pair (`BUDGET_ONLY=1`) is compared "
+             "with the newest solve of the table above, another run. Finished tiers are held whole (not "
+             "compressed), so the smallest budget is the largest component's peak.", "",
+             "| length | run | `--memory` | levels | records at once: planned / held | peak RSS | RSS past the "
+             "records | wall | wall / no budget | pairs | digest |",
+             "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    solves = newest_by(rows, "solve")
+
+    def row(n, run, key, rs, ratio, pairs, same):
+        held = max(r["peakTierBytesInFlight"] for r in rs)
+        rss = statistics.median(r["peak_rss_kb"] for r in rs)
+        return "| %d | %s | %s | %d%s | %.2f / %.2f GiB | %.2f GiB | %.2f GiB | %s | %s | %s | `%s`%s |" % (
+            n, run, "`%s`" % key if key else "none", rs[0]["levels"], " (moved)" if rs[0]["levelsMovedToFit"] else "",
+            rs[0]["plannedPeakBytes"] / 2**30, held / 2**30, gib(rss), gib(rss) - held / 2**30,
+            minutes(statistics.median(r["wall_seconds"] for r in rs)), ratio, pairs, rs[0]["digest"],
+            "" if same else " (differs!)")
+
+    smallest = {}
+    for (n, run), reps in sorted(by.items()):
+        for p in reps.values():
+            for r in p.values():
+                smallest[n] = r["smallestBudget"]
+        pairs = [p for p in reps.values() if len(p) == 2]
+        if pairs:
+            size = next(k for k in pairs[0] if k is not None)
+            same = len({r["digest"] for p in pairs for r in p.values()}) == 1
+            ratio = statistics.median(p[size]["wall_seconds"] / p[None]["wall_seconds"] for p in pairs)
+            lines.append(row(n, run, None, [p[None] for p in pairs], "", len(pairs), same))
+            lines.append(row(n, run, size, [p[size] for p in pairs], "%.2fx" % ratio, len(pairs), same))
+            continue
+        for p in reps.values():
+            for key, r in p.items():
+                if key is None:
+                    continue
+                base = solves.get(n)
+                ratio = "%.2fx (the solves table's)" % (r["wall_seconds"] / base["wall_seconds"]) if base else ""
+                lines.append(row(n, run, key, [r], ratio, "alone", not base or base["digest"] == r["digest"]))
+    lines += ["", "The smallest budget a schedule keeps (the largest component's peak): " +
+              ", ".join("%.2f GiB at %d cells" % (b / 2**30, n) for n, b in sorted(smallest.items())) + "."]
+    return lines
+
+
 def census_section(summ):
     lines = ["## What the solves show", "",
              "### Outcome classes and the longest games, by length", "",
@@ -370,6 +427,9 @@ def main():
     threads = threads_section(rows)
     if threads:
         lines += [""] + threads
+    budget = budget_section(rows)
+    if budget:
+        lines += [""] + budget
     lines += [""] + census_section(summ)
     lines += plots(summ)
     lines += starts_section(summ)

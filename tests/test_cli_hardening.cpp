@@ -326,21 +326,30 @@ TEST_CASE("cli hardening: analyze --per-tier on a CGT database, and its tiers in
   }
 }
 
-TEST_CASE("solve --memory: a budget the solve's records pass is refused before the database is written, naming the smallest that works",
+TEST_CASE("solve --memory: a solve keeps any budget from its largest component's peak up, and a smaller one is refused "
+          "before the database is written, naming the smallest that works",
           "[cli][solve][memory]") {
   TempDir dir("cli-memory");
   const std::string db = dir / "tf12";
   // the plan's figure is the solve's own peak of records in flight
   const json plan = json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", db, "--plan", "1", "--json"}).out);
   const uint64_t need = plan.at("peakBytesPerRank").get<uint64_t>();
+  const uint64_t least = plan.at("smallestBudget").get<uint64_t>();
   REQUIRE(need > 2048);
+  REQUIRE(least * 2 < need);  // twelve piece counts side by side, against the largest alone
+  CHECK(plan.at("levelsMovedToFit") == false);
   CHECK(plan.at("expectedPeakRssPerRank").get<uint64_t>() == need + (uint64_t{1} << 30));
-  // one byte less than it needs: refused, nothing written
+  const json natural = json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", dir / "natural", "--quiet",
+                                       "--json"})
+                                       .out);
+  CHECK(natural.at("peakTierBytesInFlight").get<uint64_t>() == need);
+  // one byte less than the largest component holds: refused, nothing written
   const RunResult small =
-      run_expecting({"solve", "toads-frogs", "--length", "12", "--db", db, "--memory", std::to_string(need - 1)}, 2);
-  CHECK_THAT(small.err, Contains("records at once, more than --memory " + std::to_string(need - 1)));
+      run_expecting({"solve", "toads-frogs", "--length", "12", "--db", db, "--memory", std::to_string(least - 1)}, 2);
+  CHECK_THAT(small.err, Contains("records at once ("));
+  CHECK_THAT(small.err, Contains("one after another), more than --memory " + std::to_string(least - 1)));
   CHECK_FALSE(std::filesystem::exists(db));
-  // the smallest budget it names is taken back, and the solve's own peak stays within it
+  // the smallest budget it names is taken back, and the solve ends as the natural one did
   const std::string marker = "the smallest budget that works is --memory ";
   const size_t at = small.err.find(marker);
   REQUIRE(at != std::string::npos);
@@ -350,14 +359,33 @@ TEST_CASE("solve --memory: a budget the solve's records pass is refused before t
   CHECK(named.find_first_not_of("0123456789.KMGT") == std::string::npos);
   const json solved = json::parse(
       ok({"solve", "toads-frogs", "--length", "12", "--db", db, "--memory", named, "--quiet", "--json"}).out);
-  CHECK(solved.at("peakTierBytesInFlight").get<uint64_t>() == need);
-  // a budget of exactly the need fits; --plan says whether one fits
+  CHECK(solved.at("digest") == natural.at("digest"));
+  CHECK(solved.at("peakTierBytesInFlight").get<uint64_t>() <= need);  // named rounded up to MiB
+  // budgets from the smallest to one byte under the natural peak: kept, the same records
+  for (uint64_t budget : {least, (least + need) / 2, need - 1}) {
+    INFO("budget " << budget);
+    const json p = json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", dir / "other", "--plan", "1",
+                                   "--memory", std::to_string(budget), "--json"})
+                                   .out);
+    CHECK(p.at("fitsBudget") == true);
+    CHECK(p.at("levelsMovedToFit") == true);
+    CHECK(p.at("peakBytesPerRank").get<uint64_t>() <= budget);
+    CHECK(p.at("levels").get<uint64_t>() > plan.at("levels").get<uint64_t>());
+    const std::string kept = dir / ("kept" + std::to_string(budget));
+    const json k = json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", kept, "--memory",
+                                   std::to_string(budget), "--quiet", "--json"})
+                                   .out);
+    CHECK(k.at("peakTierBytesInFlight").get<uint64_t>() <= budget);
+    CHECK(k.at("digest") == natural.at("digest"));
+  }
+  // a budget of exactly the natural need keeps the natural levels; --plan says whether one fits
+  const json exact = json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", dir / "other", "--plan", "1",
+                                     "--memory", std::to_string(need), "--json"})
+                                     .out);
+  CHECK(exact.at("fitsBudget") == true);
+  CHECK(exact.at("levelsMovedToFit") == false);
   CHECK(json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", dir / "other", "--plan", "1", "--memory",
-                        std::to_string(need), "--json"})
-                        .out)
-            .at("fitsBudget") == true);
-  CHECK(json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", dir / "other", "--plan", "1", "--memory",
-                        std::to_string(need - 1), "--json"})
+                        std::to_string(least - 1), "--json"})
                         .out)
             .at("fitsBudget") == false);
   CHECK_FALSE(std::filesystem::exists(dir / "other"));
@@ -367,15 +395,14 @@ TEST_CASE("solve --memory: a budget the solve's records pass is refused before t
   // a wider record given by hand: twice the bytes, refused, and no other record offered
   const RunResult wide = run_expecting(
       {"solve", "toads-frogs", "--length", "12", "--db", dir / "wide", "--record", "remoteness-u16-parity", "--memory",
-       std::to_string(need + 1)},
+       std::to_string(2 * least - 1)},
       2);
-  const uint64_t wide_need = json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", dir / "wide", "--plan", "1",
-                                             "--record", "remoteness-u16-parity", "--json"})
-                                             .out)
-                                 .at("peakBytesPerRank")
-                                 .get<uint64_t>();
-  CHECK(wide_need == 2 * need);
-  CHECK_THAT(wide.err, Contains("of records at once, more than --memory " + std::to_string(need + 1)));
+  const json wide_plan = json::parse(ok({"solve", "toads-frogs", "--length", "12", "--db", dir / "wide", "--plan", "1",
+                                         "--record", "remoteness-u16-parity", "--json"})
+                                         .out);
+  CHECK(wide_plan.at("peakBytesPerRank").get<uint64_t>() == 2 * need);
+  CHECK(wide_plan.at("smallestBudget").get<uint64_t>() == 2 * least);
+  CHECK_THAT(wide.err, Contains("more than --memory " + std::to_string(2 * least - 1)));
   CHECK(wide.err.find("--record") == std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir / "wide"));
   // 23 and 24 cells: the plan the game picks is the one-byte record's (the plan alone is made)

@@ -455,3 +455,110 @@ TEST_CASE("distributed walk: damaged or forged reports are refused by rank 0, na
                Catch::Matchers::Contains("do not fit the plan"));
   }
 }
+
+// ---- a memory budget: components of the tier DAG move to later levels (schedule.hpp) ----
+
+namespace {
+
+/// What the walk holds at each level of `plan`, counted here from the plan alone: a tier
+/// from its level to the last level of a tier that reads it; one no tier reads, at its level.
+uint64_t most_held(const toadbase::TierPlan& plan) {
+  std::vector<uint32_t> last(plan.level);
+  for (TierId r = 0; r < plan.size.size(); ++r)
+    for (TierId c : plan.reads[r]) last[c] = std::max(last[c], plan.level[r]);
+  uint64_t most = 0;
+  for (uint32_t L = 0; L < plan.by_level.size(); ++L) {
+    uint64_t held = 0;
+    for (TierId t = 0; t < plan.size.size(); ++t)
+      if (plan.level[t] <= L && L <= last[t]) held += plan.size[t];
+    most = std::max(most, held);
+  }
+  return most;
+}
+
+}  // namespace
+
+TEST_CASE("memory budget: components move to later levels to keep any budget from the largest component's peak up",
+          "[distributed][memory]") {
+  const tf::Space space(tf::SpaceParams{11, std::nullopt, std::nullopt});
+  const toadbase::TierPlan natural = toadbase::plan_tiers(space);
+  const uint64_t peak = toadbase::held_peak(natural, 1), least = toadbase::smallest_budget(natural, 1);
+  REQUIRE(least > 0);
+  REQUIRE(least * 2 < peak);  // eleven piece counts: the largest holds far less than all at once
+  CHECK(most_held(natural) <= peak);
+  for (uint64_t budget : {least, least + 1, (least + peak) / 2, peak - 1}) {
+    DYNAMIC_SECTION("budget " << budget << " of " << peak) {
+      toadbase::TierPlan plan = natural;
+      REQUIRE(toadbase::fit_levels(plan, budget, 1));
+      // every tier after what it reads, each once in its level's list, in id order
+      uint64_t misplaced = 0, listed = 0;
+      for (TierId t = 0; t < plan.size.size(); ++t)
+        for (TierId c : plan.reads[t]) misplaced += plan.level[c] >= plan.level[t];
+      for (uint32_t L = 0; L < plan.by_level.size(); ++L) {
+        CHECK(std::is_sorted(plan.by_level[L].begin(), plan.by_level[L].end()));
+        for (TierId t : plan.by_level[L]) misplaced += plan.level[t] != L, ++listed;
+      }
+      CHECK(misplaced == 0);
+      CHECK(listed == plan.size.size());
+      CHECK(plan.last_level == toadbase::last_levels(plan.reads, plan.level));
+      CHECK(plan.by_level.size() > natural.by_level.size());
+      // within the budget, counted here and by the planner on 1 to 3 ranks
+      CHECK(most_held(plan) <= budget);
+      CHECK(toadbase::held_peak(plan, 1) <= budget);
+      for (int ranks : {1, 2, 3}) {
+        CostModel model;
+        model.memory_budget = budget;
+        toadbase::TierPlan mine = natural;
+        const Distribution d = toadbase::distribute_within_budget(mine, std::vector<char>(mine.size.size(), 0), ranks, model);
+        uint64_t busiest = 0;
+        for (const auto& l : d.load) busiest = std::max(busiest, l.peak_bytes);
+        CHECK(busiest <= budget);
+        CHECK(d.smallest_budget == least);
+        if (ranks == 1) CHECK(d.fitted);
+      }
+    }
+  }
+  // below the largest component: refused, the plan as it was
+  toadbase::TierPlan plan = natural;
+  CHECK_FALSE(toadbase::fit_levels(plan, least - 1, 1));
+  CHECK(plan.level == natural.level);
+  // a budget the natural levels keep leaves them as they are
+  CostModel model;
+  model.memory_budget = peak;
+  const Distribution d = toadbase::distribute_within_budget(plan, std::vector<char>(plan.size.size(), 0), 1, model);
+  CHECK_FALSE(d.fitted);
+  CHECK(plan.level == natural.level);
+  // two-byte records: twice the bytes
+  CHECK(toadbase::smallest_budget(natural, 2) == 2 * least);
+}
+
+TEST_CASE("memory budget: a solve within the smallest budget commits what the natural solve commits and holds no more",
+          "[distributed][memory]") {
+  const tf::Space space(tf::SpaceParams{10, std::nullopt, std::nullopt});
+  MemStore one(space.tier_count());
+  const toadbase::SolveStats natural = toadbase::solve_tiers(space, one, nullptr);
+  const uint64_t least = toadbase::smallest_budget(toadbase::plan_tiers(space), 1);
+  REQUIRE(least < natural.peak_bytes_in_flight);
+  for (int ranks : {1, 2, 3}) {
+    DYNAMIC_SECTION(ranks << " ranks") {
+      CostModel model;
+      model.memory_budget = least;
+      MemStore many(space.tier_count());
+      const auto stats = solve_on(space, ranks, many, model, nullptr, 2);
+      require_same(one, many, kept_of(space));
+      for (const auto& s : stats) CHECK(s.peak_bytes_in_flight <= least);
+    }
+  }
+  SECTION("resumed from half its tiers") {
+    std::mt19937 rng(5);
+    MemStore partial(space.tier_count());
+    partial.allow_recommit = true;
+    for (TierId t = 0; t < space.tier_count(); ++t)
+      if (rng() % 2) partial.preload(t, one.records[t], toadbase::records_kept(space, t));
+    CostModel model;
+    model.memory_budget = least;
+    const toadbase::SolveStats s = toadbase::solve_tiers(space, partial, nullptr, model);
+    require_same(one, partial, kept_of(space));
+    CHECK(s.tiers_skipped + s.tiers_solved == space.tier_count());
+  }
+}

@@ -164,7 +164,9 @@ Solved solve_here(const Game& game, const Instance& inst, const json& params,
   SolveStats stats;
   if (!was_complete) {
     try {
-      stats = with_threads(request.threads, [&] { return inst.solve(*d, progress.get()); });
+      CostModel model;
+      model.memory_budget = request.memory_budget;
+      stats = with_threads(request.threads, [&] { return inst.solve(*d, progress.get(), model); });
     } catch (const Interrupted&) {
       progress->interrupted();
       d->flush();
@@ -193,12 +195,13 @@ CostModel cost_model(const SolveOptions& o) {
 //
 // A solve holds the records of the tiers later levels read, level by level; the plan
 // (distribute.hpp) knows that peak exactly before anything is solved (it is the figure a
-// solve reports as peakTierBytesInFlight). --memory bounds it: a solve whose peak passes
-// the budget is refused before the database is written, naming the smallest budget that
-// works. The rest of the process (the database's write buffers and caches, the threads)
-// takes a fixed share beside it: peak RSS less the records in flight was 0.6 GB at 22
-// cells and 1.0 GB at 23 and 24 (results/FRONTIER.md), so peak RSS stays within the budget
-// plus kFixedOverhead.
+// solve reports as peakTierBytesInFlight). --memory bounds it: when the natural levels pass
+// the budget, whole components of the tier DAG move to later levels so fewer run side by
+// side (solver/core/schedule.hpp); a budget below the largest component's peak is refused
+// before the database is written, naming that smallest budget. The rest of the process
+// (the database's write buffers and caches, the threads) takes a fixed share beside it:
+// peak RSS less the records in flight was 0.6 GB at 22 cells and 1.0 GB at 23 and 24
+// (results/FRONTIER.md), so peak RSS stays within the budget plus kFixedOverhead.
 
 /// What a solve holds besides its records.
 constexpr uint64_t kFixedOverhead = uint64_t{1} << 30;
@@ -283,15 +286,21 @@ Budget memory_budget(const std::string& text, bool given) {
   return {static_cast<uint64_t>(b), "--memory " + text + " (" + human_bytes(b) + ")"};
 }
 
-/// The records a solve of `inst` on `ranks` ranks holds at once on its busiest rank; 0 for
-/// a game that solves with its own engine (no plan).
-uint64_t planned_peak(const Instance& inst, int ranks, const CostModel& model) {
+/// The records a solve of `inst` on `ranks` ranks holds at once on its busiest rank, within
+/// the model's budget when a schedule keeps it, and the smallest budget a schedule keeps; 0
+/// and 0 for a game that solves with its own engine (no plan).
+struct PlannedPeak {
+  uint64_t peak = 0, smallest = 0;
+};
+PlannedPeak planned_peak(const Instance& inst, int ranks, const CostModel& model) {
   try {
-    uint64_t peak = 0;
-    for (const RankLoad& l : inst.plan(ranks, model).load) peak = std::max(peak, l.peak_bytes);
-    return peak;
+    const Distribution d = inst.plan(ranks, model);
+    PlannedPeak p;
+    for (const RankLoad& l : d.load) p.peak = std::max(p.peak, l.peak_bytes);
+    p.smallest = d.smallest_budget;
+    return p;
   } catch (const std::invalid_argument&) {
-    return 0;
+    return {};
   }
 }
 
@@ -299,11 +308,17 @@ uint64_t planned_peak(const Instance& inst, int ranks, const CostModel& model) {
 std::string over_budget(const Game& game, const Instance& inst, const SolveOptions& o, const Budget& budget,
                         int ranks) {
   if (!budget.bytes) return "";
-  const uint64_t need = planned_peak(inst, ranks, cost_model(o));
-  if (need <= budget.bytes) return "";
-  return "solve " + game.name() + ": the solve holds " + human_bytes(static_cast<double>(need)) +
-         " of records at once" + (ranks > 1 ? " on its busiest rank" : "") + ", more than " + budget.said +
-         "; the smallest budget that works is --memory " + size_arg(need);
+  CostModel model = cost_model(o);
+  model.memory_budget = budget.bytes;
+  const PlannedPeak need = planned_peak(inst, ranks, model);
+  if (need.peak <= budget.bytes) return "";
+  const uint64_t least = need.smallest ? std::min(need.peak, need.smallest) : need.peak;
+  return "solve " + game.name() + ": the solve holds " + human_bytes(static_cast<double>(need.peak)) +
+         " of records at once" + (ranks > 1 ? " on its busiest rank" : "") +
+         (least < need.peak ? " (" + human_bytes(static_cast<double>(least)) +
+                                  " with the components of its tiers solved one after another)"
+                            : "") +
+         ", more than " + budget.said + "; the smallest budget that works is --memory " + size_arg(least);
 }
 
 /// One rank of a distributed solve (every rank runs this).
@@ -344,10 +359,13 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
     }
   // the budget, each rank against its own memory (a share of the free memory differs from
   // machine to machine): if one rank's is too small, every rank refuses
+  uint64_t budget_bytes = 0;
   {
     std::string over;
     try {
-      over = over_budget(game, inst, o, memory_budget(o.memory, o.memory_given), ranks);
+      const Budget budget = memory_budget(o.memory, o.memory_given);
+      budget_bytes = budget.bytes;
+      over = over_budget(game, inst, o, budget, ranks);
     } catch (const std::exception& e) {  // whatever one rank meets, every rank hears of
       over = std::string("solve: ") + e.what();
     }
@@ -393,7 +411,9 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
       // the tiers this rank reports go to rank 0 compressed as the database keeps them
       const auto packer = db::Database::packer(id.record_bytes, status[1], uint64_t{1} << status[2]);
       stats = with_threads(c.threads, [&] {
-        return inst.solve(d.get(), *packer, progress.get(), *tr, cost_model(o));
+        CostModel model = cost_model(o);
+        model.memory_budget = budget_bytes;  // every rank's, the smallest kept (agree_on_plan)
+        return inst.solve(d.get(), *packer, progress.get(), *tr, model);
       });
     } catch (const std::exception& e) {
       // the other ranks may wait on this one: end them all (a rerun resumes)
@@ -454,6 +474,8 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
   const int threads = o.c.threads > 0 ? o.c.threads : 1;
   CostModel model = cost_model(o);
   model.threads.assign(static_cast<size_t>(ranks), threads);
+  const Budget budget = memory_budget(o.memory, o.memory_given);
+  model.memory_budget = budget.bytes;
   // the model's costs scale with the rate given (the defaults are for 60 M positions/s)
   const double scale = 60e6 / o.plan_rate;
   model.scan_ps = static_cast<uint64_t>(static_cast<double>(model.scan_ps) * scale);
@@ -489,7 +511,7 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
                         {"busy_seconds", static_cast<double>(l.busy_ps) / 1e12}});
   }
   const double secs = static_cast<double>(d.makespan_ps) / 1e12;
-  const Budget budget = memory_budget(o.memory, o.memory_given);
+  const uint64_t least = d.smallest_budget ? std::min(peak, d.smallest_budget) : peak;
   json out = {{"game", game.name()},
               {"parameters", params},
               {"record", inst.identity().record},
@@ -514,6 +536,8 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
               {"expected_peak_rss_per_rank", peak + kFixedOverhead},
               {"memory_budget", budget.bytes ? json(budget.bytes) : json(nullptr)},
               {"fits_budget", budget.bytes ? json(peak <= budget.bytes) : json(nullptr)},
+              {"levels_moved_to_fit", d.fitted},
+              {"smallest_budget", least},
               {"estimated_seconds", secs},
               {"per_rank", per_rank}};
   if (o.c.json_out) {
@@ -524,7 +548,8 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
             << ") on " << ranks << " ranks of " << threads << " thread" << (threads == 1 ? "" : "s")
             << "\n"
             << "  " << positions << " positions in " << tiers.size() << " tiers, " << d.levels
-            << " levels; " << d.pieces.size() << " pieces (" << split << " tiers split)\n";
+            << " levels" << (d.fitted ? " (components of the tiers moved later to keep the budget)" : "") << "; "
+            << d.pieces.size() << " pieces (" << split << " tiers split)\n";
   std::printf("  largest tier %s: %llu positions (%s)\n",
               out["largest_tier"]["name"].get<std::string>().c_str(),
               static_cast<unsigned long long>(largest),
@@ -538,7 +563,7 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
               human_bytes(static_cast<double>(kFixedOverhead)).c_str());
   if (budget.bytes)
     std::printf("  memory budget: %s: %s\n", budget.said.c_str(),
-                peak <= budget.bytes ? "fits" : ("does not fit (the smallest that works: --memory " + size_arg(peak) + ")").c_str());
+                peak <= budget.bytes ? "fits" : ("does not fit (the smallest that works: --memory " + size_arg(least) + ")").c_str());
   std::printf("  estimated time: %.0f s at %.0f M positions/s a thread\n", secs, o.plan_rate / 1e6);
   return 0;
 }
@@ -596,7 +621,7 @@ int run_solve(const Game& game, const json& given, const SolveOptions& o) {
   const StopOnInterrupt ctrl_c;  // Ctrl-C: stop at the next level of tiers, keep what is committed
   try {
     const Solved solved = solve_here(game, *inst, params,
-                                     {c.db, c.threads, o.zstd_level, c.quiet, o.repair, o.record});
+                                     {c.db, c.threads, o.zstd_level, c.quiet, o.repair, o.record, budget.bytes});
     print_report(solved.report, c, solved.was_complete);
   } catch (const SolveInterrupted& e) {
     const std::string kept =
@@ -674,9 +699,10 @@ std::vector<Command> add_solve(CLI::App& root) {
         ->default_str("none: solve");
     s->add_option("--memory", o->memory,
                   "the most memory the solve's records may take at once: bytes with K, M, G or T "
-                  "(20G), or a share of the free memory (80%); a solve that needs more is refused "
-                  "before the database is written, naming the smallest budget that works. Peak RSS "
-                  "stays within it plus 1 GiB for the rest of the process (with MPI: on each rank)")
+                  "(20G), or a share of the free memory (80%); under it the solve runs fewer "
+                  "components of its tiers side by side, and below the largest component's peak it is "
+                  "refused before the database is written, naming the smallest budget that works. Peak "
+                  "RSS stays within it plus 1 GiB for the rest of the process (with MPI: on each rank)")
         ->default_str("85% of the free memory, less 1 GiB");
     s->add_option("--plan-rate", o->plan_rate,
                   "positions a second one thread solves, for --plan's estimate")

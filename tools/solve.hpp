@@ -24,6 +24,7 @@ struct SolveRequest {
   bool quiet = false;   // no progress on standard error
   bool repair = false;  // solve again the tiers that no longer read back whole (`--repair`)
   std::string record;   // the record type (`--record`); empty: the narrowest that holds the space
+  uint64_t memory_budget = 0;  // record bytes held at once at most (`--memory`); 0: none
 };
 
 /// A solve stopped by request_stop() (Ctrl-C in the command): what it committed is kept,

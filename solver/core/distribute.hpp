@@ -79,6 +79,9 @@ struct CostModel {
   /// Solve a component of the tier DAG whole on one rank when it fits one rank's share
   /// (false: every tier goes wherever it finishes first; the tests use it to send more).
   bool whole_components = true;
+  /// Record bytes a rank may hold at once (0: no budget): components of the DAG move to later
+  /// levels to keep it (schedule.hpp: distribute_within_budget).
+  uint64_t memory_budget = 0;
 };
 
 inline constexpr uint64_t kMinPiece = uint64_t{1} << 20;
@@ -105,6 +108,8 @@ struct Distribution {
   uint64_t piece_positions = 0;             // the split threshold used
   std::vector<RankLoad> load;               // [rank]
   uint64_t makespan_ps = 0;                 // the estimated time of the whole solve
+  bool fitted = false;                      // levels moved to keep the memory budget (schedule.hpp)
+  uint64_t smallest_budget = 0;             // the smallest budget a schedule keeps (schedule.hpp)
 
   uint64_t pieces_of(TierId t) const { return first_piece[t + 1] - first_piece[t]; }
   bool split(TierId t) const { return pieces_of(t) > 1; }

@@ -25,6 +25,7 @@
 #include "solver/core/progress.hpp"
 #include "solver/core/record.hpp"
 #include "solver/core/results.hpp"
+#include "solver/core/schedule.hpp"
 #include "solver/core/store.hpp"
 #include "solver/core/threads.hpp"
 #include "solver/core/transport.hpp"
@@ -193,9 +194,10 @@ std::vector<char> committed_tiers(const G& game, const TierPlan& plan, const Tie
 }
 
 /// The plan of this solve, the same on every rank: rank 0 tells every rank which tiers are
-/// done (`done`, filled in on the others), the ranks share their thread counts, and each
-/// checks that all made the same plan.
-inline Distribution agree_on_plan(const TierPlan& plan, std::vector<char>& done, Transport* transport,
+/// done (`done`, filled in on the others), the ranks share their thread counts and memory
+/// budgets, the levels move to keep the smallest budget when they must (schedule.hpp:
+/// `plan` changes then), and each checks that all made the same plan.
+inline Distribution agree_on_plan(TierPlan& plan, std::vector<char>& done, Transport* transport,
                                   CostModel model, uint64_t record_bytes) {
   const TierId n = static_cast<TierId>(plan.reads.size());
   const int ranks = transport ? transport->ranks() : 1;
@@ -209,8 +211,13 @@ inline Distribution agree_on_plan(const TierPlan& plan, std::vector<char>& done,
     done.assign(bytes.begin(), bytes.end());
     const std::vector<uint64_t> all = transport->all_gather(std::span<const uint64_t>(&threads, 1));
     for (size_t r = 0; r < all.size(); ++r) model.threads[r] = static_cast<int>(all[r]);
+    // one schedule on every rank: the smallest budget any rank was given (0: none)
+    uint64_t least = 0;
+    for (uint64_t b : transport->all_gather(std::span<const uint64_t>(&model.memory_budget, 1)))
+      if (b && (!least || b < least)) least = b;
+    model.memory_budget = least;
   }
-  Distribution dist = distribute(plan, done, ranks, model);
+  Distribution dist = distribute_within_budget(plan, done, ranks, model);
   if (transport && ranks > 1) {
     const uint64_t mine = dist.hash();
     for (uint64_t h : transport->all_gather(std::span<const uint64_t>(&mine, 1)))
@@ -229,16 +236,17 @@ template <TierGame G, class Rec = ParityRecord>
 SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer, Progress* progress,
                        Transport* transport, CostModel model = {}) {
   using R = typename Rec::Storage;
-  TierWalk<R> walk(plan_tiers(game));
-  const TierPlan& plan = walk.plan();
   const int me = transport ? transport->rank() : 0;
   if (me == 0 && !store) throw std::logic_error("rank 0 of a solve needs the store");
   if (me != 0 && !packer) throw std::logic_error("rank " + std::to_string(me) + " of a solve needs a packer");
   if (store && store->record_bytes() != sizeof(R))
     throw std::logic_error("records of " + std::to_string(sizeof(R)) + " bytes solved into a store of " +
                            std::to_string(store->record_bytes()) + "-byte records");
-  std::vector<char> done = me == 0 ? committed_tiers(game, plan, *store) : std::vector<char>(plan.reads.size(), 0);
-  const Distribution dist = agree_on_plan(plan, done, transport, model, sizeof(R));
+  TierPlan levels = plan_tiers(game);
+  std::vector<char> done = me == 0 ? committed_tiers(game, levels, *store) : std::vector<char>(levels.reads.size(), 0);
+  const Distribution dist = agree_on_plan(levels, done, transport, model, sizeof(R));
+  TierWalk<R> walk(std::move(levels));
+  const TierPlan& plan = walk.plan();
   SolveStats stats;
   SolveLedger ledger(stats, progress);  // progress and stats, from the level's tasks
   auto committed = [&](TierId t) { ledger.solved(game.tier_name(t), plan.size[t]); };
@@ -279,10 +287,11 @@ SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer
   return stats;
 }
 
-/// Solve every tier the store does not hold yet, in this process. Call inside with_threads().
+/// Solve every tier the store does not hold yet, in this process (within model.memory_budget
+/// when it is set). Call inside with_threads().
 template <TierGame G, class Rec = ParityRecord>
-SolveStats solve_tiers(const G& game, TierStore& store, Progress* progress) {
-  return solve_tiers<G, Rec>(game, &store, nullptr, progress, nullptr);
+SolveStats solve_tiers(const G& game, TierStore& store, Progress* progress, const CostModel& model = {}) {
+  return solve_tiers<G, Rec>(game, &store, nullptr, progress, nullptr, model);
 }
 
 /// The plan of a pass over a solved store: a solve's levels, but a stored tier reads only

@@ -1,7 +1,8 @@
 // The walker of the tier DAG that solve and verify share (engine.hpp draws the whole):
 //
 //   level(t) = 0 for a tier that reads no tier, else 1 + the highest level of the tiers it
-//              reads (its child tiers, and the source of its tail when it has one)
+//              reads (its child tiers, and the source of its tail when it has one); under a
+//              memory budget whole components of the DAG start later (schedule.hpp)
 //   for each level, lowest first:
 //       pass over the tiers the caller skips (a resumed solve: committed by an earlier run)
 //       make sure every tier the level's tiers read is in memory (recovered if need be, or

@@ -231,6 +231,12 @@ class Instance {
   virtual std::vector<TierInfo> tiers() const = 0;
   /// Solves every tier the store does not hold yet (call inside with_threads()).
   virtual SolveStats solve(TierStore& store, Progress* progress) const = 0;
+  /// The same within the plan's memory budget (model.memory_budget, schedule.hpp); a game
+  /// that solves with an engine of its own (no plan) solves as above.
+  virtual SolveStats solve(TierStore& store, Progress* progress, const CostModel& model) const {
+    (void)model;
+    return solve(store, progress);
+  }
   /// Solves as one rank of a distributed solve: every rank calls it, rank 0 with the store,
   /// the others with none but a packer of the store's kind (the tiers they report to rank 0
   /// go packed). Call inside with_threads().

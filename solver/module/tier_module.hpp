@@ -45,6 +45,9 @@ class TierInstance final : public Instance, public WinLoseValues {
   SolveStats solve(TierStore& store, Progress* progress) const override {
     return solve_tiers<Space, Rec>(space_, store, progress);
   }
+  SolveStats solve(TierStore& store, Progress* progress, const CostModel& model) const override {
+    return solve_tiers<Space, Rec>(space_, store, progress, model);
+  }
   SolveStats solve(TierStore* store, const TierPacker& packer, Progress* progress,
                    Transport& transport, const CostModel& model) const override {
     return solve_tiers<Space, Rec>(space_, store, &packer, progress, &transport, model);
@@ -52,8 +55,8 @@ class TierInstance final : public Instance, public WinLoseValues {
   Distribution plan(int ranks, const CostModel& model) const override {
     CostModel m = model;
     m.record_bytes = sizeof(R);
-    const TierPlan p = plan_tiers(space_);
-    return distribute(p, std::vector<char>(p.size.size(), 0), ranks, m);
+    TierPlan p = plan_tiers(space_);
+    return distribute_within_budget(p, std::vector<char>(p.size.size(), 0), ranks, m);
   }
 
   /// A position string as a position of the space (or one it embeds); throws BadPosition.

@@ -1,0 +1,146 @@
+#include "solver/core/schedule.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace toadbase {
+namespace {
+
+/// The levels tier t is held along `level` (the plan's reads): from its level to the last
+/// level that reads it; a tier no one reads, its level and the next.
+std::pair<uint32_t, uint32_t> held_span(const TierPlan& plan, const std::vector<uint32_t>& last, TierId t) {
+  const uint32_t L = plan.level[t];
+  return {L, last[t] > L ? last[t] : L + 1};
+}
+
+/// The last level that reads each tier (0: none).
+std::vector<uint32_t> last_readers(const TierPlan& plan) {
+  std::vector<uint32_t> last(plan.reads.size(), 0);
+  for (TierId t = 0; t < plan.reads.size(); ++t)
+    for (TierId c : plan.reads[t]) last[c] = std::max(last[c], plan.level[t]);
+  return last;
+}
+
+/// Bytes held at each level (one past the last level too: a tier no one reads at the last).
+std::vector<uint64_t> profile_of(const TierPlan& plan, const std::vector<uint32_t>& last, const std::vector<TierId>& tiers,
+                                 uint32_t base, uint64_t width) {
+  uint32_t top = 0;
+  for (TierId t : tiers) top = std::max(top, held_span(plan, last, t).second - base);
+  std::vector<int64_t> delta(top + 2, 0);
+  for (TierId t : tiers) {
+    const auto [from, to] = held_span(plan, last, t);
+    delta[from - base] += static_cast<int64_t>(plan.size[t] * width);
+    delta[to - base + 1] -= static_cast<int64_t>(plan.size[t] * width);
+  }
+  std::vector<uint64_t> held(top + 1, 0);
+  int64_t now = 0;
+  for (uint32_t i = 0; i <= top; ++i) held[i] = static_cast<uint64_t>(now += delta[i]);
+  return held;
+}
+
+struct Component {
+  std::vector<TierId> tiers;  // in id order
+  uint32_t base = 0;          // its lowest natural level
+  std::vector<uint64_t> profile;
+  uint64_t peak = 0;
+};
+
+/// The components of the tier DAG (tiers joined by what they read), each with its profile
+/// along the plan's levels, largest peak first (ties: lowest tier first).
+std::vector<Component> components(const TierPlan& plan, uint64_t width) {
+  const TierId n = static_cast<TierId>(plan.reads.size());
+  std::vector<TierId> parent(n);
+  std::iota(parent.begin(), parent.end(), TierId{0});
+  const auto root = [&](TierId t) {
+    while (parent[t] != t) t = parent[t] = parent[parent[t]];
+    return t;
+  };
+  for (TierId t = 0; t < n; ++t)
+    for (TierId c : plan.reads[t]) {
+      const TierId a = root(t), b = root(c);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
+  std::vector<uint32_t> index(n, UINT32_MAX);
+  std::vector<Component> out;
+  for (TierId t = 0; t < n; ++t) {
+    const TierId r = root(t);
+    if (index[r] == UINT32_MAX) {
+      index[r] = static_cast<uint32_t>(out.size());
+      out.emplace_back();
+      out.back().base = plan.level[t];
+    }
+    Component& c = out[index[r]];
+    c.tiers.push_back(t);
+    c.base = std::min(c.base, plan.level[t]);
+  }
+  const std::vector<uint32_t> last = last_readers(plan);
+  for (Component& c : out) {
+    c.profile = profile_of(plan, last, c.tiers, c.base, width);
+    c.peak = c.profile.empty() ? 0 : *std::max_element(c.profile.begin(), c.profile.end());
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Component& a, const Component& b) { return a.peak > b.peak; });
+  return out;
+}
+
+uint64_t busiest(const Distribution& d) {
+  uint64_t peak = 0;
+  for (const RankLoad& l : d.load) peak = std::max(peak, l.peak_bytes);
+  return peak;
+}
+
+}  // namespace
+
+uint64_t held_peak(const TierPlan& plan, uint64_t width) {
+  std::vector<TierId> all(plan.reads.size());
+  std::iota(all.begin(), all.end(), TierId{0});
+  const std::vector<uint64_t> held = profile_of(plan, last_readers(plan), all, 0, width);
+  return held.empty() ? 0 : *std::max_element(held.begin(), held.end());
+}
+
+uint64_t smallest_budget(const TierPlan& plan, uint64_t width) {
+  const std::vector<Component> comps = components(plan, width);
+  return comps.empty() ? 0 : comps.front().peak;
+}
+
+bool fit_levels(TierPlan& plan, uint64_t budget, uint64_t width) {
+  const std::vector<Component> comps = components(plan, width);
+  if (!comps.empty() && comps.front().peak > budget) return false;
+  std::vector<uint64_t> placed;  // bytes held at each level by the components placed
+  std::vector<uint32_t> level(plan.level.size(), 0);
+  for (const Component& c : comps) {
+    const std::vector<uint64_t>& prof = c.profile;
+    const auto fits_at = [&](size_t s) {
+      for (size_t i = 0; i < prof.size(); ++i)
+        if ((s + i < placed.size() ? placed[s + i] : 0) + prof[i] > budget) return false;
+      return true;
+    };
+    size_t s = 0;
+    while (s < placed.size() && !fits_at(s)) ++s;  // at placed.size() it fits: its peak is within
+    if (placed.size() < s + prof.size()) placed.resize(s + prof.size(), 0);
+    for (size_t i = 0; i < prof.size(); ++i) placed[s + i] += prof[i];
+    for (TierId t : c.tiers) level[t] = static_cast<uint32_t>(s) + plan.level[t] - c.base;
+  }
+  const uint32_t levels = plan.level.empty() ? 0 : *std::max_element(level.begin(), level.end()) + 1;
+  plan.level = std::move(level);
+  plan.by_level.assign(levels, {});
+  for (TierId t = 0; t < plan.level.size(); ++t) plan.by_level[plan.level[t]].push_back(t);
+  plan.last_level = last_readers(plan);
+  return true;
+}
+
+Distribution distribute_within_budget(TierPlan& plan, const std::vector<char>& skip, int ranks,
+                                      const CostModel& model) {
+  Distribution natural = distribute(plan, skip, ranks, model);
+  natural.smallest_budget = smallest_budget(plan, model.record_bytes);
+  if (!model.memory_budget || busiest(natural) <= model.memory_budget) return natural;
+  TierPlan fitted = plan;
+  if (!fit_levels(fitted, model.memory_budget, model.record_bytes)) return natural;
+  Distribution d = distribute(fitted, skip, ranks, model);
+  if (busiest(d) > model.memory_budget) return natural;  // not expected: held_peak bounds every rank
+  d.fitted = true;
+  d.smallest_budget = natural.smallest_budget;
+  plan = std::move(fitted);
+  return d;
+}
+
+}  // namespace toadbase

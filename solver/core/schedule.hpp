@@ -1,0 +1,53 @@
+// Levels that keep a memory budget. The walk holds a tier from its level to the last level
+// that reads it (walk.hpp). The natural levels (each tier one above the highest it reads)
+// start every component of the tier DAG at level 0, so what is held at once is the sum of
+// every component's working set: at 24 cells of Toads and Frogs, 25 components (one per
+// number of pieces) and 16 GiB at once, where the largest alone holds about a tenth of it.
+// Under a budget the schedule moves whole components later, so fewer run side by side:
+//
+//     profile(c)[i] = the record bytes component c holds at its own level i, from its
+//                     natural levels (a tier from its level to its last reader's; a tier
+//                     no one reads, its level and the next, as distribute.cpp reckons it)
+//     components by peak, largest first: c starts at the lowest level s where
+//         placed[s + i] + profile(c)[i] <= budget for every i
+//     a component whose peak alone passes the budget goes after everything placed
+//
+//     budget 12 GiB, components A (peak 7), B (5), C (4), D (3):
+//       level  0 ......... 300 ......... 600
+//              A A A A A A A   C C C C C C C
+//              B B B B B B B   D D D D D D D       at most 12 at once
+//
+// Inside a component the natural levels stay: its tiers still run side by side, each
+// parallel inside. The smallest budget any such schedule keeps is the largest component's
+// peak (components one after another). Every rank of a distributed solve holds at most
+// what one rank holding every tier would, level by level, so a schedule that fits one rank
+// fits each.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "solver/core/distribute.hpp"
+
+namespace toadbase {
+
+/// The record bytes one rank that solved every tier would hold at once along the plan's
+/// levels, `width` bytes a record (distribute.cpp's reckoning, or above it).
+uint64_t held_peak(const TierPlan& plan, uint64_t width);
+
+/// The smallest budget a schedule of whole components keeps: the largest component's peak.
+uint64_t smallest_budget(const TierPlan& plan, uint64_t width);
+
+/// Moves components of the plan to later levels (by_level and last_level follow) so that
+/// held_peak stays within `budget`, when the budget is at least smallest_budget. Returns
+/// false, the plan unchanged, when it is not.
+bool fit_levels(TierPlan& plan, uint64_t budget, uint64_t width);
+
+/// The plan of a solve within model.memory_budget: `plan`'s natural levels when the busiest
+/// rank's peak fits the budget (or there is none), else its components moved later
+/// (fit_levels; `plan` is changed, and the result says fitted). When no schedule fits, the
+/// natural plan: its busiest rank passes the budget and the caller refuses.
+Distribution distribute_within_budget(TierPlan& plan, const std::vector<char>& skip, int ranks,
+                                      const CostModel& model);
+
+}  // namespace toadbase
