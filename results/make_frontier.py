@@ -234,7 +234,7 @@ def budget_section(rows):
              "`solve --memory SIZE` below what the natural levels hold at once moves whole components of the tier DAG "
              "(Toads and Frogs: one a number of pieces) to later levels, so fewer of them run side by side; inside a "
              "component every tier still runs as before (`solver/core/schedule.hpp`). `results/frontier.sh budget "
-             "LENGTH SIZE` alternates a solve with no budget given (the default leaves the natural levels) and one "
+             "LENGTH SIZE` alternates a solve with no budget given (the default budget, which here leaves the natural levels: the levels column says when they moved) and one "
              "under `--memory SIZE`, every board on every core: levels and the planned peak from `--plan 1 --json`, "
              "the records the solve held at once (`peakTierBytesInFlight`), peak RSS and wall time by "
              "`/usr/bin/time -v` (medians of the pairs). A length too long to pair (`BUDGET_ONLY=1`) is compared "

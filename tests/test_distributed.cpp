@@ -152,6 +152,14 @@ class LoopTransport : public Transport {
 template <class G, class Rec = toadbase::ParityRecord>
 std::vector<toadbase::SolveStats> solve_on(const G& game, int ranks, BasicMemStore<typename Rec::Storage>& store,
                                            const CostModel& model, LoopHub* hub_out = nullptr, int threads = 1) {
+  return solve_on<G, Rec>(game, ranks, store, std::vector<CostModel>(static_cast<size_t>(ranks), model), hub_out, threads);
+}
+
+/// The same, each rank with a model of its own (models[r]).
+template <class G, class Rec = toadbase::ParityRecord>
+std::vector<toadbase::SolveStats> solve_on(const G& game, int ranks, BasicMemStore<typename Rec::Storage>& store,
+                                           const std::vector<CostModel>& models, LoopHub* hub_out = nullptr,
+                                           int threads = 1) {
   LoopHub local(ranks);
   LoopHub& hub = hub_out ? *hub_out : local;
   std::vector<toadbase::SolveStats> stats(static_cast<size_t>(ranks));
@@ -163,7 +171,8 @@ std::vector<toadbase::SolveStats> solve_on(const G& game, int ranks, BasicMemSto
       try {
         LoopTransport tr(hub, r);
         stats[static_cast<size_t>(r)] = toadbase::with_threads(threads, [&] {
-          return toadbase::solve_tiers<G, Rec>(game, r == 0 ? &store : nullptr, &packer, nullptr, &tr, model);
+          return toadbase::solve_tiers<G, Rec>(game, r == 0 ? &store : nullptr, &packer, nullptr, &tr,
+                                               models[static_cast<size_t>(r)]);
         });
       } catch (const std::exception& e) {
         errors[static_cast<size_t>(r)] = e.what();
@@ -560,5 +569,25 @@ TEST_CASE("memory budget: a solve within the smallest budget commits what the na
     const toadbase::SolveStats s = toadbase::solve_tiers(space, partial, nullptr, model);
     require_same(one, partial, kept_of(space));
     CHECK(s.tiers_skipped + s.tiers_solved == space.tier_count());
+    INFO("held " << s.peak_bytes_in_flight << " of a budget of " << least);
+    CHECK(s.peak_bytes_in_flight <= least);
+  }
+  SECTION("ranks given different budgets plan with the smallest (else their plans differ and the solve stops)") {
+    std::vector<CostModel> models(2);
+    models[0].memory_budget = least;
+    models[1].memory_budget = 1ull << 40;
+    MemStore two(space.tier_count());
+    const auto stats = solve_on(space, 2, two, models);
+    require_same(one, two, kept_of(space));
+    for (const auto& s : stats) CHECK(s.peak_bytes_in_flight <= least);
+  }
+  SECTION("components cut across ranks: the records are the same") {
+    CostModel model;
+    model.memory_budget = least;
+    model.whole_components = false;
+    model.piece_positions = 200;
+    MemStore many(space.tier_count());
+    solve_on(space, 3, many, model);
+    require_same(one, many, kept_of(space));
   }
 }

@@ -230,8 +230,10 @@ std::string size_arg(uint64_t bytes) {
   char buf[32];
   if (gib >= 1) {
     std::snprintf(buf, sizeof buf, "%.2fG", std::ceil(gib * 100) / 100);
-  } else {
+  } else if (mib >= 1) {
     std::snprintf(buf, sizeof buf, "%.0fM", std::ceil(mib));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0fK", std::ceil(static_cast<double>(bytes) / 1024));
   }
   return buf;
 }
@@ -375,7 +377,7 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
       if (flags[static_cast<size_t>(r)])
         return refuse(me == 0 && !over.empty()
                           ? over
-                          : "solve: rank " + std::to_string(r) + "'s memory budget (--memory, or its share of its own free memory) is smaller than the records the busiest rank holds at once",
+                          : "solve: rank " + std::to_string(r) + "'s memory budget (--memory, or its share of its own free memory) is smaller than any schedule of the solve keeps on its busiest rank",
                       kExitUsage);
   }
   // rank 0 opens the database (it alone writes it) and tells the others whether to go on
@@ -511,7 +513,8 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
                         {"busy_seconds", static_cast<double>(l.busy_ps) / 1e12}});
   }
   const double secs = static_cast<double>(d.makespan_ps) / 1e12;
-  const uint64_t least = d.smallest_budget ? std::min(peak, d.smallest_budget) : peak;
+  // what a budget must hold at least: the natural levels' peak, or the largest component's
+  const uint64_t least = d.smallest_budget ? std::min(d.natural_peak, d.smallest_budget) : peak;
   json out = {{"game", game.name()},
               {"parameters", params},
               {"record", inst.identity().record},

@@ -16,10 +16,17 @@ std::vector<TierId> Distribution::reads_of(const TierPlan& plan, const Piece& p)
   return r;
 }
 
+uint64_t Distribution::busiest_peak() const {
+  uint64_t peak = 0;
+  for (const RankLoad& l : load) peak = std::max(peak, l.peak_bytes);
+  return peak;
+}
+
 uint64_t Distribution::hash() const {
   Xxh64Stream h;
   auto put = [&](uint64_t v) { h.update(&v, sizeof v); };
   put(static_cast<uint64_t>(ranks));
+  put(levels), put(fitted);  // a schedule moved to keep a budget has more levels
   for (const Piece& p : pieces) put(p.tier), put(p.lo), put(p.hi), put(static_cast<uint64_t>(p.rank));
   for (size_t t = 0; t < reporter.size(); ++t) {
     put(static_cast<uint64_t>(reporter[t] + 1));

@@ -109,9 +109,12 @@ struct Distribution {
   std::vector<RankLoad> load;               // [rank]
   uint64_t makespan_ps = 0;                 // the estimated time of the whole solve
   bool fitted = false;                      // levels moved to keep the memory budget (schedule.hpp)
+  uint64_t natural_peak = 0;                // the busiest rank's peak on the natural levels (schedule.hpp)
   uint64_t smallest_budget = 0;             // the smallest budget a schedule keeps (schedule.hpp)
 
   uint64_t pieces_of(TierId t) const { return first_piece[t + 1] - first_piece[t]; }
+  /// The records the busiest rank holds at once.
+  uint64_t busiest_peak() const;
   bool split(TierId t) const { return pieces_of(t) > 1; }
   /// The tiers piece p reads: its tier's children, and its tail's source when it takes the
   /// tail.

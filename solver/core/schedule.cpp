@@ -82,12 +82,6 @@ std::vector<Component> components(const TierPlan& plan, uint64_t width) {
   return out;
 }
 
-uint64_t busiest(const Distribution& d) {
-  uint64_t peak = 0;
-  for (const RankLoad& l : d.load) peak = std::max(peak, l.peak_bytes);
-  return peak;
-}
-
 }  // namespace
 
 uint64_t held_peak(const TierPlan& plan, uint64_t width) {
@@ -132,12 +126,14 @@ Distribution distribute_within_budget(TierPlan& plan, const std::vector<char>& s
                                       const CostModel& model) {
   Distribution natural = distribute(plan, skip, ranks, model);
   natural.smallest_budget = smallest_budget(plan, model.record_bytes);
-  if (!model.memory_budget || busiest(natural) <= model.memory_budget) return natural;
+  natural.natural_peak = natural.busiest_peak();
+  if (!model.memory_budget || natural.natural_peak <= model.memory_budget) return natural;
   TierPlan fitted = plan;
   if (!fit_levels(fitted, model.memory_budget, model.record_bytes)) return natural;
   Distribution d = distribute(fitted, skip, ranks, model);
-  if (busiest(d) > model.memory_budget) return natural;  // not expected: held_peak bounds every rank
+  if (d.busiest_peak() > model.memory_budget) return natural;  // not expected: held_peak bounds every rank
   d.fitted = true;
+  d.natural_peak = natural.natural_peak;
   d.smallest_budget = natural.smallest_budget;
   plan = std::move(fitted);
   return d;

@@ -19,9 +19,12 @@
 //
 // Inside a component the natural levels stay: its tiers still run side by side, each
 // parallel inside. The smallest budget any such schedule keeps is the largest component's
-// peak (components one after another). Every rank of a distributed solve holds at most
-// what one rank holding every tier would, level by level, so a schedule that fits one rank
-// fits each.
+// peak (components one after another). By the plan's reckoning (distribute.cpp) every rank
+// of a distributed solve holds at most what one rank holding every tier would, level by
+// level, so a schedule that fits one rank fits each. Outside that reckoning: a rank that
+// runs ahead may send another the pieces of a later level early, and a resumed solve that
+// rebuilds a committed tier holds, for the moment, the tiers the rebuild reads (its tail's
+// source).
 #pragma once
 
 #include <cstdint>

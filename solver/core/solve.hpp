@@ -224,6 +224,13 @@ inline Distribution agree_on_plan(TierPlan& plan, std::vector<char>& done, Trans
       if (h != mine)
         throw std::runtime_error("the ranks made different plans of the solve (not the same toadbase on every rank?)");
   }
+  // the command refuses a budget no schedule keeps before it opens the database; this plan
+  // may differ from the one it checked (the ranks' real thread counts, the tiers done), and
+  // every rank sees the same figure here
+  if (model.memory_budget && dist.busiest_peak() > model.memory_budget)
+    throw std::runtime_error("the plan holds " + std::to_string(dist.busiest_peak()) +
+                             " bytes of records at once on its busiest rank, more than the memory budget of " +
+                             std::to_string(model.memory_budget) + " (and no schedule of whole components keeps it)");
   return dist;
 }
 
