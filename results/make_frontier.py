@@ -272,10 +272,13 @@ def budget_section(rows):
                 if key is None:
                     continue
                 base = solves.get(n)
-                ratio = "%.2fx (the solves table's)" % (r["wall_seconds"] / base["wall_seconds"]) if base else ""
+                ratio = ("%.2fx the solves table's (its run %s, an earlier build)" % (r["wall_seconds"] / base["wall_seconds"],
+                                                                                    base["run"]) if base else "")
                 lines.append(row(n, run, key, [r], ratio, "alone", not base or base["digest"] == r["digest"]))
     lines += ["", "The smallest budget a schedule keeps (the largest component's peak): " +
-              ", ".join("%.2f GiB at %d cells" % (b / 2**30, n) for n, b in sorted(smallest.items())) + "."]
+              ", ".join("%.2f GiB at %d cells" % (b / 2**30, n) for n, b in sorted(smallest.items())) + ". "
+              "Peak RSS past the records is what the rest of the process takes (the budget's stated overhead: "
+              "1 GiB)."]
     return lines
 
 
