@@ -495,6 +495,9 @@ TEST_CASE("memory budget: components move to later levels to keep any budget fro
   REQUIRE(least > 0);
   REQUIRE(least * 2 < peak);  // eleven piece counts: the largest holds far less than all at once
   CHECK(most_held(natural) <= peak);
+  const Distribution one = toadbase::distribute(natural, std::vector<char>(natural.size.size(), 0), 1, CostModel{});
+  CHECK(toadbase::one_rank_peak(natural, 1) == one.busiest_peak());
+  CHECK(toadbase::fit_one_rank(natural, 0, 1).peak == one.busiest_peak());
   for (uint64_t budget : {least, least + 1, (least + peak) / 2, peak - 1}) {
     DYNAMIC_SECTION("budget " << budget << " of " << peak) {
       toadbase::TierPlan plan = natural;
@@ -523,7 +526,16 @@ TEST_CASE("memory budget: components move to later levels to keep any budget fro
         for (const auto& l : d.load) busiest = std::max(busiest, l.peak_bytes);
         CHECK(busiest <= budget);
         CHECK(d.smallest_budget == least);
-        if (ranks == 1) CHECK(d.fitted);
+        if (ranks == 1) {
+          CHECK(d.fitted);
+          // the check before a solve reckons the same figures without making the plan
+          const toadbase::BudgetFit f = toadbase::fit_one_rank(natural, budget, 1);
+          CHECK(f.fitted);
+          CHECK(f.peak == busiest);
+          CHECK(f.natural_peak == d.natural_peak);
+          CHECK(f.smallest == least);
+          CHECK(toadbase::one_rank_peak(mine, 1) == busiest);
+        }
       }
     }
   }

@@ -296,11 +296,8 @@ struct PlannedPeak {
 };
 PlannedPeak planned_peak(const Instance& inst, int ranks, const CostModel& model) {
   try {
-    const Distribution d = inst.plan(ranks, model);
-    PlannedPeak p;
-    for (const RankLoad& l : d.load) p.peak = std::max(p.peak, l.peak_bytes);
-    p.smallest = d.smallest_budget;
-    return p;
+    const BudgetFit f = inst.budget_fit(ranks, model);
+    return {f.peak, f.smallest};
   } catch (const std::invalid_argument&) {
     return {};
   }

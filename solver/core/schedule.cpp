@@ -91,6 +91,36 @@ uint64_t held_peak(const TierPlan& plan, uint64_t width) {
   return held.empty() ? 0 : *std::max_element(held.begin(), held.end());
 }
 
+uint64_t one_rank_peak(const TierPlan& plan, uint64_t width) {
+  // as held_peak, but a tier no one reads is held at its level and the next only within the
+  // levels (distribute.cpp's memory() on one rank: its reporter, rank 0, does not read it)
+  const uint32_t levels = static_cast<uint32_t>(plan.by_level.size());
+  if (!levels) return 0;
+  const std::vector<uint32_t> last = last_readers(plan);
+  std::vector<int64_t> delta(levels + 1, 0);
+  for (TierId t = 0; t < plan.reads.size(); ++t) {
+    auto [from, to] = held_span(plan, last, t);
+    to = std::min(to, levels - 1);
+    delta[from] += static_cast<int64_t>(plan.size[t] * width);
+    delta[to + 1] -= static_cast<int64_t>(plan.size[t] * width);
+  }
+  int64_t now = 0, peak = 0;
+  for (uint32_t L = 0; L < levels; ++L) peak = std::max(peak, now += delta[L]);
+  return static_cast<uint64_t>(peak);
+}
+
+BudgetFit fit_one_rank(const TierPlan& plan, uint64_t budget, uint64_t width) {
+  BudgetFit f;
+  f.natural_peak = f.peak = one_rank_peak(plan, width);
+  f.smallest = smallest_budget(plan, width);
+  if (!budget || f.natural_peak <= budget) return f;
+  TierPlan fitted = plan;
+  if (!fit_levels(fitted, budget, width)) return f;
+  f.peak = one_rank_peak(fitted, width);
+  f.fitted = true;
+  return f;
+}
+
 uint64_t smallest_budget(const TierPlan& plan, uint64_t width) {
   const std::vector<Component> comps = components(plan, width);
   return comps.empty() ? 0 : comps.front().peak;

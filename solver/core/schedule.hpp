@@ -38,6 +38,10 @@ namespace toadbase {
 /// levels, `width` bytes a record (distribute.cpp's reckoning, or above it).
 uint64_t held_peak(const TierPlan& plan, uint64_t width);
 
+/// Exactly the peak distribute() reckons for one rank that solves every tier (nothing
+/// skipped) along the plan's levels, without making the plan.
+uint64_t one_rank_peak(const TierPlan& plan, uint64_t width);
+
 /// The smallest budget a schedule of whole components keeps: the largest component's peak.
 uint64_t smallest_budget(const TierPlan& plan, uint64_t width);
 
@@ -52,5 +56,15 @@ bool fit_levels(TierPlan& plan, uint64_t budget, uint64_t width);
 /// natural plan: its busiest rank passes the budget and the caller refuses.
 Distribution distribute_within_budget(TierPlan& plan, const std::vector<char>& skip, int ranks,
                                       const CostModel& model);
+
+/// What distribute_within_budget's plan on one rank (nothing skipped) holds under `budget`
+/// (0: none), reckoned without making the plan: a check before a solve in one process.
+struct BudgetFit {
+  uint64_t peak = 0;          // the records held at once, on the levels the solve takes
+  uint64_t natural_peak = 0;  // on the natural levels
+  uint64_t smallest = 0;      // smallest_budget
+  bool fitted = false;        // the levels moved
+};
+BudgetFit fit_one_rank(const TierPlan& plan, uint64_t budget, uint64_t width);
 
 }  // namespace toadbase

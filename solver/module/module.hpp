@@ -108,6 +108,7 @@
 #include "solver/core/progress.hpp"
 #include "solver/core/record.hpp"
 #include "solver/core/results.hpp"
+#include "solver/core/schedule.hpp"
 #include "solver/core/store.hpp"
 #include "solver/core/transport.hpp"
 #include "solver/module/params.hpp"
@@ -248,6 +249,12 @@ class Instance {
                                 " solves in one process only: run it without mpirun or srun");
   }
   /// The plan of a distributed solve of the whole space on `ranks` ranks (distribute.hpp).
+  /// What the plan on `ranks` ranks holds at once on its busiest rank under
+  /// model.memory_budget (schedule.hpp), without more of the plan than it needs.
+  virtual BudgetFit budget_fit(int ranks, const CostModel& model) const {
+    const Distribution d = plan(ranks, model);
+    return {d.busiest_peak(), d.natural_peak, d.smallest_budget, d.fitted};
+  }
   virtual Distribution plan(int ranks, const CostModel& model) const {
     (void)ranks, (void)model;
     throw std::invalid_argument(identity().game +

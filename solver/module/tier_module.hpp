@@ -52,6 +52,10 @@ class TierInstance final : public Instance, public WinLoseValues {
                    Transport& transport, const CostModel& model) const override {
     return solve_tiers<Space, Rec>(space_, store, &packer, progress, &transport, model);
   }
+  BudgetFit budget_fit(int ranks, const CostModel& model) const override {
+    if (ranks != 1) return Instance::budget_fit(ranks, model);
+    return fit_one_rank(plan_tiers(space_), model.memory_budget, sizeof(R));  // no Distribution made
+  }
   Distribution plan(int ranks, const CostModel& model) const override {
     CostModel m = model;
     m.record_bytes = sizeof(R);

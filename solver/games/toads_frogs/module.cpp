@@ -22,6 +22,18 @@ std::vector<ParamSpec> Module::parameters() {
   };
 }
 
+namespace {
+SpaceParams params_of(const nlohmann::json& j) {
+  SpaceParams p;
+  p.length = j.at("length").get<int>();
+  if (j.contains("toads")) {
+    p.toads = j.at("toads").get<int>();
+    p.frogs = j.at("frogs").get<int>();
+  }
+  return p;
+}
+}  // namespace
+
 nlohmann::json Module::normalize(const nlohmann::json& given) {
   nlohmann::json out;
   if (given.contains("start")) {
@@ -41,19 +53,11 @@ nlohmann::json Module::normalize(const nlohmann::json& given) {
       out["frogs"] = given["frogs"];
     }
   }
-  make_space(out);  // validates
+  Space::check(params_of(out));  // validates, without making the space's tables
   return out;
 }
 
-Module::Space Module::make_space(const nlohmann::json& j) {
-  SpaceParams p;
-  p.length = j.at("length").get<int>();
-  if (j.contains("toads")) {
-    p.toads = j.at("toads").get<int>();
-    p.frogs = j.at("frogs").get<int>();
-  }
-  return Space(p);
-}
+Module::Space Module::make_space(const nlohmann::json& j) { return Space(params_of(j)); }
 
 Position Module::parse(const std::string& text, const std::string& turn) {
   std::optional<Player> def;

@@ -146,19 +146,22 @@ uint32_t tail_rank(uint64_t B) { return static_cast<uint32_t>(colex_rank((B << 1
 
 }  // namespace
 
+void Space::check(const SpaceParams& params) {
+  const int n = params.length;
+  if (n < 1 || n > kMaxLength)
+    throw std::invalid_argument("board length " + std::to_string(n) + " is outside 1.." + std::to_string(kMaxLength));
+  if (params.toads.has_value() != params.frogs.has_value())
+    throw std::invalid_argument("give both the number of toads and of frogs, or neither");
+  if (params.toads) {
+    if (*params.toads < 0 || *params.frogs < 0 || *params.toads + *params.frogs > n)
+      throw std::invalid_argument(std::to_string(*params.toads) + " toads and " + std::to_string(*params.frogs) +
+                                  " frogs do not fit on " + std::to_string(n) + " cells");
+  }
+}
+
 Space::Space(SpaceParams params, uint64_t frog_table_limit)
     : params_(params), n_(params.length), frog_rank_(std::clamp(params.length, 1, kMaxLength)) {
-  if (n_ < 1 || n_ > kMaxLength)
-    throw std::invalid_argument("board length " + std::to_string(n_) + " is outside 1.." +
-                                std::to_string(kMaxLength));
-  if (params_.toads.has_value() != params_.frogs.has_value())
-    throw std::invalid_argument("give both the number of toads and of frogs, or neither");
-  if (params_.toads) {
-    if (*params_.toads < 0 || *params_.frogs < 0 || *params_.toads + *params_.frogs > n_)
-      throw std::invalid_argument(std::to_string(*params_.toads) + " toads and " +
-                                  std::to_string(*params_.frogs) + " frogs do not fit on " +
-                                  std::to_string(n_) + " cells");
-  }
+  check(params_);
   max_sum_ = n_ * (n_ - 1) / 2;
   for (int a = 0; a < kTable; ++a)
     for (int b = 0; b < kTable; ++b) {
@@ -264,7 +267,14 @@ void Space::fill_tail_of(TierId id, const R* source, R* out) const {
       const uint32_t toads = toads_at(x.t, x.sum, ia);
       const R* from = source + toads_rank((toads & ~last) << 1) * from_rows;
       R* row = out + ia * count;
-      for (uint64_t rb = 0; rb < count; ++rb) row[rb] = from[ranks[rb]];
+      uint64_t rb = 0;
+      for (; rb + 4 <= count; rb += 4) {  // four a step: a third of the loop's instructions go
+        row[rb] = from[ranks[rb]];
+        row[rb + 1] = from[ranks[rb + 1]];
+        row[rb + 2] = from[ranks[rb + 2]];
+        row[rb + 3] = from[ranks[rb + 3]];
+      }
+      for (; rb < count; ++rb) row[rb] = from[ranks[rb]];
     }
   });
 }

@@ -137,6 +137,9 @@ class Space {
   /// `frog_table_limit`: the largest C(n - t, f) whose frog sets the hot loop reads from a
   /// table (frog_sets_); tiers past it step through them (a test sets 0 for every tier).
   explicit Space(SpaceParams params, uint64_t frog_table_limit = kFrogTable);
+  /// Throws std::invalid_argument, saying why, for parameters no space has (what the
+  /// constructor checks first, without making the tables).
+  static void check(const SpaceParams& params);
 
   const SpaceParams& params() const { return params_; }
   int length() const { return n_; }
