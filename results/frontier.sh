@@ -27,6 +27,11 @@
 #   results/frontier.sh threads LENGTH [REPEATS]  a solve of every board of LENGTH on one thread
 #                                              and on every core, alternated REPEATS times
 #                                              (default 7): the wall time of each
+#   results/frontier.sh ceiling LENGTH [REPEATS]  the machine's own ceiling for two threads: a
+#                                              solve of LENGTH on one thread alone, then two such
+#                                              solves side by side, one on each core (taskset),
+#                                              alternated REPEATS times (default 7): the wall
+#                                              time of each
 #   results/frontier.sh budget LENGTH SIZE [REPEATS]
 #                                              a solve of every board of LENGTH with no budget
 #                                              given and one under --memory SIZE, alternated
@@ -149,6 +154,33 @@ case $mode in
     done
     rm -rf "$tmp"
     ;;
+  ceiling)
+    length=${2:?usage: results/frontier.sh ceiling LENGTH [REPEATS]}
+    tmp=$(mktemp -d)
+    # wall seconds of a one-thread solve of LENGTH into $tmp/$1, on core $2 (empty: any)
+    one() {
+      rm -rf "$tmp/$1"
+      local t0 t1
+      t0=$(date +%s.%N)
+      if [ -n "$2" ]; then
+        taskset -c "$2" "$bin" solve toads-frogs --length "$length" --db "$tmp/$1" --threads 1 --quiet --json > /dev/null
+      else
+        "$bin" solve toads-frogs --length "$length" --db "$tmp/$1" --threads 1 --quiet --json > /dev/null
+      fi
+      t1=$(date +%s.%N)
+      python3 -c 'import sys; print(float(sys.argv[2]) - float(sys.argv[1]))' "$t0" "$t1" > "$tmp/$1.seconds"
+    }
+    for r in $(seq 1 "${3:-7}"); do
+      one alone ""
+      one a 0 &
+      one b 1
+      wait
+      python3 -c 'import json,sys; r=lambda n: float(open(sys.argv[1] + "/" + n + ".seconds").read()); print(json.dumps({"kind": "ceiling", "length": int(sys.argv[2]), "repeat": int(sys.argv[3]), "alone": r("alone"), "side_by_side": [r("a"), r("b")], "run": sys.argv[4], "machine": sys.argv[5]}))' \
+        "$tmp" "$length" "$r" "$run_id" "$machine" >> "$out"
+      tail -1 "$out"
+    done
+    rm -rf "$tmp"
+    ;;
   budget)
     length=${2:?usage: results/frontier.sh budget LENGTH SIZE [REPEATS]}
     size=${3:?usage: results/frontier.sh budget LENGTH SIZE [REPEATS]}
@@ -191,6 +223,6 @@ case $mode in
     echo "length $length: summarized"
     ;;
   table) ;;
-  *) echo "usage: results/frontier.sh [solve LENGTH [ARGS] | resume LENGTH SECONDS [ARGS] | checks A B [COUNT] | small [MAX] | summary LENGTH | verify LENGTH [REPEATS] | threads LENGTH [REPEATS] | budget LENGTH SIZE [REPEATS] | sample LENGTH N | table]" >&2; exit 2 ;;
+  *) echo "usage: results/frontier.sh [solve LENGTH [ARGS] | resume LENGTH SECONDS [ARGS] | checks A B [COUNT] | small [MAX] | summary LENGTH | verify LENGTH [REPEATS] | threads LENGTH [REPEATS] | ceiling LENGTH [REPEATS] | budget LENGTH SIZE [REPEATS] | sample LENGTH N | table]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 results/make_frontier.py

@@ -219,6 +219,24 @@ def threads_section(rows):
         digests = {r["digest"] for p in pairs for r in p.values()}
         lines.append("| %d | %s | %d | %s | %s | %.2fx | %d | %s |" % (
             n, run, many, minutes(one), minutes(all_), speedup, len(pairs), "yes" if len(digests) == 1 else "no"))
+    ceilings = {}
+    for r in rows:
+        if r.get("kind") == "ceiling":
+            ceilings.setdefault((r["length"], r["run"]), []).append(r)
+    if ceilings:
+        lines += ["", "What the machine itself allows (`results/frontier.sh ceiling LENGTH`): a one-thread solve alone, "
+                  "then two of them side by side, one on each core, alternated. Two independent solves share nothing "
+                  "but the machine (caches, memory, the host), so twice the work in the slower one's time bounds what "
+                  "any two-thread solve can reach here: the ceiling is the median of 2 x alone / slower side by side.",
+                  "", "| length | run | one alone | two side by side (slower) | each slowed by | ceiling | repeats |",
+                  "|---:|---|---:|---:|---:|---:|---:|"]
+        for (n, run), rs in sorted(ceilings.items()):
+            alone = statistics.median(r["alone"] for r in rs)
+            slow = statistics.median(max(r["side_by_side"]) for r in rs)
+            each = statistics.median(statistics.mean(r["side_by_side"]) / r["alone"] for r in rs)
+            ceiling = statistics.median(2 * r["alone"] / max(r["side_by_side"]) for r in rs)
+            lines.append("| %d | %s | %s | %s | %.0f %% | %.2fx | %d |" % (
+                n, run, minutes(alone), minutes(slow), 100 * (each - 1), ceiling, len(rs)))
     return lines
 
 
