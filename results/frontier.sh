@@ -27,11 +27,12 @@
 #   results/frontier.sh threads LENGTH [REPEATS]  a solve of every board of LENGTH on one thread
 #                                              and on every core, alternated REPEATS times
 #                                              (default 7): the wall time of each
-#   results/frontier.sh ceiling LENGTH [REPEATS]  the machine's own ceiling for two threads: a
-#                                              solve of LENGTH on one thread alone, then two such
-#                                              solves side by side, one on each core (taskset),
-#                                              alternated REPEATS times (default 7): the wall
-#                                              time of each
+#   results/frontier.sh ceiling LENGTH [REPEATS]  what the machine allows two threads: in each
+#                                              repeat a one-thread solve of LENGTH alone on core
+#                                              0, two such solves side by side (one on each
+#                                              core) and one solve on both cores, in turn order
+#                                              reversed every other repeat (default 9): the wall
+#                                              time and digest of each
 #   results/frontier.sh budget LENGTH SIZE [REPEATS]
 #                                              a solve of every board of LENGTH with no budget
 #                                              given and one under --memory SIZE, alternated
@@ -157,25 +158,30 @@ case $mode in
   ceiling)
     length=${2:?usage: results/frontier.sh ceiling LENGTH [REPEATS]}
     tmp=$(mktemp -d)
-    # wall seconds of a one-thread solve of LENGTH into $tmp/$1, on core $2 (empty: any)
+    # a solve of LENGTH into $tmp/$1 with $2 threads on cores $3: its wall seconds and digest
+    # in $tmp/$1.out
     one() {
       rm -rf "$tmp/$1"
-      local t0 t1
+      local t0 t1 digest
       t0=$(date +%s.%N)
-      if [ -n "$2" ]; then
-        taskset -c "$2" "$bin" solve toads-frogs --length "$length" --db "$tmp/$1" --threads 1 --quiet --json > /dev/null
-      else
-        "$bin" solve toads-frogs --length "$length" --db "$tmp/$1" --threads 1 --quiet --json > /dev/null
-      fi
+      digest=$(taskset -c "$3" "$bin" solve toads-frogs --length "$length" --db "$tmp/$1" --threads "$2" --quiet --json |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["digest"])')
       t1=$(date +%s.%N)
-      python3 -c 'import sys; print(float(sys.argv[2]) - float(sys.argv[1]))' "$t0" "$t1" > "$tmp/$1.seconds"
+      python3 -c 'import sys; print(float(sys.argv[2]) - float(sys.argv[1]), sys.argv[3])' "$t0" "$t1" "$digest" > "$tmp/$1.out"
+      rm -rf "$tmp/$1"
     }
-    for r in $(seq 1 "${3:-7}"); do
-      one alone ""
-      one a 0 &
-      one b 1
+    pair() {
+      one a 1 0 &
+      one b 1 1
       wait
-      python3 -c 'import json,sys; r=lambda n: float(open(sys.argv[1] + "/" + n + ".seconds").read()); print(json.dumps({"kind": "ceiling", "length": int(sys.argv[2]), "repeat": int(sys.argv[3]), "alone": r("alone"), "side_by_side": [r("a"), r("b")], "run": sys.argv[4], "machine": sys.argv[5]}))' \
+    }
+    for r in $(seq 1 "${3:-9}"); do
+      if [ $((r % 2)) = 1 ]; then
+        one alone 1 0; pair; one two 2 0,1
+      else
+        one two 2 0,1; pair; one alone 1 0
+      fi
+      python3 -c 'import json,sys; r=lambda n: open(sys.argv[1] + "/" + n + ".out").read().split(); s=lambda n: float(r(n)[0]); print(json.dumps({"kind": "ceiling", "length": int(sys.argv[2]), "repeat": int(sys.argv[3]), "alone": s("alone"), "side_by_side": [s("a"), s("b")], "two_threads": s("two"), "digests": sorted({r(n)[1] for n in ("alone", "a", "b", "two")}), "run": sys.argv[4], "machine": sys.argv[5]}))' \
         "$tmp" "$length" "$r" "$run_id" "$machine" >> "$out"
       tail -1 "$out"
     done

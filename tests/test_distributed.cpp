@@ -543,6 +543,10 @@ TEST_CASE("memory budget: components move to later levels to keep any budget fro
   toadbase::TierPlan plan = natural;
   CHECK_FALSE(toadbase::fit_levels(plan, least - 1, 1));
   CHECK(plan.level == natural.level);
+  const toadbase::BudgetFit below = toadbase::fit_one_rank(natural, least - 1, 1);
+  CHECK_FALSE(below.fitted);
+  CHECK(below.peak == below.natural_peak);
+  CHECK(below.peak > least - 1);
   // a budget the natural levels keep leaves them as they are
   CostModel model;
   model.memory_budget = peak;
