@@ -291,15 +291,11 @@ Budget memory_budget(const std::string& text, bool given) {
 }
 
 /// The records a solve of `inst` on `ranks` ranks holds at once on its busiest rank, within
-/// the model's budget when a schedule keeps it, and the smallest budget a schedule keeps; 0
-/// and 0 for a game that solves with its own engine (no plan).
-struct PlannedPeak {
-  uint64_t peak = 0, smallest = 0;
-};
-PlannedPeak planned_peak(const Instance& inst, int ranks, const CostModel& model) {
+/// the model's budget when a schedule keeps it, and the smallest budget that works; all 0
+/// for a game that solves with its own engine (no plan).
+BudgetFit planned_peak(const Instance& inst, int ranks, const CostModel& model) {
   try {
-    const BudgetFit f = inst.budget_fit(ranks, model);
-    return {f.peak, f.smallest};
+    return inst.budget_fit(ranks, model);
   } catch (const std::invalid_argument&) {
     return {};
   }
@@ -311,9 +307,9 @@ std::string over_budget(const Game& game, const Instance& inst, const SolveOptio
   if (!budget.bytes) return "";
   CostModel model = cost_model(o);
   model.memory_budget = budget.bytes;
-  const PlannedPeak need = planned_peak(inst, ranks, model);
+  const BudgetFit need = planned_peak(inst, ranks, model);
   if (need.peak <= budget.bytes) return "";
-  const uint64_t least = need.smallest ? std::min(need.peak, need.smallest) : need.peak;
+  const uint64_t least = need.least();
   return "solve " + game.name() + ": the solve holds " + human_bytes(static_cast<double>(need.peak)) +
          " of records at once" + (ranks > 1 ? " on its busiest rank" : "") +
          (least < need.peak ? " (" + human_bytes(static_cast<double>(least)) +
@@ -512,8 +508,7 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
                         {"busy_seconds", static_cast<double>(l.busy_ps) / 1e12}});
   }
   const double secs = static_cast<double>(d.makespan_ps) / 1e12;
-  // what a budget must hold at least: the natural levels' peak, or the largest component's
-  const uint64_t least = d.smallest_budget ? std::min(d.natural_peak, d.smallest_budget) : peak;
+  const uint64_t least = budget_fit_of(d).least();
   json out = {{"game", game.name()},
               {"parameters", params},
               {"record", inst.identity().record},

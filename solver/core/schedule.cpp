@@ -21,14 +21,16 @@ std::vector<uint32_t> last_readers(const TierPlan& plan) {
   return last;
 }
 
-/// Bytes held at each level (one past the last level too: a tier no one reads at the last).
+/// Bytes held at each level (one past the last level too: a tier no one reads at the last),
+/// no tier held past level `cap`.
 std::vector<uint64_t> profile_of(const TierPlan& plan, const std::vector<uint32_t>& last, const std::vector<TierId>& tiers,
-                                 uint32_t base, uint64_t width) {
+                                 uint32_t base, uint64_t width, uint32_t cap = UINT32_MAX) {
   uint32_t top = 0;
-  for (TierId t : tiers) top = std::max(top, held_span(plan, last, t).second - base);
+  for (TierId t : tiers) top = std::max(top, std::min(held_span(plan, last, t).second, cap) - base);
   std::vector<int64_t> delta(top + 2, 0);
   for (TierId t : tiers) {
-    const auto [from, to] = held_span(plan, last, t);
+    auto [from, to] = held_span(plan, last, t);
+    to = std::min(to, cap);
     delta[from - base] += static_cast<int64_t>(plan.size[t] * width);
     delta[to - base + 1] -= static_cast<int64_t>(plan.size[t] * width);
   }
@@ -82,31 +84,23 @@ std::vector<Component> components(const TierPlan& plan, uint64_t width) {
   return out;
 }
 
-}  // namespace
-
-uint64_t held_peak(const TierPlan& plan, uint64_t width) {
+/// The most bytes every tier of the plan holds at once, none held past level `cap`.
+uint64_t peak_of_all(const TierPlan& plan, uint64_t width, uint32_t cap) {
   std::vector<TierId> all(plan.reads.size());
   std::iota(all.begin(), all.end(), TierId{0});
-  const std::vector<uint64_t> held = profile_of(plan, last_readers(plan), all, 0, width);
+  const std::vector<uint64_t> held = profile_of(plan, last_readers(plan), all, 0, width, cap);
   return held.empty() ? 0 : *std::max_element(held.begin(), held.end());
 }
+
+}  // namespace
+
+uint64_t held_peak(const TierPlan& plan, uint64_t width) { return peak_of_all(plan, width, UINT32_MAX); }
 
 uint64_t one_rank_peak(const TierPlan& plan, uint64_t width) {
   // as held_peak, but a tier no one reads is held at its level and the next only within the
   // levels (distribute.cpp's memory() on one rank: its reporter, rank 0, does not read it)
   const uint32_t levels = static_cast<uint32_t>(plan.by_level.size());
-  if (!levels) return 0;
-  const std::vector<uint32_t> last = last_readers(plan);
-  std::vector<int64_t> delta(levels + 1, 0);
-  for (TierId t = 0; t < plan.reads.size(); ++t) {
-    auto [from, to] = held_span(plan, last, t);
-    to = std::min(to, levels - 1);
-    delta[from] += static_cast<int64_t>(plan.size[t] * width);
-    delta[to + 1] -= static_cast<int64_t>(plan.size[t] * width);
-  }
-  int64_t now = 0, peak = 0;
-  for (uint32_t L = 0; L < levels; ++L) peak = std::max(peak, now += delta[L]);
-  return static_cast<uint64_t>(peak);
+  return levels ? peak_of_all(plan, width, levels - 1) : 0;
 }
 
 BudgetFit fit_one_rank(const TierPlan& plan, uint64_t budget, uint64_t width) {

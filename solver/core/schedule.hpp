@@ -27,6 +27,7 @@
 // source).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -64,7 +65,13 @@ struct BudgetFit {
   uint64_t natural_peak = 0;  // on the natural levels
   uint64_t smallest = 0;      // smallest_budget
   bool fitted = false;        // the levels moved
+  /// The smallest budget that works: the natural peak, or the largest component's when less.
+  uint64_t least() const { return smallest ? std::min(natural_peak, smallest) : peak; }
 };
 BudgetFit fit_one_rank(const TierPlan& plan, uint64_t budget, uint64_t width);
+/// The same figures of a plan distribute_within_budget made.
+inline BudgetFit budget_fit_of(const Distribution& d) {
+  return {d.busiest_peak(), d.natural_peak, d.smallest_budget, d.fitted};
+}
 
 }  // namespace toadbase

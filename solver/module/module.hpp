@@ -250,10 +250,7 @@ class Instance {
   }
   /// What the plan on `ranks` ranks holds at once on its busiest rank under
   /// model.memory_budget (schedule.hpp), without more of the plan than it needs.
-  virtual BudgetFit budget_fit(int ranks, const CostModel& model) const {
-    const Distribution d = plan(ranks, model);
-    return {d.busiest_peak(), d.natural_peak, d.smallest_budget, d.fitted};
-  }
+  virtual BudgetFit budget_fit(int ranks, const CostModel& model) const { return budget_fit_of(plan(ranks, model)); }
   /// The plan of a distributed solve of the whole space on `ranks` ranks (distribute.hpp).
   virtual Distribution plan(int ranks, const CostModel& model) const {
     (void)ranks, (void)model;
