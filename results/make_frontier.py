@@ -169,7 +169,10 @@ def verify_section(rows):
              "of every board on every core (wall time of each command; medians).", "",
              "Every run is kept, oldest first: the verify before 2026-11-28T13Z unranked every position and looped "
              "over every cell and piece in the rules (see the commit log); later ones step through each tier and "
-             "find moves and ranks without loops.", "",
+             "find moves and ranks without loops; from 2026-11-29T07:24Z the loop over a tier only detects a problem "
+             "(the position is checked again to word it), a toad set's sum and rank are one load, and a tier's 64 "
+             "lookups come in four runs of consecutive positions through a 256 MiB block cache (scattered, each "
+             "decoded a block of its own: a fifth of a whole verify at 18 cells).", "",
              "| length | run | positions | solve | whole verify | verify / solve | runs | all ok |",
              "|---:|---|---:|---:|---:|---:|---:|---|"]
     by = {}

@@ -792,6 +792,67 @@ TEST_CASE("read_tiers loads a stored tier without holding its children", "[solve
   CHECK(peak <= 2);  // a tier a thread
 }
 
+namespace {
+/// A fake game, one position a tier, whose last tier has more children than kMaxChildren,
+/// the decisive one among the last:
+///   tier 0 no move (a loss), tiers 1 .. w-2 move to tier 0 (wins in 1), tier w-1 to
+///   tier 1 (a loss in 2), tier w to tier w-1 (a win in 3); the top, tier w + 1, moves to
+///   each of tiers 1 .. w in order: a win in 3, through tier w-1, its child w-1 of w.
+struct WideGame {
+  using Position = TierId;
+  TierId w;
+  TierId tier_count() const { return w + 2; }
+  uint64_t tier_size(TierId) const { return 1; }
+  std::string tier_name(TierId t) const { return "wide" + std::to_string(t); }
+  std::vector<TierId> child_tiers(TierId t) const {
+    if (t == 0) return {};
+    if (t == w + 1) {
+      std::vector<TierId> all(w);
+      for (TierId c = 0; c < w; ++c) all[c] = c + 1;
+      return all;
+    }
+    return {t == w - 1 ? 1 : t == w ? w - 1 : 0};
+  }
+  Position unrank(TierId t, uint64_t) const { return t; }
+  toadbase::TierIndex rank(const Position& p) const { return {p, 0}; }
+  std::vector<Position> children(const Position& p) const { return child_tiers(p); }
+  template <class Visit>
+  void scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
+    for (uint64_t i = lo; i < hi; ++i) {
+      const auto kids = child_tiers(t);
+      for (uint32_t c = 0; c < kids.size(); ++c) visit.child(c, 0, true);
+      visit.position(i);
+    }
+  }
+};
+static_assert(toadbase::TierGame<WideGame>);
+}  // namespace
+
+TEST_CASE("verify reads every child of a position with more than kMaxChildren of them", "[solver][verify]") {
+  const WideGame g{toadbase::kMaxChildren + 16};
+  MemStore store(g.tier_count());
+  toadbase::solve_tiers(g, store, nullptr);
+  REQUIRE(store.records[g.w + 1] == std::vector<Record>{3});  // a win in 3
+  const auto verify = [&](const MemStore& s) {
+    return toadbase::with_threads(2, [&] {
+      return toadbase::verify_tiers<WideGame, ParityRecord>(
+          g, s, nullptr, [&](const TierId& p) { return toadbase::probe(g, s, p); },
+          [](const TierId& p) { return "wide" + std::to_string(p); });
+    });
+  };
+  const auto good = verify(store);
+  CHECK(good.ok);
+  CHECK(good.problem.empty());
+  CHECK(good.positions_checked == g.tier_count());
+  // the top stored as a win in 5: recomputed from every child, a win in 3
+  MemStore bad = store;
+  bad.records[g.w + 1][0] = 5;
+  const auto rep = verify(bad);
+  CHECK_FALSE(rep.ok);
+  CHECK_THAT(rep.problem,
+             Catch::Matchers::Contains("(wide" + std::to_string(g.w + 1) + "): stored win in 5, recomputed win in 3"));
+}
+
 TEST_CASE("read_tiers gives every tier once, with the solve's records, holding no more than the solve",
           "[solver][derived][analyze]") {
   // analyze reads a solved store this way: derived tiers (Frogs to move, and every tier with

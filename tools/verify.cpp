@@ -21,7 +21,7 @@ int run_verify(const VerifyOptions& o) {
   const Common& c = o.c;
   // verify reads every tier once; its lookups need only a small block cache (a sample reads
   // scattered blocks again and again: a larger one)
-  const Opened d = open_database(c.db, true, o.sample ? size_t{256} << 20 : size_t{16} << 20);
+  const Opened d = open_database(c.db, true, size_t{256} << 20);
   uint64_t positions = d.db->summary().value("positions", uint64_t{0});
   if (o.sample) {
     positions = 0;

@@ -227,7 +227,7 @@ bool each_child(const G& game, const typename G::Position& p, std::vector<typena
 
 /// The position after p (index i of tier t) in rank order: the game's step, or an unrank.
 template <class G>
-void next_in_tier(const G& game, TierId t, uint64_t i, typename G::Position& p) {
+[[gnu::always_inline]] inline void next_in_tier(const G& game, TierId t, uint64_t i, typename G::Position& p) {
   if constexpr (requires { game.next_in_tier(t, p); }) {
     game.next_in_tier(t, p);
   } else {

@@ -173,7 +173,8 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
   // Tables for the hot loop: every toad set of a size the space uses, grouped by (size, sum).
   std::vector<bool> used_size(M, params_.toads.has_value() ? false : true);
   if (params_.toads) used_size[*params_.toads] = true;
-  set_rank_.assign(size_t{1} << n_, 0);
+  full_ = static_cast<uint32_t>((uint64_t{1} << n_) - 1);
+  set_key_.assign(size_t{1} << n_, 0);
   set_start_.assign(M * S + 1, 0);
   for (int t = 0; t <= n_; ++t)
     for (int s = 0; s <= max_sum_; ++s)
@@ -184,15 +185,16 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
     if (!used_size[t]) continue;
     const int sum = FixedSumSets::bit_sum(mask);
     const uint64_t r = rank_toads(mask, t, sum);
-    set_rank_[mask] = static_cast<uint32_t>(r);
+    if (r >> (32 - kSumBits)) throw std::logic_error("toads and frogs: a toad set's rank outgrows its table");
+    set_key_[mask] = static_cast<uint32_t>(r << kSumBits | static_cast<uint32_t>(sum));
     sets_[set_start_[t * S + sum] + r] = mask;
   }
   for (int t = 0; t <= n_; ++t)
     for (int f = 0; t + f <= n_; ++f) {
       if (params_.toads && (t != *params_.toads || f != *params_.frogs)) continue;
       const int lo = t * (t - 1) / 2, hi = t * (2 * n_ - t - 1) / 2;
-      tier_base_[t][f] = static_cast<int64_t>(tiers_.size()) + 2 * hi;
       const uint64_t nb = binomial(n_ - t, f);
+      counts_[t][f] = {static_cast<int64_t>(tiers_.size()) + 2 * hi, nb};
       // each (t, f) once: its own table of frog sets (and their tail ranks), or none
       int64_t table = -1;
       if (nb <= frog_table_limit) {
@@ -336,20 +338,6 @@ Position Space::unrank(TierId id, uint64_t index) const {
   p.frogs = static_cast<uint32_t>(
       deposit_bits(colex_unrank(index % x.frog_sets, x.f, n_ - x.t), ~p.toads & full));
   return p;
-}
-
-void Space::next_in_tier(TierId id, Position& p) const {
-  const Tier& x = tiers_[id];
-  const uint32_t full = (1u << n_) - 1, free = ~p.toads & full;
-  if (x.f > 0) {
-    const uint64_t fb = extract_bits(p.frogs, free), next = next_subset(fb);
-    if (next < (uint64_t{1} << (n_ - x.t))) {
-      p.frogs = static_cast<uint32_t>(deposit_bits(next, free));
-      return;
-    }
-  }
-  p.toads = unrank_toads(rank_toads(p.toads, x.t, x.sum) + 1, x.t, x.sum);
-  p.frogs = static_cast<uint32_t>(deposit_bits((uint64_t{1} << x.f) - 1, ~p.toads & full));
 }
 
 std::vector<Position> Space::children(const Position& p) const {

@@ -229,7 +229,7 @@ class Space {
   uint32_t toads_at(int t, int sum, uint64_t r) const {  // unrank_toads by lookup
     return sets_[set_start_[t * (max_sum_ + 1) + sum] + r];
   }
-  uint64_t toads_rank(uint32_t toads) const { return set_rank_[toads]; }  // rank_toads by lookup
+  uint64_t toads_rank(uint32_t toads) const { return set_key_[toads] >> kSumBits; }  // rank_toads by lookup
 
   template <class R>
   void fill_tail_of(TierId t, const R* source, R* out) const;
@@ -243,6 +243,7 @@ class Space {
 
   SpaceParams params_;
   int n_;
+  uint32_t full_;  // the n cells' bits
   ColexByteRank frog_rank_;  // rank(): the frogs' colex rank among the free cells
   int max_sum_;
   std::vector<FixedSumSets> toad_sets_;  // [t]: the t-subsets of the n cells, by sum
@@ -250,9 +251,17 @@ class Space {
   static constexpr int kTable = 32;
   static_assert(kMaxLength + 2 <= kTable);
   uint32_t choose_[kTable][kTable];        // C(o, j) for the hot loop
-  int64_t tier_base_[kTable][kTable] = {};  // [t][f]: the tier of sum s is this - 2s (+ 1: Frogs to move)
+  struct Counts {
+    int64_t base = 0;   // the tier of sum s is this - 2s (+ 1: Frogs to move)
+    uint64_t rows = 0;  // C(n - t, f): the frog sets of one toad set
+  };
+  Counts counts_[kTable][kTable] = {};  // [t][f]
   uint64_t minus_choose_below_[kTable][kTable];  // -C(o - 1, j) modulo 2^64 (0 for o = 0): added
-  std::vector<uint32_t> set_rank_;    // [toad mask] -> its rank among sets of its size and sum
+  // [toad mask] -> its rank among sets of its size and sum, above kSumBits bits of the sum (rank()
+  // reads both with one load; at 26 cells the largest rank, 208,959, needs 18 bits)
+  static constexpr int kSumBits = 9;
+  static_assert(kMaxLength * (kMaxLength - 1) / 2 < (1 << kSumBits));
+  std::vector<uint32_t> set_key_;
   std::vector<uint32_t> sets_;        // toad masks grouped by (size, sum), in rank order
   std::vector<uint64_t> set_start_;   // [t][sum] -> first entry of the group in sets_
   std::vector<Tier> tiers_;
@@ -269,19 +278,37 @@ class Space {
 
 // a (t, f) space's tiers run from the highest sum down, Toads to move then Frogs for each
 inline TierId Space::tier_of(int t, int f, int sum, bool toads_turn) const {
-  return static_cast<TierId>(tier_base_[t][f] - 2 * sum + (toads_turn ? 0 : 1));
+  return static_cast<TierId>(counts_[t][f].base - 2 * sum + (toads_turn ? 0 : 1));
 }
 
 // inline: verify ranks every position and each of its children (a call cost a fifth of it)
 [[gnu::always_inline]] inline TierIndex Space::rank(const Position& p) const {
   const int t = std::popcount(p.toads), f = std::popcount(p.frogs);
-  const TierId id = tier_of(t, f, bit_index_sum(p.toads), p.turn == Player::Toads);
-  const uint32_t full = (1u << n_) - 1;
-  // the frogs' rank among the free cells without a loop (a table of n bits); the toad set's
-  // by one lookup in the table unrank_toads is checked against (verify checks rank(unrank));
-  // C(n - t, f) from the small table, not the tier's record: verify ranks every child
-  const uint64_t rb = frog_rank_(static_cast<uint32_t>(extract_bits(p.frogs, ~p.toads & full)));
-  return {id, toads_rank(p.toads) * choose_[n_ - t][f] + rb};
+  // the toad set's sum and rank by one lookup in the table unrank_toads is checked against
+  // (verify checks rank(unrank)); the tier and C(n - t, f) from one small table, not the
+  // tier's record: verify ranks every child
+  const uint32_t key = set_key_[p.toads];
+  const Counts& c = counts_[t][f];
+  const TierId id = static_cast<TierId>(c.base - 2 * static_cast<int64_t>(key & ((1u << kSumBits) - 1)) +
+                                        (p.turn == Player::Toads ? 0 : 1));
+  // the frogs' rank among the free cells without a loop (a table of n bits)
+  const uint64_t rb = frog_rank_(static_cast<uint32_t>(extract_bits(p.frogs, ~p.toads & full_)));
+  return {id, (key >> kSumBits) * c.rows + rb};
+}
+
+// inline, as rank() is: verify steps to every position
+[[gnu::always_inline]] inline void Space::next_in_tier(TierId id, Position& p) const {
+  const Tier& x = tiers_[id];
+  const uint32_t free = ~p.toads & full_;
+  if (x.f > 0) {
+    const uint64_t fb = extract_bits(p.frogs, free), next = next_subset(fb);
+    if (next < (uint64_t{1} << (n_ - x.t))) {
+      p.frogs = static_cast<uint32_t>(deposit_bits(next, free));
+      return;
+    }
+  }
+  p.toads = unrank_toads(rank_toads(p.toads, x.t, x.sum) + 1, x.t, x.sum);
+  p.frogs = static_cast<uint32_t>(deposit_bits((uint64_t{1} << x.f) - 1, ~p.toads & full_));
 }
 
 template <class F>
