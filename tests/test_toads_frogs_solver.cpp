@@ -793,16 +793,17 @@ TEST_CASE("read_tiers loads a stored tier without holding its children", "[solve
 }
 
 namespace {
-/// A fake game, one position a tier, whose last tier has more children than kMaxChildren,
-/// the decisive one among the last:
+/// A fake game whose top tier's positions have more children than kMaxChildren, the
+/// decisive one among the last:
 ///   tier 0 no move (a loss), tiers 1 .. w-2 move to tier 0 (wins in 1), tier w-1 to
-///   tier 1 (a loss in 2), tier w to tier w-1 (a win in 3); the top, tier w + 1, moves to
-///   each of tiers 1 .. w in order: a win in 3, through tier w-1, its child w-1 of w.
+///   tier 1 (a loss in 2), tier w to tier w-1 (a win in 3), one position each; the top,
+///   tier w + 1, has three positions, position j moving j + 1 times over to each of tiers
+///   1 .. w in order (w, 2w and 3w children): each a win in 3, through tier w-1.
 struct WideGame {
-  using Position = TierId;
+  using Position = std::pair<TierId, uint64_t>;
   TierId w;
   TierId tier_count() const { return w + 2; }
-  uint64_t tier_size(TierId) const { return 1; }
+  uint64_t tier_size(TierId t) const { return t == w + 1 ? 3 : 1; }
   std::string tier_name(TierId t) const { return "wide" + std::to_string(t); }
   std::vector<TierId> child_tiers(TierId t) const {
     if (t == 0) return {};
@@ -813,14 +814,18 @@ struct WideGame {
     }
     return {t == w - 1 ? 1 : t == w ? w - 1 : 0};
   }
-  Position unrank(TierId t, uint64_t) const { return t; }
-  toadbase::TierIndex rank(const Position& p) const { return {p, 0}; }
-  std::vector<Position> children(const Position& p) const { return child_tiers(p); }
+  Position unrank(TierId t, uint64_t i) const { return {t, i}; }
+  toadbase::TierIndex rank(const Position& p) const { return {p.first, p.second}; }
+  std::vector<Position> children(const Position& p) const {
+    std::vector<Position> out;
+    for (uint64_t again = 0; again <= (p.first == w + 1 ? p.second : 0); ++again)
+      for (TierId c : child_tiers(p.first)) out.push_back({c, 0});
+    return out;
+  }
   template <class Visit>
   void scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
     for (uint64_t i = lo; i < hi; ++i) {
-      const auto kids = child_tiers(t);
-      for (uint32_t c = 0; c < kids.size(); ++c) visit.child(c, 0, true);
+      for (const Position& c : children({t, i})) visit.child(c.first == 0 ? 0 : (t == w + 1 ? c.first - 1 : 0), 0, true);
       visit.position(i);
     }
   }
@@ -828,29 +833,29 @@ struct WideGame {
 static_assert(toadbase::TierGame<WideGame>);
 }  // namespace
 
-TEST_CASE("verify reads every child of a position with more than kMaxChildren of them", "[solver][verify]") {
+TEST_CASE("verify reads every child of positions with more than kMaxChildren of them", "[solver][verify]") {
   const WideGame g{toadbase::kMaxChildren + 16};
+  const TierId top = g.w + 1;
   MemStore store(g.tier_count());
   toadbase::solve_tiers(g, store, nullptr);
-  REQUIRE(store.records[g.w + 1] == std::vector<Record>{3});  // a win in 3
+  REQUIRE(store.records[top] == std::vector<Record>{3, 3, 3});  // wins in 3
   const auto verify = [&](const MemStore& s) {
-    return toadbase::with_threads(2, [&] {
-      return toadbase::verify_tiers<WideGame, ParityRecord>(
-          g, s, nullptr, [&](const TierId& p) { return toadbase::probe(g, s, p); },
-          [](const TierId& p) { return "wide" + std::to_string(p); });
-    });
+    return toadbase::verify_tiers<WideGame, ParityRecord>(
+        g, s, nullptr, [&](const WideGame::Position& p) { return toadbase::probe(g, s, p); },
+        [](const WideGame::Position& p) { return "wide" + std::to_string(p.first) + "." + std::to_string(p.second); });
   };
-  const auto good = verify(store);
+  const auto good = toadbase::with_threads(1, [&] { return verify(store); });
   CHECK(good.ok);
   CHECK(good.problem.empty());
-  CHECK(good.positions_checked == g.tier_count());
-  // the top stored as a win in 5: recomputed from every child, a win in 3
+  CHECK(good.positions_checked == g.tier_count() + 2);
+  // the last position stored as a win in 5: recomputed from all its 3w children, after two
+  // positions with w and 2w in the same run, a win in 3
   MemStore bad = store;
-  bad.records[g.w + 1][0] = 5;
-  const auto rep = verify(bad);
+  bad.records[top][2] = 5;
+  const auto rep = toadbase::with_threads(1, [&] { return verify(bad); });
   CHECK_FALSE(rep.ok);
-  CHECK_THAT(rep.problem,
-             Catch::Matchers::Contains("(wide" + std::to_string(g.w + 1) + "): stored win in 5, recomputed win in 3"));
+  CHECK_THAT(rep.problem, Catch::Matchers::Contains("tier wide" + std::to_string(top) + " index 2 (wide" +
+                                                    std::to_string(top) + ".2): stored win in 5, recomputed win in 3"));
 }
 
 TEST_CASE("read_tiers gives every tier once, with the solve's records, holding no more than the solve",

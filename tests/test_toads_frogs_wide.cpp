@@ -367,3 +367,46 @@ TEST_CASE("verify names the first child that lies outside the tiers its game say
     CHECK(rep.problem == want);
   }
 }
+
+TEST_CASE("verify looks up positions of a tier's tail, however short the tail", "[verify]") {
+  // more than kProbeAllBelow positions: verify looks up a sample of each tier, not every one
+  const tf::SpaceParams params{13, std::nullopt, std::nullopt};
+  const SolvedSpace solved(params);
+  const tf::Space& space = solved.space;
+  REQUIRE(space.total_positions() > toadbase::kProbeAllBelow);
+  // stored tiers whose tail (boards with a toad on the last cell, looked up through
+  // canonical()) is under a quarter of them: lookups in runs of consecutive positions missed them
+  std::vector<TierId> short_tails;
+  for (TierId t = 0; t < space.tier_count(); ++t) {
+    const uint64_t size = space.tier_size(t), tail = size - space.tier_prefix(t);
+    if (space.tier_stored(t) && size >= toadbase::kProbesPerTier && tail >= toadbase::kProbesPerTier / 4 &&
+        tail * 4 < size)
+      short_tails.push_back(t);
+  }
+  INFO(short_tails.size() << " tiers with a short tail");
+  REQUIRE(short_tails.size() >= 4);
+  const auto name = [](const tf::Position& p) { return tf::format(p); };
+  for (size_t k = 0; k < short_tails.size(); k += std::max<size_t>(1, short_tails.size() / 12)) {
+    const TierId bad = short_tails[k];
+    const uint64_t prefix = space.tier_prefix(bad);
+    // a lookup that answers wrongly for that tail alone
+    const auto lookup = [&](const tf::Position& p) {
+      Outcome o = toadbase::probe(space, solved.store, p);
+      const toadbase::TierIndex at = space.rank(p);
+      if (at.tier == bad && at.index >= prefix) o.remoteness += 2;
+      return o;
+    };
+    const auto rep = toadbase::with_threads(2, [&] {
+      return toadbase::verify_tiers<tf::Space, toadbase::ParityRecord>(space, solved.store, nullptr, lookup, name);
+    });
+    INFO("tier " << space.tier_name(bad) << " (" << space.tier_size(bad) << " positions, tail from " << prefix
+                 << "): " << rep.problem);
+    CHECK_FALSE(rep.ok);
+    CHECK_THAT(rep.problem, Contains("tier " + space.tier_name(bad) + " index ") && Contains("looked up as"));
+    const size_t at = rep.problem.find(" index ");
+    REQUIRE(at != std::string::npos);
+    const uint64_t index = std::stoull(rep.problem.substr(at + 7));
+    CHECK(index >= prefix);
+    CHECK(index < space.tier_size(bad));
+  }
+}

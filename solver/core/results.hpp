@@ -34,7 +34,7 @@ struct VerifyReport {
 /// a space of at most kProbeAllBelow positions); the engines of their own keep the same.
 inline constexpr uint64_t kProbesPerTier = 64;
 inline constexpr uint64_t kProbeAllBelow = uint64_t{1} << 20;
-/// A large tier's probes come in this many runs of consecutive indices (verify.hpp).
-inline constexpr uint64_t kProbeRuns = 4;
+/// A large tier's probes are spread over this many sections of it (verify.hpp).
+inline constexpr uint64_t kProbeSections = 4;
 
 }  // namespace toadbase

@@ -197,16 +197,30 @@ class TierVerifier {
   }
 
   // the path users take: a sample of the tier's positions looked up as query does. A sample
-  // of a large tier is kProbeRuns runs of consecutive indices, one in each quarter of the tier
-  // (at a place the run's number moves): a lookup decodes the whole block that holds its record,
-  // and 64 scattered lookups decoded up to 64 blocks a tier, a fifth of a whole verify at 18 cells.
+  // of a large tier is spread over kProbeSections sections of it, as many lookups in each:
+  // with a tail of enough positions (read through canonical(), which the recompute above
+  // never calls), the last section is the tail and the others share the prefix; otherwise
+  // the sections are the tier's quarters.
+  static_assert(kProbesPerTier % kProbeSections == 0);
   bool probe_sample(TierId t, const R* mine, uint64_t probes) {
     const uint64_t size = game_.tier_size(t);
-    const bool runs = !probe_all_ && probes == kProbesPerTier && size >= kProbesPerTier;
-    const uint64_t run_length = kProbesPerTier / kProbeRuns, span = size / kProbeRuns;
+    const bool spread = !probe_all_ && probes == kProbesPerTier && size >= kProbesPerTier;
+    const uint64_t each = kProbesPerTier / kProbeSections;
+    const uint64_t prefix = tier_prefix(game_, t);
+    const bool tail_apart = prefix >= (kProbeSections - 1) * each && size - prefix >= each;
+    const auto section = [&](uint64_t s) -> std::pair<uint64_t, uint64_t> {  // [begin, end), at least `each` long
+      if (!tail_apart) return {s * (size / kProbeSections), (s + 1) * (size / kProbeSections)};
+      if (s + 1 == kProbeSections) return {prefix, size};
+      const uint64_t part = prefix / (kProbeSections - 1);
+      return {s * part, (s + 1) * part};
+    };
     for (uint64_t k = 0; k < probes; ++k) {
-      const uint64_t run = k / run_length;
-      const uint64_t i = !runs ? k : run * span + (run * 7919) % (span - run_length + 1) + k % run_length;
+      uint64_t i = k;
+      if (spread) {  // the j-th of `each` lookups in a section: in the j-th of `each` equal parts of it
+        const auto [begin, end] = section(k / each);
+        const uint64_t length = end - begin, j = k % each;
+        i = begin + (length * j) / each + (k * 7919) % std::max<uint64_t>(1, length / each);
+      }
       const Position p = game_.unrank(t, i);
       std::string problem;
       try {

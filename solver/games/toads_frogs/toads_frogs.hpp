@@ -69,7 +69,7 @@
 
 namespace toadbase::toads_frogs {
 
-/// The longest strip accepted. The hot loop's tables grow as 2^n (set_rank_ and sets_, four
+/// The longest strip accepted. The hot loop's tables grow as 2^n (set_key_ and sets_, four
 /// bytes an entry, 512 MiB at 26, 2 GiB at 28, in every process that opens the space), and
 /// 26 cells already hold 5 * 10^12 positions. Up to 27 cells the bound e(t + f) + tf on the
 /// number of moves (225 at 26, 243 at 27, 261 at 28) fits the one-byte record (module.hpp:
