@@ -171,10 +171,9 @@ def verify_section(rows):
              "over every cell and piece in the rules (see the commit log); later ones step through each tier and "
              "find moves and ranks without loops; from 2026-11-29T07:24Z the loop over a tier only detects a problem "
              "(the position is checked again to word it), a toad set's sum and rank are one load, and the lookups "
-             "read through a 256 MiB block cache (with 16 MiB, a lookup decoding a block of its own, the whole verify "
-             "at 18 cells took 1.34 times as long: 17.7 s against 13.2 s, medians of 5 alternated pairs). The run of "
-             "07:24Z looked up a tier's positions in four runs of consecutive indices; later ones spread them over "
-             "four sections, a tier's tail one of them.", "",
+             "read through a 256 MiB block cache (16 MiB before: a lookup decoded a block of its own again and "
+             "again). The run of 07:24Z looked up a tier's positions in four runs of consecutive indices; later ones "
+             "spread them over four sections, the last holding the tier's tail.", "",
              "| length | run | positions | solve | whole verify | verify / solve | runs | all ok |",
              "|---:|---|---:|---:|---:|---:|---:|---|"]
     by = {}

@@ -375,19 +375,33 @@ TEST_CASE("verify looks up positions of a tier's tail, however short the tail", 
   const tf::Space& space = solved.space;
   REQUIRE(space.total_positions() > toadbase::kProbeAllBelow);
   // stored tiers whose tail (boards with a toad on the last cell, looked up through
-  // canonical()) is under a quarter of them: lookups in runs of consecutive positions missed them
-  std::vector<TierId> short_tails;
+  // canonical()) is under a quarter of them, the smallest part of their tier first (lookups
+  // in runs of consecutive positions missed some), and the shortest tail, of fewer positions
+  // than a section's lookups
+  std::vector<std::pair<double, TierId>> short_tails;  // (the tail's part of the tier, tier)
+  uint64_t shortest = UINT64_MAX;
   for (TierId t = 0; t < space.tier_count(); ++t) {
     const uint64_t size = space.tier_size(t), tail = size - space.tier_prefix(t);
-    if (space.tier_stored(t) && size >= toadbase::kProbesPerTier && tail >= toadbase::kProbesPerTier / 4 &&
-        tail * 4 < size)
-      short_tails.push_back(t);
+    if (space.tier_stored(t) && size >= toadbase::kProbesPerTier && tail >= 1 && tail * 4 < size) {
+      short_tails.push_back({static_cast<double>(tail) / static_cast<double>(size), t});
+      shortest = std::min(shortest, tail);
+    }
   }
-  INFO(short_tails.size() << " tiers with a short tail");
-  REQUIRE(short_tails.size() >= 4);
+  std::sort(short_tails.begin(), short_tails.end());
+  REQUIRE(short_tails.size() >= 12);
+  INFO(short_tails.size() << " tiers with a short tail, the smallest part " << short_tails.front().first
+                          << ", the shortest " << shortest);
+  REQUIRE(shortest < toadbase::kProbesPerTier / toadbase::kProbeSections);
+  std::vector<TierId> tried;  // the 8 smallest parts, and 8 more spread over the others
+  for (size_t k = 0; k < short_tails.size(); k += k < 8 ? 1 : std::max<size_t>(1, short_tails.size() / 8))
+    tried.push_back(short_tails[k].second);
+  // and the shortest tail
+  tried.push_back(std::min_element(short_tails.begin(), short_tails.end(), [&](const auto& a, const auto& b) {
+                    return space.tier_size(a.second) - space.tier_prefix(a.second) <
+                           space.tier_size(b.second) - space.tier_prefix(b.second);
+                  })->second);
   const auto name = [](const tf::Position& p) { return tf::format(p); };
-  for (size_t k = 0; k < short_tails.size(); k += std::max<size_t>(1, short_tails.size() / 12)) {
-    const TierId bad = short_tails[k];
+  for (const TierId bad : tried) {
     const uint64_t prefix = space.tier_prefix(bad);
     // a lookup that answers wrongly for that tail alone
     const auto lookup = [&](const tf::Position& p) {

@@ -19,9 +19,9 @@ struct VerifyOptions {
 
 int run_verify(const VerifyOptions& o) {
   const Common& c = o.c;
-  // verify loads every tier once, and looks up 64 positions of each (a lookup decodes the
-  // block that holds its record: at 18 cells a 16 MiB cache made the whole verify 1.34 times
-  // as long as this one, where every block stays); a sample reads scattered blocks again and again
+  // verify loads every tier once and looks up 64 positions of each, a lookup decoding the
+  // block that holds its record (a 16 MiB cache decoded blocks again and again: at 18 cells
+  // it made the whole verify about a third longer); a sample reads scattered blocks again and again
   const Opened d = open_database(c.db, true, size_t{256} << 20);
   uint64_t positions = d.db->summary().value("positions", uint64_t{0});
   if (o.sample) {

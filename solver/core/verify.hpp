@@ -198,20 +198,22 @@ class TierVerifier {
 
   // the path users take: a sample of the tier's positions looked up as query does. A sample
   // of a large tier is spread over kProbeSections sections of it, as many lookups in each:
-  // with a tail of enough positions (read through canonical(), which the recompute above
-  // never calls), the last section is the tail and the others share the prefix; otherwise
-  // the sections are the tier's quarters.
-  static_assert(kProbesPerTier % kProbeSections == 0);
+  // when the tier has a tail (read through canonical(), which the recompute above never
+  // calls), the last section ends the tier and holds the whole tail (at least `each`
+  // positions: a shorter tail is looked up whole) and the others share the rest; otherwise
+  // the sections are the tier's quarters (as they are when the tail is most of the tier).
+  static_assert(kProbeSections >= 2 && kProbesPerTier % kProbeSections == 0);
   bool probe_sample(TierId t, const R* mine, uint64_t probes) {
     const uint64_t size = game_.tier_size(t);
     const bool spread = !probe_all_ && probes == kProbesPerTier && size >= kProbesPerTier;
     const uint64_t each = kProbesPerTier / kProbeSections;
     const uint64_t prefix = tier_prefix(game_, t);
-    const bool tail_apart = prefix >= (kProbeSections - 1) * each && size - prefix >= each;
+    const uint64_t last = std::min(prefix, size - std::min(size, each));  // where the last section begins
+    const bool tail_apart = prefix < size && last >= (kProbeSections - 1) * each;
     const auto section = [&](uint64_t s) -> std::pair<uint64_t, uint64_t> {  // [begin, end), at least `each` long
       if (!tail_apart) return {s * (size / kProbeSections), (s + 1) * (size / kProbeSections)};
-      if (s + 1 == kProbeSections) return {prefix, size};
-      const uint64_t part = prefix / (kProbeSections - 1);
+      if (s + 1 == kProbeSections) return {last, size};
+      const uint64_t part = last / (kProbeSections - 1);
       return {s * part, (s + 1) * part};
     };
     for (uint64_t k = 0; k < probes; ++k) {
