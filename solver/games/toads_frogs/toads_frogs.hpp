@@ -288,12 +288,10 @@ inline TierId Space::tier_of(int t, int f, int sum, bool toads_turn) const {
   // (verify checks rank(unrank)); the tier and C(n - t, f) from one small table, not the
   // tier's record: verify ranks every child
   const uint32_t key = set_key_[p.toads];
-  const Counts& c = counts_[t][f];
-  const TierId id = static_cast<TierId>(c.base - 2 * static_cast<int64_t>(key & ((1u << kSumBits) - 1)) +
-                                        (p.turn == Player::Toads ? 0 : 1));
+  const TierId id = tier_of(t, f, static_cast<int>(key & ((1u << kSumBits) - 1)), p.turn == Player::Toads);
   // the frogs' rank among the free cells without a loop (a table of n bits)
   const uint64_t rb = frog_rank_(static_cast<uint32_t>(extract_bits(p.frogs, ~p.toads & full_)));
-  return {id, (key >> kSumBits) * c.rows + rb};
+  return {id, (key >> kSumBits) * counts_[t][f].rows + rb};
 }
 
 // inline, as rank() is: verify steps to every position
