@@ -1,4 +1,4 @@
-// One block of the plane stream as it is stored: its digest, then its bytes compressed.
+// One block of a tier's byte planes as it is stored: its digest, then its bytes compressed.
 //
 //     u64le XXH64(raw bytes)  |  one zstd frame of the raw bytes (content size in its header)
 #pragma once

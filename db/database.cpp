@@ -237,6 +237,7 @@ void Database::load_tier_meta(std::vector<TierId>* damaged) {
   tier_meta_.assign(manifest_.at("tier_count").get<uint32_t>(), std::nullopt);
   sized_by_solve_ = sized_by_solve(manifest_, path_);
   const uint32_t version = manifest_.at("format_version").get<uint32_t>();
+  per_block_ = db::planes_per_block(version, width_);
   const uint64_t total = manifest_.value("positions", uint64_t{0});
   const uint64_t table_total = manifest_.value("table_records", uint64_t{0});
   std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(rocksdb::ReadOptions()));
@@ -486,6 +487,7 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
   d->zstd_level_ = d->manifest_.value("zstd_level", zstd_level);
   std::vector<TierId> damaged;
   d->load_tier_meta(repair ? &damaged : nullptr);
+  if (fresh && d->width_ > 1) d->settle_layout(damaged);
   for (TierId t = 0; t < d->tier_count(); ++t) {
     if (!d->tier_meta_[t] || tiers[t].sized_by_solve() || d->tier_meta_[t]->positions == tiers[t].positions) continue;
     // with its own manifest (the tier layout checked), a tier of another size is damage; with
@@ -514,6 +516,51 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
   d->writer_ = std::make_unique<GroupWriter>(*d->db_, path, block_bytes);
   undo.keep();
   return d;
+}
+
+void Database::settle_layout(std::vector<TierId>& damaged) {
+  auto read_as = [&](bool per_block, std::vector<TierId>& dmg) {
+    manifest_["format_version"] =
+        per_block ? kFormatVersion : block_bytes_of(manifest_) == kDefaultBlockBytes ? 2u : 3u;
+    dmg.clear();
+    load_tier_meta(&dmg);  // per_block_ from the format
+    return tier_meta_;
+  };
+  std::vector<TierId> damaged_as3, damaged_as4;
+  const auto as3 = read_as(false, damaged_as3);
+  const auto as4 = read_as(true, damaged_as4);  // format 4 stays unless a tier says otherwise
+  std::vector<uint8_t> buf;
+  auto loads = [&](TierId t) {  // with the tier's digest
+    try {
+      buf.resize(tier_meta_[t]->kept * width_);
+      load_tier(t, buf.data());
+      return true;
+    } catch (const DbError&) {
+      return false;
+    }
+  };
+  for (TierId t = 0; t < as4.size(); ++t) {
+    // a tier of one block lies the same in both layouts; one kept in part has no digest to say
+    if (!as3[t] || !as4[t] || as4[t]->kept != as4[t]->positions || as4[t]->blocks < 2) continue;
+    const bool fits4 = loads(t);
+    per_block_ = false;
+    tier_meta_ = as3;
+    const bool fits3 = loads(t);
+    per_block_ = true;
+    tier_meta_ = as4;
+    if (fits3 == fits4) continue;  // damaged, or its records read the same both ways
+    if (fits3) read_as(false, damaged);
+    else damaged = damaged_as4;
+    return;
+  }
+  // no tier says: format 4, and a tier of several blocks that keeps a prefix (which no
+  // digest checks) solved again
+  damaged = damaged_as4;
+  for (TierId t = 0; t < tier_meta_.size(); ++t)
+    if (tier_meta_[t] && tier_meta_[t]->kept < tier_meta_[t]->positions && tier_meta_[t]->blocks > 1) {
+      damaged.push_back(t);
+      tier_meta_[t].reset();
+    }
 }
 
 namespace {
@@ -583,27 +630,28 @@ struct PackedTier {
 
 namespace {
 
-/// A tier of `count` records keeping `kept`, its blocks still to pack.
-PackedTier empty_tier(const PlaneLayout& layout, uint64_t block_bytes, uint64_t count) {
+/// A tier of `count` records keeping `layout.kept`, its blocks still to pack.
+PackedTier empty_tier(const PlaneLayout& layout, uint64_t count) {
   PackedTier p;
   p.meta.positions = count;
   p.meta.kept = layout.kept;
-  p.meta.blocks = blocks_of(layout.stream_bytes(), block_bytes);
+  p.meta.blocks = layout.blocks();
   p.blocks.resize(p.meta.blocks);
   return p;
 }
 
-PackedTier pack_tier(unsigned width, int level, uint64_t block_bytes, const uint8_t* rm, uint64_t count, uint64_t kept) {
+PackedTier pack_tier(unsigned width, int level, uint64_t block_bytes, bool per_block, const uint8_t* rm, uint64_t count,
+                     uint64_t kept) {
   if (kept > count) throw DbError("a tier keeps more records than it has");
-  const PlaneLayout layout{width, kept};
-  PackedTier p = empty_tier(layout, block_bytes, count);
+  const PlaneLayout layout{width, kept, block_bytes, per_block};
+  PackedTier p = empty_tier(layout, count);
   tbb::parallel_for(uint64_t{0}, p.meta.blocks, [&](uint64_t b) {
-    const uint64_t from = b * block_bytes, len = std::min(block_bytes, layout.stream_bytes() - from);
+    const uint64_t len = layout.block_size(b);
     if (width == 1) {
-      p.blocks[b] = encode_block(rm + from, len, level);
+      p.blocks[b] = encode_block(rm + b * block_bytes, len, level);
     } else {
       std::vector<uint8_t> raw(len);
-      layout.gather(rm, from, len, raw.data());
+      layout.gather(rm, b, raw.data());
       p.blocks[b] = encode_block(raw.data(), len, level);
     }
   });
@@ -613,24 +661,35 @@ PackedTier pack_tier(unsigned width, int level, uint64_t block_bytes, const uint
 }
 
 /// As pack_tier, keeping every record, which `source` makes a block's run at a time: the
-/// blocks are made a batch at a time in parallel, and the digest (the XXH64 of the plane
-/// stream, which is what the blocks hold in order) follows them batch by batch.
-PackedTier pack_tier_from(unsigned width, int level, uint64_t block_bytes, uint64_t count,
+/// blocks are made a batch at a time in parallel. The digest (the XXH64 of the planes, one
+/// after the other) follows the blocks batch by batch when they hold the planes in that
+/// order (one plane stream for the tier); with planes per block it is made after them, a
+/// plane at a time, asking `source` for the records again a run at a time.
+PackedTier pack_tier_from(unsigned width, int level, uint64_t block_bytes, bool per_block, uint64_t count,
                           const TierStore::RecordSource& source) {
-  const PlaneLayout layout{width, count};
-  PackedTier p = empty_tier(layout, block_bytes, count);
+  const PlaneLayout layout{width, count, block_bytes, per_block};
+  PackedTier p = empty_tier(layout, count);
   constexpr uint64_t kBatch = 32;
   std::vector<std::vector<uint8_t>> raw(kBatch);
   Xxh64Stream digest;
+  const bool stream_order = !per_block || width == 1;
   for (uint64_t first = 0; first < p.meta.blocks; first += kBatch) {
     const uint64_t n = std::min(kBatch, p.meta.blocks - first);
     tbb::parallel_for(uint64_t{0}, n, [&](uint64_t j) {
-      const uint64_t b = first + j, from = b * block_bytes, len = std::min(block_bytes, layout.stream_bytes() - from);
+      const uint64_t b = first + j, len = layout.block_size(b);
       std::vector<uint8_t>& out = raw[j];
       out.resize(len);
       if (width == 1) {
-        source(from, len, out.data());
+        source(b * block_bytes, len, out.data());
+      } else if (per_block) {
+        // the block's records, then their planes
+        const uint64_t from = b * layout.block_records(), records = len / width;
+        std::vector<uint8_t> rm(len);
+        source(from, records, rm.data());
+        const PlaneLayout one{width, records, len, true};
+        one.gather(rm.data(), 0, out.data());
       } else {
+        const uint64_t from = b * block_bytes;
         std::vector<uint8_t> records;
         uint64_t plane = from / count, i = from % count;
         for (uint64_t s = 0; s < len;) {
@@ -645,7 +704,19 @@ PackedTier pack_tier_from(unsigned width, int level, uint64_t block_bytes, uint6
       }
       p.blocks[b] = encode_block(out.data(), len, level);
     });
-    for (uint64_t j = 0; j < n; ++j) digest.update(raw[j].data(), raw[j].size());
+    if (stream_order)
+      for (uint64_t j = 0; j < n; ++j) digest.update(raw[j].data(), raw[j].size());
+  }
+  if (!stream_order) {
+    constexpr uint64_t kRun = uint64_t{1} << 16;
+    std::vector<uint8_t> records(kRun * width), plane_bytes(kRun);
+    for (unsigned plane = 0; plane < width; ++plane)
+      for (uint64_t i = 0; i < count; i += kRun) {
+        const uint64_t run = std::min(kRun, count - i);
+        source(i, run, records.data());
+        for (uint64_t r = 0; r < run; ++r) plane_bytes[r] = records[r * width + plane];
+        digest.update(plane_bytes.data(), run);
+      }
   }
   for (const auto& v : p.blocks) p.meta.stored_bytes += v.size();
   p.meta.digest = digest.digest();
@@ -663,11 +734,12 @@ uint64_t get64(const uint8_t* p) {
 
 class BlockPacker : public toadbase::TierPacker {
  public:
-  BlockPacker(unsigned width, int level, uint64_t block_bytes) : width_(width), level_(level), block_bytes_(block_bytes) {}
+  BlockPacker(unsigned width, int level, uint64_t block_bytes, bool per_block)
+      : width_(width), level_(level), block_bytes_(block_bytes), per_block_(per_block) {}
   // u64 positions, kept, blocks, digest; u64 size of each block; the blocks
   std::vector<uint8_t> pack(const void* records, uint64_t count, uint64_t keep) const override {
     const PackedTier p =
-        pack_tier(width_, level_, block_bytes_, static_cast<const uint8_t*>(records), count, std::min(keep, count));
+        pack_tier(width_, level_, block_bytes_, per_block_, static_cast<const uint8_t*>(records), count, std::min(keep, count));
     std::vector<uint8_t> out;
     out.reserve(32 + 8 * p.blocks.size() + p.meta.stored_bytes);
     put64(out, p.meta.positions);
@@ -683,24 +755,26 @@ class BlockPacker : public toadbase::TierPacker {
   unsigned width_;
   int level_;
   uint64_t block_bytes_;
+  bool per_block_;
 };
 
 }  // namespace
 
-std::unique_ptr<TierPacker> Database::packer(unsigned record_bytes, int zstd_level, uint64_t block_bytes) {
+std::unique_ptr<TierPacker> Database::packer(unsigned record_bytes, int zstd_level, uint64_t block_bytes,
+                                             bool per_block) {
   if (!valid_block_bytes(block_bytes)) throw std::invalid_argument("blocks of " + std::to_string(block_bytes) + " bytes");
-  return std::make_unique<BlockPacker>(record_bytes, zstd_level, block_bytes);
+  return std::make_unique<BlockPacker>(record_bytes, zstd_level, block_bytes, per_block);
 }
 
 void Database::commit_tier(TierId t, const void* records, uint64_t count, uint64_t keep) {
   if (read_only_) throw DbError(path_ + " is opened read-only");
-  write_tier(t, pack_tier(width_, zstd_level_, block_bytes_, static_cast<const uint8_t*>(records), count,
+  write_tier(t, pack_tier(width_, zstd_level_, block_bytes_, per_block_, static_cast<const uint8_t*>(records), count,
                           std::min(keep, count)));
 }
 
 void Database::commit_tier_from(TierId t, uint64_t count, const RecordSource& source) {
   if (read_only_) throw DbError(path_ + " is opened read-only");
-  write_tier(t, pack_tier_from(width_, zstd_level_, block_bytes_, count, source));
+  write_tier(t, pack_tier_from(width_, zstd_level_, block_bytes_, per_block_, count, source));
 }
 
 void Database::commit_packed(TierId t, std::span<const uint8_t> packed) {
@@ -713,7 +787,7 @@ void Database::commit_packed(TierId t, std::span<const uint8_t> packed) {
   tier.meta.blocks = get64(p + 16);
   tier.meta.digest = get64(p + 24);
   const uint64_t nblocks = tier.meta.blocks;
-  if (tier.meta.kept > tier.meta.positions || nblocks != blocks_of(tier.meta.kept * width_, block_bytes_) ||
+  if (tier.meta.kept > tier.meta.positions || nblocks != layout(tier.meta).blocks() ||
       packed.size() < 32 + 8 * nblocks)
     throw DbError(where + " does not add up (another record width or zstd level on that rank?)");
   uint64_t at = 32 + 8 * nblocks;
@@ -777,15 +851,15 @@ std::vector<uint8_t> Database::decoded(TierId t, uint64_t b) const {
 
 void Database::load_tier(TierId t, void* out) const {
   const TierMeta& m = tier_meta(t);
-  const PlaneLayout layout{width_, m.kept};
+  const PlaneLayout layout = this->layout(m);
   auto* rm = static_cast<uint8_t*>(out);
   uint64_t filled = 0;
   for (uint64_t b = 0; b < m.blocks; ++b) {
     const std::vector<uint8_t> raw = decoded(t, b);
-    if (filled + raw.size() > layout.stream_bytes() || (b + 1 < m.blocks && raw.size() != block_bytes_))
+    if (b >= layout.blocks() || raw.size() != layout.block_size(b))
       throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) +
                     " does not fit the tier's size (damaged)");
-    layout.scatter(raw.data(), filled, raw.size(), rm);
+    layout.scatter(raw.data(), b, rm);
     filled += raw.size();
   }
   if (filled != layout.stream_bytes())
@@ -803,13 +877,23 @@ void Database::read_record(TierId t, uint64_t index, void* out) const {
                     " keeps no records (derived, or all of it a tail copied from another tier)");
     throw DbError("index " + std::to_string(index) + " is beyond the records tier " + std::to_string(t) + " keeps");
   }
-  const PlaneLayout layout{width_, m.kept};
+  const PlaneLayout layout = this->layout(m);
   auto* bytes = static_cast<uint8_t*>(out);
+  if (layout.per_block) {  // every byte from one block, checked to be the size the tier says
+    const uint64_t b = layout.at(index, 0).block;
+    const auto blk = cache_ ? cache_->block(first_block_[t] + b, [&] { return decoded(t, b); })
+                            : std::make_shared<const std::vector<uint8_t>>(decoded(t, b));
+    if (blk->size() != layout.block_size(b))
+      throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) +
+                    " does not fit the tier's size (damaged)");
+    for (unsigned p = 0; p < width_; ++p) bytes[p] = (*blk)[layout.at(index, p).offset];
+    return;
+  }
   uint64_t global[64], offset[64], block[64];  // record_bytes is at most 64 (the manifest says)
   for (unsigned p = 0; p < width_; ++p) {
-    const uint64_t s = layout.offset(index, p);
-    block[p] = s / block_bytes_;
-    offset[p] = s % block_bytes_;
+    const PlaneLayout::At at = layout.at(index, p);
+    block[p] = at.block;
+    offset[p] = at.offset;
     global[p] = cache_ ? first_block_[t] + block[p] : 0;
   }
   if (!cache_) {  // opened for solving: no cache
@@ -829,16 +913,36 @@ void Database::read_records(TierId t, uint64_t first, uint64_t count, void* out)
   if (first >= m.kept || count > m.kept - first)
     throw DbError("records " + std::to_string(first) + ".." + std::to_string(first + count - 1) +
                   " are beyond the records tier " + std::to_string(t) + " keeps");
-  const PlaneLayout layout{width_, m.kept};
+  const PlaneLayout layout = this->layout(m);
   auto* records = static_cast<uint8_t*>(out);
+  auto fetch = [&](uint64_t b) {
+    return cache_ ? cache_->block(first_block_[t] + b, [&] { return decoded(t, b); })
+                  : std::make_shared<const std::vector<uint8_t>>(decoded(t, b));
+  };
+  auto damaged = [&] {
+    return DbError(path_ + ": tier " + std::to_string(t) + " is damaged (a block is shorter than its tier says)");
+  };
+  if (layout.per_block) {
+    // each block once, every plane of its records from it
+    const uint64_t per = layout.block_records();
+    for (uint64_t i = first; i < first + count;) {
+      const uint64_t b = i / per, in = i % per, n = std::min(per, m.kept - b * per), len = std::min(first + count - i, n - in);
+      const auto blk = fetch(b);
+      if (blk->size() != n * width_) throw damaged();
+      for (unsigned p = 0; p < width_; ++p) {
+        const uint8_t* plane = blk->data() + p * n + in;
+        for (uint64_t r = 0; r < len; ++r) records[(i - first + r) * width_ + p] = plane[r];
+      }
+      i += len;
+    }
+    return;
+  }
   for (unsigned p = 0; p < width_; ++p) {
-    uint64_t s = layout.offset(first, p), done = 0;
+    uint64_t s = p * m.kept + first, done = 0;
     while (done < count) {
       const uint64_t b = s / block_bytes_, offset = s % block_bytes_, len = std::min(count - done, block_bytes_ - offset);
-      const auto blk = cache_ ? cache_->block(first_block_[t] + b, [&] { return decoded(t, b); })
-                              : std::make_shared<const std::vector<uint8_t>>(decoded(t, b));
-      if (offset + len > blk->size())
-        throw DbError(path_ + ": tier " + std::to_string(t) + " is damaged (a block is shorter than its tier says)");
+      const auto blk = fetch(b);
+      if (offset + len > blk->size()) throw damaged();
       for (uint64_t i = 0; i < len; ++i) records[(done + i) * width_ + p] = (*blk)[offset + i];
       done += len;
       s += len;
@@ -868,17 +972,31 @@ class Database::Reader : public TierSource {
     if (!d_.cache_) return d_.read_record(t, index, out);  // opened for solving
     const TierMeta& m = d_.tier_meta(t);
     if (index >= m.kept) return d_.read_record(t, index, out);  // says what is wrong
-    const PlaneLayout layout{d_.width_, m.kept};
+    const PlaneLayout layout = d_.layout(m);
     auto* bytes = static_cast<uint8_t*>(out);
+    if (layout.per_block) {  // every byte from one block, checked to be the size the tier says
+      const uint64_t b = layout.at(index, 0).block, g = d_.first_block_[t] + b;
+      Slot& slot = slots_[g % slots_.size()];
+      if (slot.block_id != g) {
+        slot.block = d_.cache_->block(g, [&] { return d_.decoded(t, b); });
+        slot.block_id = g;
+      }
+      if (slot.block->size() != layout.block_size(b))
+        throw DbError(d_.path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) +
+                      " does not fit the tier's size (damaged)");
+      for (unsigned p = 0; p < d_.width_; ++p) bytes[p] = (*slot.block)[layout.at(index, p).offset];
+      return;
+    }
     for (unsigned p = 0; p < d_.width_; ++p) {
-      const uint64_t s = layout.offset(index, p), b = s / d_.block_bytes_, g = d_.first_block_[t] + b;
+      const PlaneLayout::At at = layout.at(index, p);
+      const uint64_t b = at.block, g = d_.first_block_[t] + b;
       Slot& slot = slots_[g % slots_.size()];
       if (slot.block_id != g) {
         slot.block = d_.cache_->block(g, [&] { return d_.decoded(t, b); });
         slot.block_id = g;
       }
       try {
-        bytes[p] = BlockCache::at(*slot.block, s % d_.block_bytes_);
+        bytes[p] = BlockCache::at(*slot.block, at.offset);
       } catch (const std::out_of_range&) {
         throw DbError(d_.path_ + ": tier " + std::to_string(t) + " is damaged (a block is shorter than its tier says)");
       }

@@ -105,10 +105,14 @@ class Database : public TierStore {
   /// blocks' records (per thread) are made at once.
   void commit_tier_from(TierId t, uint64_t count, const RecordSource& source) override;
   /// Packs tiers into what commit_packed takes, on a rank that holds no database: the blocks
-  /// compressed as a database with these records and zstd level stores them.
-  static std::unique_ptr<TierPacker> packer(unsigned record_bytes, int zstd_level, uint64_t block_bytes);
-  /// Bytes of the plane stream a block holds (layout.hpp).
+  /// compressed as a database with these records, zstd level, block bytes and layout
+  /// (planes_per_block()) stores them.
+  static std::unique_ptr<TierPacker> packer(unsigned record_bytes, int zstd_level, uint64_t block_bytes,
+                                            bool per_block);
+  /// Bytes a block holds at most (layout.hpp).
   uint64_t block_bytes() const { return block_bytes_; }
+  /// Whether its blocks hold their records' planes each (format 4, layout.hpp).
+  bool planes_per_block() const { return per_block_; }
   /// The zstd level of the stored blocks.
   int zstd_level() const { return zstd_level_; }
 
@@ -141,6 +145,13 @@ class Database : public TierStore {
   void write_tier(TierId t, PackedTier tier);
   /// Reads the commit records; damaged ones throw, or with `damaged` are listed there.
   void load_tier_meta(std::vector<TierId>* damaged = nullptr);
+  /// A manifest written anew (repair) over commit records of records wider than a byte:
+  /// their layout (format 4, or 3 and older) taken from the first tier of several blocks,
+  /// kept whole, that matches its digest in one layout and not the other, the manifest's
+  /// format set to say so and the commit records read again into `damaged`; with none,
+  /// format 4, and the tiers of several blocks that keep a prefix (which no digest checks)
+  /// added to `damaged`, to be solved again.
+  void settle_layout(std::vector<TierId>& damaged);
   void check_sized_by_solve(TierId t, const TierMeta& m, uint64_t table_total, const std::string& where) const;
   /// Writes `batch` synced to the log; a failure marks the database failed (write_failed_)
   /// and throws DbError naming `what`.
@@ -148,13 +159,15 @@ class Database : public TierStore {
   void drop_tier_keys(TierId t);  // a tier's blocks and commit record, deleted (synced)
   std::string block(TierId t, uint64_t b) const;  // a stored block's value, checked present
   std::vector<uint8_t> decoded(TierId t, uint64_t b) const;
+  PlaneLayout layout(const TierMeta& m) const { return {width_, m.kept, block_bytes_, per_block_}; }
 
   std::string path_;
   std::unique_ptr<rocksdb::DB> db_;
   bool read_only_ = true;
   int zstd_level_ = 3;
   unsigned width_ = 1;
-  uint64_t block_bytes_ = kDefaultBlockBytes;  // of the plane stream, a block (the manifest's)
+  uint64_t block_bytes_ = kDefaultBlockBytes;  // a block holds at most (the manifest's)
+  bool per_block_ = false;                     // planes per block (format 4 with records wider than a byte)
   nlohmann::json manifest_;               // without the per-tier list
   mutable std::optional<nlohmann::json> full_;  // with it, once asked for
   std::atomic<bool> write_failed_{false};  // a write failed: closing writes nothing more

@@ -48,7 +48,9 @@ nlohmann::json new_manifest(const Identity& id, const std::vector<TierInfo>& tie
     throw std::invalid_argument("blocks of " + std::to_string(block) + " bytes: not a power of two from " +
                                 std::to_string(kMinBlockBytes) + " to " + std::to_string(kMaxBlockBytes));
   nlohmann::json m = {{"format", kFormatName},
-                      {"format_version", block == kDefaultBlockBytes ? 2u : 3u},
+                      {"format_version", planes_per_block(kFormatVersion, id.record_bytes) ? kFormatVersion
+                                         : block == kDefaultBlockBytes                    ? 2u
+                                                                                          : 3u},
                       {"game", id.game},
                       {"parameters", id.parameters},
                       {"record", id.record},
@@ -161,7 +163,8 @@ TierMeta decode_commit(std::string_view v, unsigned width, uint32_t format_versi
   if (v.size() != want) throw DbError(where + " is damaged (its commit record has " + std::to_string(v.size()) + " bytes)");
   const uint64_t bytes = get_le64(v.data()), blocks = get_le64(v.data() + 8);
   const uint64_t kept_bytes = want == 40 ? get_le64(v.data() + 32) : (blocks ? bytes : 0);
-  if (bytes % width || kept_bytes % width || kept_bytes > bytes || blocks_of(kept_bytes, block_bytes) != blocks)
+  if (bytes % width || kept_bytes % width || kept_bytes > bytes ||
+      PlaneLayout{width, kept_bytes / width, block_bytes, planes_per_block(format_version, width)}.blocks() != blocks)
     throw DbError(where + " is damaged (its commit record does not add up)");
   TierMeta m;
   m.positions = bytes / width;

@@ -1,9 +1,10 @@
 // The manifest and the tiers' commit records: what a database says about itself.
 //
 //   key "manifest"    JSON: format "toadbase", format_version, game, parameters, record (the
-//                     record type's name), record_bytes (when not 1), block_records (bytes of
-//                     the plane stream a block holds: 65536, or in format 3 another power of
-//                     two the game asked for), compression, zstd_level, tier_count,
+//                     record type's name), record_bytes (when not 1), block_records (bytes a
+//                     block holds at most: 65536, or from format 3 another power of two the
+//                     game asked for; from format 4 a block of records wider than a byte
+//                     holds its records' planes, layout.hpp), compression, zstd_level, tier_count,
 //                     tiers_digest (of the tier names and sizes), positions, complete; once
 //                     complete also stored_bytes, digest and the per-tier list `tiers`.
 //                     With tiers sized by the solve (store.hpp's kSizedBySolve) also
@@ -27,10 +28,11 @@
 
 namespace toadbase::db {
 
-/// The newest format this toadbase writes: 3 for a database of blocks other than 64 KiB
-/// (a toadbase of format 2 would misread them), 2 otherwise, so that older toadbases read
-/// what they can.
-inline constexpr uint32_t kFormatVersion = 3;
+/// The newest format this toadbase writes: 4 for records wider than a byte (their planes
+/// per block, layout.hpp: a toadbase of format 3 would misread them), else 3 for a database
+/// of blocks other than 64 KiB (a toadbase of format 2 would misread them), 2 otherwise, so
+/// that older toadbases read what they can.
+inline constexpr uint32_t kFormatVersion = 4;
 /// The oldest format this toadbase reads (format 1: a tier kept all its records or none),
 /// and the oldest it resumes.
 inline constexpr uint32_t kOldestReadableVersion = 1, kOldestResumableVersion = 2;

@@ -165,8 +165,9 @@ def render(rows, a):
             f"of {rows[-1].get('block_bytes', 65536) // 1024} KiB decompressed into an empty cache (the batch "
             "keeps a cache of 256 MiB).")
         if rows[-1].get("block_bytes", 65536) != 4096:
-            verdicts.append("A database solved today is cut into 4 KiB blocks, with its files' data blocks as small: "
-                            "`results/cgt-cold.md` compares its cold queries with these at 20 cells.")
+            verdicts.append("A database solved today is cut into 4 KiB blocks, with its files' data blocks as small, "
+                            "each block holding its own records' 4 byte planes (format 4: a form id is read from one "
+                            "block): `results/cgt-cold.md` compares its cold queries with these at 20 cells.")
     md += ["Against the targets: " + " ".join(verdicts), ""]
     lf = a.get("longForms")
     if lf:

@@ -75,7 +75,9 @@ int main(int argc, char** argv) {
       slow = std::make_unique<tbtest::DelayedStore>(*db, std::atoi(argv[4]));
     }
     const auto packer =
-        toadbase::db::Database::packer(inst->identity().record_bytes, 3, toadbase::db::kDefaultBlockBytes);
+        toadbase::db::Database::packer(inst->identity().record_bytes, 3, toadbase::db::kDefaultBlockBytes,
+                                       toadbase::db::planes_per_block(toadbase::db::kFormatVersion,
+                                                                      inst->identity().record_bytes));
     toadbase::CostModel model;
     model.whole_components = false;  // records cross between the ranks
     toadbase::with_threads(1, [&] { return inst->solve(slow.get(), *packer, nullptr, wire, model); });

@@ -553,10 +553,11 @@ TEST_CASE("cgt database through the toadbase command: solve, query, cgt sum, ana
   CHECK_THAT(run_expecting({"verify", "--db", db, "--sample", "10"}, 2).err,
              Contains("verified whole") && Contains("without --sample"));
   CHECK_THAT(ok({"info", "--db", db}).out, Contains("toads-frogs-cgt"));
-  // cut into 4 KiB blocks (its queries read many scattered records), so format 3
+  // cut into 4 KiB blocks (its queries read many scattered records), each holding its
+  // records' four byte planes (a form id read from one block), so format 4
   const json info = json::parse(ok({"info", "--db", db, "--json"}).out);
   CHECK(info["blockRecords"] == 4096);
-  CHECK(info["formatVersion"] == 3);
+  CHECK(info["formatVersion"] == 4);
   // solving it again does nothing; another length is another database
   CHECK_THAT(ok({"solve", "toads-frogs-cgt", "--length", "11", "--db", db, "--quiet"}).out, Contains("already complete"));
   CHECK_THAT(run_expecting({"solve", "toads-frogs-cgt", "--length", "10", "--db", db, "--quiet"}, 1).err,

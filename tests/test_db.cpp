@@ -836,9 +836,11 @@ TEST_CASE("a tier committed from a record source is stored as the same records c
           });
         d->finish(tiers);
       }
-      // asked a block's run at a time (65536 bytes of a plane), each plane once
+      // asked a block's records at a time (65536 bytes of them), each record once for the
+      // blocks; records wider than a byte (their planes per block) once more for each plane
+      // of the digest (the XXH64 of the planes one after the other), 65536 records a run
       CHECK(longest_run <= 65536);
-      CHECK(asked == (counts[1] + counts[2]) * width);
+      CHECK(asked == (counts[1] + counts[2]) * (width == 1 ? 1 : 1 + width));
       {
         auto a = Database::open_read_only(at_once), b = Database::open_read_only(from_source);
         CHECK(a->digest() == b->digest());
@@ -859,12 +861,12 @@ TEST_CASE("a tier committed from a record source is stored as the same records c
   }
 }
 
-TEST_CASE("a database of smaller blocks: format 3, every read path, resumed as it was made, refused when it lies",
+TEST_CASE("a database of smaller blocks: format 3 or more, every read path, resumed as it was made, refused when it lies",
           "[db]") {
   TempDir dir("db-blocks");
   const std::string path = dir / "db";
-  // 2-byte records of 4 KiB blocks: a plane of the big tier spans 25 blocks, and its second
-  // plane starts mid-block
+  // 2-byte records of 4 KiB blocks: the big tier spans 25 blocks of 2,048 records each, the
+  // last one short
   const Identity small{"wide", nlohmann::json::object(), "u16", 2, 4096};
   const std::vector<TierInfo> tiers{{"w", 50001}, {"one", 1}, {"table", toadbase::kSizedBySolve}};
   std::vector<uint16_t> w(50001), one{7}, table(3000);
@@ -889,7 +891,8 @@ TEST_CASE("a database of smaller blocks: format 3, every read path, resumed as i
     d->finish(tiers);
   }
   auto d = Database::open_read_only(path);
-  CHECK(d->summary()["format_version"] == 3);
+  CHECK(d->summary()["format_version"] == 4);  // 2-byte records: their planes per block
+  CHECK(d->planes_per_block());
   CHECK(d->summary()["block_records"] == 4096);
   CHECK(d->identity().block_bytes == 4096);
   CHECK(d->tier_meta(0).blocks == (50001 * 2 + 4095) / 4096);
@@ -904,7 +907,7 @@ TEST_CASE("a database of smaller blocks: format 3, every read path, resumed as i
   std::vector<uint16_t> run(5000);
   d->read_records(0, 2040, run.size(), run.data());
   CHECK(run == std::vector<uint16_t>(w.begin() + 2040, w.begin() + 7040));
-  // the same records in blocks of 64 KiB: the same digest, in format 2
+  // the same records in blocks of 64 KiB: the same digest (format 4 too: records of 2 bytes)
   {
     Identity plain = small;
     plain.block_bytes = 0;
@@ -913,7 +916,7 @@ TEST_CASE("a database of smaller blocks: format 3, every read path, resumed as i
     p->commit(1, one);
     p->commit(2, table);
     p->finish(tiers);
-    CHECK(p->summary()["format_version"] == 2);
+    CHECK(p->summary()["format_version"] == 4);
     CHECK(p->summary()["block_records"] == 65536);
     CHECK(p->digest() == d->digest());
   }
@@ -936,6 +939,280 @@ TEST_CASE("a database of smaller blocks: format 3, every read path, resumed as i
     RawDb(path).put("manifest", m.dump());
     CHECK_THAT(db_error([&] { Database::open_read_only(path)->load<uint16_t>(0); }), Contains("damaged"));
   }
+}
+
+namespace {
+
+/// Records of `width` bytes, byte p of record i made so that the high bytes are mostly
+/// small (as form ids and counts are) and no two planes are alike.
+std::vector<uint8_t> wide_records(uint64_t count, unsigned width, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint8_t> r(count * width);
+  for (uint64_t i = 0; i < count; ++i)
+    for (unsigned p = 0; p < width; ++p)
+      r[i * width + p] = static_cast<uint8_t>(p == 0 ? rng() : p == width - 1 ? rng() % 3 : (i >> (3 * p)) + p);
+  return r;
+}
+
+/// Lays the committed tiers of a closed database of `width`-byte records out again as
+/// format 3 wrote them (one plane stream a tier, cut into blocks), `recs[t]` being tier t's
+/// records, and says format 3 (2 for blocks of 64 KiB) in its manifest: a database solved
+/// before format 4.
+void to_planes_per_tier(const std::string& path, unsigned width, uint64_t block,
+                        const std::vector<std::vector<uint8_t>>& recs) {
+  RawDb raw(path);
+  for (size_t t = 0; t < recs.size(); ++t) {
+    std::string c;
+    if (!raw.db->Get(rocksdb::ReadOptions(), tier_key(static_cast<uint32_t>(t)), &c).ok()) continue;
+    uint64_t kept_bytes = 0;
+    for (int i = 7; i >= 0; --i) kept_bytes = kept_bytes << 8 | static_cast<uint8_t>(c[32 + static_cast<size_t>(i)]);
+    const uint64_t kept = kept_bytes / width;
+    const toadbase::db::PlaneLayout now{width, kept, block, true}, old{width, kept, block, false};
+    for (uint64_t b = 0; b < now.blocks(); ++b) raw.del(block_key(static_cast<uint32_t>(t), static_cast<uint32_t>(b)));
+    std::vector<uint8_t> out(block);
+    for (uint64_t b = 0; b < old.blocks(); ++b) {
+      old.gather(recs[t].data(), b, out.data());
+      raw.put(block_key(static_cast<uint32_t>(t), static_cast<uint32_t>(b)),
+              toadbase::db::encode_block(out.data(), old.block_size(b), 3));
+    }
+    c.replace(8, 8, le64(old.blocks()));  // the commit record's block count
+    raw.put(tier_key(static_cast<uint32_t>(t)), c);
+  }
+  auto m = nlohmann::json::parse(raw.get("manifest"));
+  m["format_version"] = block == toadbase::db::kDefaultBlockBytes ? 2 : 3;
+  raw.put("manifest", m.dump());
+}
+
+}  // namespace
+
+TEST_CASE("records wider than a byte: format 4 keeps each block's records' planes in the block, every path reads "
+          "them, a database of format 3 (planes per tier) still reads",
+          "[db][layout]") {
+  TempDir dir("db-planes");
+  for (const unsigned width : {2u, 3u, 4u, 12u}) {
+    for (const uint64_t block : {toadbase::db::kMinBlockBytes, toadbase::db::kDefaultBlockBytes}) {
+      const uint64_t per = block / width;  // records a block holds
+      // a tier of one record, one a record short of a block, a block exactly, several blocks
+      // and a short last one, a kept prefix (a tail not stored), one derived, and a table
+      const std::vector<uint64_t> sizes{1, per - 1, per, 3 * per + 17, 2 * per + 5, 700};
+      const std::vector<uint64_t> keep{toadbase::kAllRecords, toadbase::kAllRecords, toadbase::kAllRecords,
+                                       toadbase::kAllRecords, per + 3, 0};
+      std::vector<TierInfo> tiers;
+      std::vector<std::vector<uint8_t>> recs;
+      for (size_t t = 0; t < sizes.size(); ++t) {
+        tiers.push_back({"t" + std::to_string(t), sizes[t]});
+        recs.push_back(wide_records(sizes[t], width, width * 100 + t));
+      }
+      const size_t kTable = tiers.size();
+      tiers.push_back({"table", toadbase::kSizedBySolve});
+      recs.push_back(wide_records(5 * per / 2, width, width));
+      const Identity id{"wide", {{"w", width}}, "bytes" + std::to_string(width), width, static_cast<uint32_t>(block)};
+      const std::string path = dir / ("w" + std::to_string(width) + "b" + std::to_string(block));
+      INFO("width " << width << ", blocks of " << block);
+      {
+        auto d = Database::open_for_solve(path, id, tiers, 3);
+        CHECK(d->planes_per_block());
+        // tier 0 packed as another rank packs it, tier 3 from a record source, the others at once
+        const auto packer = Database::packer(width, 3, block, true);
+        d->commit_packed(0, packer->pack(recs[0].data(), sizes[0], toadbase::kAllRecords));
+        d->commit_tier_from(3, sizes[3], [&](uint64_t first, uint64_t count, void* out) {
+          std::memcpy(out, recs[3].data() + first * width, count * width);
+        });
+        for (size_t t : {1u, 2u, 4u, 5u}) d->commit_tier(static_cast<TierId>(t), recs[t].data(), sizes[t], keep[t]);
+        d->commit_tier_from(static_cast<TierId>(kTable), recs[kTable].size() / width,
+                            [&](uint64_t first, uint64_t count, void* out) {
+                              std::memcpy(out, recs[kTable].data() + first * width, count * width);
+                            });
+        d->finish(tiers);
+      }
+      // every read path against the records; `what` names the database read
+      auto check_reads = [&](const std::string& what) {
+        INFO(what);
+        auto d = Database::open_read_only(path, 0);  // a cache that keeps one block
+        auto r = d->reader(1);
+        for (size_t t = 0; t <= kTable; ++t) {
+          INFO("tier " << t);
+          const uint64_t n = recs[t].size() / width;
+          CHECK(d->tier_meta(static_cast<TierId>(t)).digest == toadbase::tier_digest(recs[t].data(), n, width));
+          const uint64_t kept = d->tier_meta(static_cast<TierId>(t)).kept;
+          CHECK(kept == std::min(n, t == kTable ? n : keep[t]));
+          std::vector<uint8_t> all(n * width, 0);
+          d->load_tier(static_cast<TierId>(t), all.data());
+          CHECK(std::equal(all.begin(), all.begin() + static_cast<long>(kept * width), recs[t].begin()));
+          uint64_t bad = 0;
+          std::vector<uint8_t> one(width), two(width);
+          for (uint64_t i = 0; i < kept; i += (i % per < 3 || i % per > per - 3) ? 1 : 97) {
+            d->read_record(static_cast<TierId>(t), i, one.data());
+            r->read_record(static_cast<TierId>(t), i, two.data());
+            bad += !std::equal(one.begin(), one.end(), recs[t].begin() + static_cast<long>(i * width));
+            bad += one != two;
+          }
+          CHECK(bad == 0);
+          // runs that start and end inside blocks and cross them
+          for (uint64_t from : {uint64_t{0}, per - 2, per + 1}) {
+            if (from >= kept) continue;
+            const uint64_t len = std::min(kept - from, 2 * per + 7);
+            std::vector<uint8_t> run(len * width);
+            d->read_records(static_cast<TierId>(t), from, len, run.data());
+            CHECK(std::equal(run.begin(), run.end(), recs[t].begin() + static_cast<long>(from * width)));
+          }
+        }
+        CHECK(d->damaged_tiers().empty());
+        return d->digest();
+      };
+      const uint64_t digest = check_reads("format 4");
+      {
+        auto d = Database::open_read_only(path);
+        CHECK(d->summary()["format_version"] == 4);
+        // block 0 of tier 3 is its first `per` records' planes, one after the other
+        RawDb raw(path);
+        const std::vector<uint8_t> b0 =
+            toadbase::db::decode_block(raw.get(block_key(3, 0)), block, "block 0");
+        REQUIRE(b0.size() == per * width);
+        uint64_t bad = 0;
+        for (uint64_t i = 0; i < per; ++i)
+          for (unsigned p = 0; p < width; ++p) bad += b0[p * per + i] != recs[3][i * width + p];
+        CHECK(bad == 0);
+      }
+      // the same tiers laid out as format 3 wrote them (one plane stream a tier, cut into
+      // blocks), as a database solved before format 4 holds them: read the same, same digest
+      to_planes_per_tier(path, width, block, recs);
+      CHECK_FALSE(Database::open_read_only(path)->planes_per_block());
+      CHECK(check_reads("format 3") == digest);
+    }
+  }
+}
+
+TEST_CASE("a fresh reader reads a record of four bytes from one data block, not one a byte", "[db][layout]") {
+  // a CGT database's form ids: format 3 kept each of a record's bytes in a block of its own
+  // (four reads of RocksDB and four blocks decompressed for each id a cold query read)
+  TempDir dir("db-one-block");
+  const Identity id{"wide", nlohmann::json::object(), "u32", 4, 4096};
+  const std::vector<TierInfo> tiers{{"ids", 200000}};
+  const std::vector<uint8_t> recs = wide_records(200000, 4, 9);
+  {
+    auto d = Database::open_for_solve(dir / "db", id, tiers, 3);
+    d->commit_tier(0, recs.data(), 200000, toadbase::kAllRecords);
+    d->finish(tiers);
+  }
+  {
+    // the blocks in files, as a database solved and closed has them (not in the log)
+    RawDb raw(dir / "db");
+    REQUIRE(raw.db->Flush(rocksdb::FlushOptions()).ok());
+  }
+  uint64_t bad = 0;
+  for (uint64_t i : {uint64_t{5}, uint64_t{77777}, uint64_t{199999}}) {
+    auto d = Database::open_read_only(dir / "db", 0);
+    rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
+    rocksdb::get_perf_context()->Reset();
+    uint8_t r[4];
+    d->read_record(0, i, r);
+    const uint64_t reads = rocksdb::get_perf_context()->block_read_count;
+    rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+    // one, or none when it lies in the end of the file RocksDB read when it opened it (the
+    // planes per tier of format 3 lay 800,000 bytes apart: four reads, or three)
+    INFO("record " << i << ": " << reads << " data blocks read");
+    CHECK(reads <= 1);
+    bad += !std::equal(r, r + 4, recs.begin() + static_cast<long>(4 * i));
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("a database of format 3 with records wider than a byte resumes in its own layout, also after its "
+          "manifest is written anew by a repair",
+          "[db][layout]") {
+  TempDir dir("db-planes-resume");
+  const unsigned width = 4;
+  const uint64_t block = 4096, per = block / width;
+  const Identity id{"wide", nlohmann::json::object(), "u32", width, static_cast<uint32_t>(block)};
+  const std::vector<TierInfo> tiers{{"a", 3 * per + 17}, {"b", 2 * per + 5}, {"c", 500}, {"d", 2 * per}};
+  const std::vector<uint64_t> keep{toadbase::kAllRecords, per + 3, toadbase::kAllRecords, toadbase::kAllRecords};
+  std::vector<std::vector<uint8_t>> recs;
+  for (size_t t = 0; t < tiers.size(); ++t) recs.push_back(wide_records(tiers[t].positions, width, 50 + t));
+  auto commit = [&](Database& d, TierId t) {
+    if (t == 2) {  // as another rank packs it, in the database's own layout
+      d.commit_packed(t, Database::packer(width, 3, block, d.planes_per_block())->pack(recs[t].data(), 500, keep[t]));
+    } else if (t == 3) {
+      d.commit_tier_from(t, tiers[t].positions, [&](uint64_t first, uint64_t count, void* out) {
+        std::memcpy(out, recs[t].data() + first * width, count * width);
+      });
+    } else {
+      d.commit_tier(t, recs[t].data(), tiers[t].positions, keep[t]);
+    }
+  };
+  // every tier read back, by every path
+  auto reads_back = [&](const std::string& path) {
+    auto d = Database::open_read_only(path, 0);
+    auto r = d->reader(1);
+    uint64_t bad = 0;
+    for (TierId t = 0; t < tiers.size(); ++t) {
+      const uint64_t kept = d->tier_meta(t).kept;
+      CHECK(kept == std::min(tiers[t].positions, keep[t]));
+      CHECK(d->tier_meta(t).digest == toadbase::tier_digest(recs[t].data(), tiers[t].positions, width));
+      std::vector<uint8_t> all(kept * width), one(width), two(width);
+      d->load_tier(t, all.data());
+      bad += !std::equal(all.begin(), all.end(), recs[t].begin());
+      for (uint64_t i = 0; i < kept; i += 37) {
+        d->read_record(t, i, one.data());
+        r->read_record(t, i, two.data());
+        bad += !std::equal(one.begin(), one.end(), recs[t].begin() + static_cast<long>(i * width)) || one != two;
+      }
+    }
+    CHECK(bad == 0);
+    CHECK(d->damaged_tiers().empty());
+    return d->summary()["format_version"].get<int>();
+  };
+  const std::string path = dir / "db";
+  {
+    auto d = Database::open_for_solve(path, id, tiers, 3);
+    commit(*d, 0);
+    commit(*d, 1);
+  }
+  to_planes_per_tier(path, width, block, recs);
+  {
+    auto d = Database::open_for_solve(path, id, tiers, 3);
+    CHECK_FALSE(d->planes_per_block());
+    commit(*d, 2);
+    commit(*d, 3);
+    d->finish(tiers);
+  }
+  CHECK(reads_back(path) == 3);
+  {
+    // the tier committed on resume is in the plane stream of format 3
+    RawDb raw(path);
+    const toadbase::db::PlaneLayout old{width, 500, block, false};
+    std::vector<uint8_t> want(block);
+    old.gather(recs[2].data(), 0, want.data());
+    want.resize(old.block_size(0));
+    CHECK(toadbase::db::decode_block(raw.get(block_key(2, 0)), block, "block") == want);
+  }
+  // the manifest lost (a killed solve's damaged log): a repair writes it anew in the layout
+  // its tiers were written in, and keeps them all
+  fs::copy(path, dir / "lost", fs::copy_options::recursive);
+  RawDb(dir / "lost").del("manifest");
+  {
+    auto d = Database::open_for_solve(dir / "lost", id, tiers, 3, true);
+    CHECK_FALSE(d->planes_per_block());
+    CHECK(d->repaired_tiers().empty());
+    d->finish(tiers);
+  }
+  CHECK(reads_back(dir / "lost") == 3);
+  // with only a tier that keeps a prefix (no digest tells the layout): it is solved again
+  {
+    auto d = Database::open_for_solve(dir / "prefix", id, tiers, 3);
+    commit(*d, 1);
+  }
+  to_planes_per_tier(dir / "prefix", width, block, recs);
+  RawDb(dir / "prefix").del("manifest");
+  {
+    auto d = Database::open_for_solve(dir / "prefix", id, tiers, 3, true);
+    CHECK(d->planes_per_block());
+    CHECK(d->repaired_tiers() == std::vector<TierId>{1});
+    CHECK_FALSE(d->has_tier(1));
+    for (TierId t = 0; t < tiers.size(); ++t) commit(*d, t);
+    d->finish(tiers);
+  }
+  CHECK(reads_back(dir / "prefix") == 4);
 }
 
 TEST_CASE("a compressed block holds its compressed bytes and not the worst case", "[db][codec]") {

@@ -380,8 +380,9 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
   std::unique_ptr<db::Database> d;
   std::string error;
   // status[0]: 0 stop, 1 solve, 2 already complete; status[1]: the database's zstd level;
-  // status[2]: log2 of its block bytes
-  std::vector<uint8_t> status(3, 0);
+  // status[2]: log2 of its block bytes; status[3]: 1 when its blocks hold their records'
+  // planes each (format 4)
+  std::vector<uint8_t> status(4, 0);
   if (me == 0) {
     try {
       d = db::Database::open_for_solve(c.db, id, tiers, o.zstd_level, o.repair);
@@ -389,6 +390,7 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
       status[0] = d->complete() ? 2 : 1;
       status[1] = static_cast<uint8_t>(d->zstd_level());
       status[2] = static_cast<uint8_t>(std::countr_zero(d->block_bytes()));
+      status[3] = d->planes_per_block();
     } catch (const std::exception& e) {
       error = e.what();
     }
@@ -406,7 +408,7 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
   if (!was_complete) {
     try {
       // the tiers this rank reports go to rank 0 compressed as the database keeps them
-      const auto packer = db::Database::packer(id.record_bytes, status[1], uint64_t{1} << status[2]);
+      const auto packer = db::Database::packer(id.record_bytes, status[1], uint64_t{1} << status[2], status[3] != 0);
       stats = with_threads(c.threads, [&] {
         CostModel model = cost_model(o);
         model.memory_budget = budget_bytes;  // every rank's, the smallest kept (agree_on_plan)

@@ -14,12 +14,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)db::identity_of(m);
   });
   for (unsigned width : {1u, 8u, 17u})
-    for (uint32_t version : {1u, 2u, 3u})
+    for (uint32_t version : {1u, 2u, 3u, 4u})
       for (uint64_t block : {db::kMinBlockBytes, db::kDefaultBlockBytes})
         fuzz::expect_clean([&] {
           const db::TierMeta t = db::decode_commit(s, width, version, block, "fuzz tier");
           fuzz::require(t.kept <= t.positions, "a tier keeps at most its records");
-          fuzz::require(t.blocks == db::blocks_of(t.kept * width, block), "blocks cover the kept records");
+          fuzz::require(t.blocks == db::PlaneLayout{width, t.kept, block, db::planes_per_block(version, width)}.blocks(),
+                        "blocks cover the kept records");
         });
   for (uint64_t block : {db::kMinBlockBytes, db::kDefaultBlockBytes})
     fuzz::expect_clean([&] {

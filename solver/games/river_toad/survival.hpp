@@ -18,9 +18,9 @@
 //
 // TIER t (t = 1..T, tier id t-1), index = ((((r1 * 34 + r2) * 34 + r3) * 34 + r4) * 5 + c - 1)
 // * (3t + 1) + h - 1. RECORD: a u64, count in the low 61 bits, best action in the top 3
-// (action index in A S D F G order); the database lays them out as 8 byte planes (all
-// positions' byte 0, then byte 1, ...: the high planes are nearly all zero and compress to
-// little).
+// (action index in A S D F G order); the database lays them out as 8 byte planes (in each
+// block its positions' byte 0, then byte 1, ...: the high planes are nearly all zero and
+// compress to little; db/layout.hpp).
 #pragma once
 
 #include <array>
