@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <new>
+#include <stdexcept>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -537,17 +539,25 @@ void Database::settle_layout(std::vector<TierId>& damaged) {
       return true;
     } catch (const DbError&) {
       return false;
+    } catch (const std::bad_alloc&) {  // a damaged count
+      return false;
+    } catch (const std::length_error&) {
+      return false;
     }
   };
-  for (TierId t = 0; t < as4.size(); ++t) {
-    // a tier of one block lies the same in both layouts; one kept in part has no digest to say
-    if (!as3[t] || !as4[t] || as4[t]->kept != as4[t]->positions || as4[t]->blocks < 2) continue;
+  // a tier of one block lies the same in both layouts; one kept in part has no digest to
+  // say; the smallest first (a tier read in the wrong layout is read whole)
+  std::vector<TierId> candidates;
+  for (TierId t = 0; t < as4.size(); ++t)
+    if (as3[t] && as4[t] && as4[t]->kept == as4[t]->positions && as4[t]->blocks >= 2) candidates.push_back(t);
+  std::stable_sort(candidates.begin(), candidates.end(), [&](TierId a, TierId b) { return as4[a]->kept < as4[b]->kept; });
+  for (const TierId t : candidates) {
     const bool fits4 = loads(t);
     per_block_ = false;
-    tier_meta_ = as3;
+    tier_meta_[t] = as3[t];
     const bool fits3 = loads(t);
     per_block_ = true;
-    tier_meta_ = as4;
+    tier_meta_[t] = as4[t];
     if (fits3 == fits4) continue;  // damaged, or its records read the same both ways
     if (fits3) read_as(false, damaged);
     else damaged = damaged_as4;

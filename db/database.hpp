@@ -4,7 +4,8 @@
 // TierStore (solver/core/store.hpp). Its parts:
 //
 //   manifest.hpp      the manifest and the tiers' commit records (what a database says)
-//   layout.hpp        records as byte planes, cut into blocks of 64 KiB
+//   layout.hpp        records as byte planes in blocks of 64 KiB (or the game's size);
+//                     from format 4 a block holds its own records' planes
 //   codec.hpp         a block as stored: XXH64 of its bytes, then a zstd frame
 //   group_writer.hpp  committed tiers grouped into one ingested SST file (atomic)
 //   block_cache.hpp   decompressed blocks kept for lookups
@@ -14,7 +15,7 @@
 //   "tiers"                           once complete: every tier's name, counts, size, digest
 //                                     (JSON text; older databases kept it in the manifest)
 //   'T' u32be(tier)                   the tier's commit record
-//   'B' u32be(tier) u32be(block)      a block of the tier's plane stream
+//   'B' u32be(tier) u32be(block)      a block of the tier's byte planes (layout.hpp)
 //
 // A tier keeps all its records, none (a derived tier: the game recomputes it one ply from its
 // children), or a prefix (the rest is a tail the game copies from another tier); the digest
@@ -23,8 +24,8 @@
 // tiers not yet committed. The manifest is written when the database is created and
 // rewritten last, when every tier is in.
 //
-// Digests: a tier's digest is the XXH64 of its plane stream (for one-byte records, of the
-// records themselves); the database digest is the XXH64 of the tier digests (u64le, in tier
+// Digests: a tier's digest is the XXH64 of its byte planes one after the other (for one-byte
+// records, of the records themselves), in every format; the database digest is the XXH64 of the tier digests (u64le, in tier
 // order). Neither depends on the thread count or the block size.
 #pragma once
 

@@ -10,12 +10,12 @@
 //                     With tiers sized by the solve (store.hpp's kSizedBySolve) also
 //                     sized_by_solve, their ids as [from, to) runs; `positions` counts the
 //                     other tiers' records, and once complete table_records theirs
-//   key 'T' u32be(t)  the tier's commit record, five u64le: stream bytes of the whole tier,
-//                     blocks, stored bytes, XXH64 digest, stream bytes kept (format 1 had the
+//   key 'T' u32be(t)  the tier's commit record, five u64le: record bytes of the whole tier,
+//                     blocks, stored bytes, XXH64 digest, record bytes kept (format 1 had the
 //                     first four only: a tier kept all or nothing)
 //
-// Sizes on disk count bytes of the plane stream (db/layout.hpp); in memory they count
-// records, so a game never sees the layout.
+// Sizes on disk count bytes of the records (records times their width, in whatever layout:
+// db/layout.hpp); in memory they count records, so a game never sees the layout.
 #pragma once
 
 #include <cstdint>

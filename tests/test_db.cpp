@@ -1125,13 +1125,16 @@ TEST_CASE("a database of format 3 with records wider than a byte resumes in its 
   const unsigned width = 4;
   const uint64_t block = 4096, per = block / width;
   const Identity id{"wide", nlohmann::json::object(), "u32", width, static_cast<uint32_t>(block)};
-  const std::vector<TierInfo> tiers{{"a", 3 * per + 17}, {"b", 2 * per + 5}, {"c", 500}, {"d", 2 * per}};
+  // c over several blocks, packed as another rank packs it: a packer of the other layout
+  // makes as many blocks (4-byte records), so only the records read back tell
+  const std::vector<TierInfo> tiers{{"a", 3 * per + 17}, {"b", 2 * per + 5}, {"c", 2 * per + 100}, {"d", 2 * per}};
   const std::vector<uint64_t> keep{toadbase::kAllRecords, per + 3, toadbase::kAllRecords, toadbase::kAllRecords};
   std::vector<std::vector<uint8_t>> recs;
   for (size_t t = 0; t < tiers.size(); ++t) recs.push_back(wide_records(tiers[t].positions, width, 50 + t));
   auto commit = [&](Database& d, TierId t) {
     if (t == 2) {  // as another rank packs it, in the database's own layout
-      d.commit_packed(t, Database::packer(width, 3, block, d.planes_per_block())->pack(recs[t].data(), 500, keep[t]));
+      d.commit_packed(t, Database::packer(width, 3, block, d.planes_per_block())
+                             ->pack(recs[t].data(), tiers[t].positions, keep[t]));
     } else if (t == 3) {
       d.commit_tier_from(t, tiers[t].positions, [&](uint64_t first, uint64_t count, void* out) {
         std::memcpy(out, recs[t].data() + first * width, count * width);
@@ -1180,11 +1183,14 @@ TEST_CASE("a database of format 3 with records wider than a byte resumes in its 
   {
     // the tier committed on resume is in the plane stream of format 3
     RawDb raw(path);
-    const toadbase::db::PlaneLayout old{width, 500, block, false};
-    std::vector<uint8_t> want(block);
-    old.gather(recs[2].data(), 0, want.data());
-    want.resize(old.block_size(0));
-    CHECK(toadbase::db::decode_block(raw.get(block_key(2, 0)), block, "block") == want);
+    const toadbase::db::PlaneLayout old{width, tiers[2].positions, block, false};
+    REQUIRE(old.blocks() >= 2);
+    for (uint32_t b = 0; b < old.blocks(); ++b) {
+      std::vector<uint8_t> want(block);
+      old.gather(recs[2].data(), b, want.data());
+      want.resize(old.block_size(b));
+      CHECK(toadbase::db::decode_block(raw.get(block_key(2, b)), block, "block") == want);
+    }
   }
   // the manifest lost (a killed solve's damaged log): a repair writes it anew in the layout
   // its tiers were written in, and keeps them all
@@ -1197,6 +1203,24 @@ TEST_CASE("a database of format 3 with records wider than a byte resumes in its 
     d->finish(tiers);
   }
   CHECK(reads_back(dir / "lost") == 3);
+  // a database of format 4 that lost its manifest: a tier kept whole says so, and the tier
+  // kept in part over two blocks is kept
+  {
+    auto d = Database::open_for_solve(dir / "four", id, tiers, 3);
+    commit(*d, 0);
+    commit(*d, 1);
+  }
+  RawDb(dir / "four").del("manifest");
+  {
+    auto d = Database::open_for_solve(dir / "four", id, tiers, 3, true);
+    CHECK(d->planes_per_block());
+    CHECK(d->repaired_tiers().empty());
+    CHECK(d->has_tier(1));
+    commit(*d, 2);
+    commit(*d, 3);
+    d->finish(tiers);
+  }
+  CHECK(reads_back(dir / "four") == 4);
   // with only a tier that keeps a prefix (no digest tells the layout): it is solved again
   {
     auto d = Database::open_for_solve(dir / "prefix", id, tiers, 3);

@@ -51,7 +51,11 @@ int run_info(const InfoOptions& o) {
   std::cout << "database   " << c.db << "\n"
             << "game       " << m["game"].get<std::string>() << " " << dump(camel_keys(d->summary()["parameters"])) << "\n"
             << "format     toadbase v" << m["formatVersion"] << ", records " << m["record"].get<std::string>()
-            << ", zstd level " << m["zstdLevel"] << ", " << m["blockRecords"] << " records a block\n"
+            << ", zstd level " << m["zstdLevel"] << ", blocks of " << m["blockRecords"] << " bytes"
+            << (d->planes_per_block() ? " (" + std::to_string(m["blockRecords"].get<uint64_t>() / d->record_bytes()) +
+                                            " records, their planes in the block)"
+                                      : std::string())
+            << "\n"
             << "status     " << status << ", " << d->committed_tiers() << "/" << d->tier_count() << " tiers\n"
             << "positions  " << m.value("positions", uint64_t{0}) << "\n";
   std::printf("stored     %s (%.3f bits/position), %s on disk\n",

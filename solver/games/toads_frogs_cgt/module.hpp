@@ -29,12 +29,14 @@ struct Module {
   /// The record type's name in a database's manifest: a form id, or a word of the form table.
   static constexpr const char* kRecord = "cgt-form-id-u32";
   /// The blocks a database is cut into (Identity::block_bytes): a query reads a dozen
-  /// scattered records of 4 byte planes (its board's form id, the form's row, options and
-  /// text, every child's), each a block decompressed when it is not held, and each from a
-  /// data block of its file as large (db/rocks.hpp). The smallest the database takes, 4 KiB:
-  /// 16 KiB made a cold query faster than 64 (results/cgt.md); 4 KiB (with data blocks as
-  /// small) takes a cold query at 20 cells 0.77x the time at the median, 0.89x at the 99th
-  /// percentile, for a database 1.25x larger (results/cgt-cold.md).
+  /// scattered records (its board's form id, the form's row, options and text, every
+  /// child's), each from a block decompressed when it is not held (since format 4 one block
+  /// a record, its 4 byte planes together: db/layout.hpp), and each from a data block of its
+  /// file as large (db/rocks.hpp). The smallest the database takes, 4 KiB: 16 KiB made a cold
+  /// query faster than 64 (results/cgt.md); 4 KiB (with data blocks as small) took a cold
+  /// query at 20 cells 0.77x the time at the median, 0.89x at the 99th percentile, for a
+  /// database 1.25x larger; format 4 then 0.60x at both and the batch 2.5x as fast, for
+  /// 1.27x the bytes (results/cgt-cold.md).
   static constexpr uint32_t kBlockBytes = 4096;
   /// Its query answers combinatorial game values (Python's Database.cgt()).
   static constexpr bool kCgtValues = true;
