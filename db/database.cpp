@@ -855,6 +855,11 @@ std::string Database::block(TierId t, uint64_t b) const {
   return value;
 }
 
+std::shared_ptr<const std::vector<uint8_t>> Database::held(TierId t, uint64_t b) const {
+  return cache_ ? cache_->block(first_block_[t] + b, [&] { return decoded(t, b); })
+                : std::make_shared<const std::vector<uint8_t>>(decoded(t, b));
+}
+
 std::vector<uint8_t> Database::decoded(TierId t, uint64_t b) const {
   return decode_block(block(t, b), block_bytes_, path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b));
 }
@@ -891,8 +896,7 @@ void Database::read_record(TierId t, uint64_t index, void* out) const {
   auto* bytes = static_cast<uint8_t*>(out);
   if (layout.per_block) {  // every byte from one block, checked to be the size the tier says
     const uint64_t b = layout.at(index, 0).block;
-    const auto blk = cache_ ? cache_->block(first_block_[t] + b, [&] { return decoded(t, b); })
-                            : std::make_shared<const std::vector<uint8_t>>(decoded(t, b));
+    const auto blk = held(t, b);
     if (blk->size() != layout.block_size(b))
       throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) +
                     " does not fit the tier's size (damaged)");
@@ -925,10 +929,6 @@ void Database::read_records(TierId t, uint64_t first, uint64_t count, void* out)
                   " are beyond the records tier " + std::to_string(t) + " keeps");
   const PlaneLayout layout = this->layout(m);
   auto* records = static_cast<uint8_t*>(out);
-  auto fetch = [&](uint64_t b) {
-    return cache_ ? cache_->block(first_block_[t] + b, [&] { return decoded(t, b); })
-                  : std::make_shared<const std::vector<uint8_t>>(decoded(t, b));
-  };
   auto damaged = [&] {
     return DbError(path_ + ": tier " + std::to_string(t) + " is damaged (a block is shorter than its tier says)");
   };
@@ -937,7 +937,7 @@ void Database::read_records(TierId t, uint64_t first, uint64_t count, void* out)
     const uint64_t per = layout.block_records();
     for (uint64_t i = first; i < first + count;) {
       const uint64_t b = i / per, in = i % per, n = std::min(per, m.kept - b * per), len = std::min(first + count - i, n - in);
-      const auto blk = fetch(b);
+      const auto blk = held(t, b);
       if (blk->size() != n * width_) throw damaged();
       for (unsigned p = 0; p < width_; ++p) {
         const uint8_t* plane = blk->data() + p * n + in;
@@ -951,7 +951,7 @@ void Database::read_records(TierId t, uint64_t first, uint64_t count, void* out)
     uint64_t s = p * m.kept + first, done = 0;
     while (done < count) {
       const uint64_t b = s / block_bytes_, offset = s % block_bytes_, len = std::min(count - done, block_bytes_ - offset);
-      const auto blk = fetch(b);
+      const auto blk = held(t, b);
       if (offset + len > blk->size()) throw damaged();
       for (uint64_t i = 0; i < len; ++i) records[(done + i) * width_ + p] = (*blk)[offset + i];
       done += len;

@@ -160,6 +160,8 @@ class Database : public TierStore {
   void drop_tier_keys(TierId t);  // a tier's blocks and commit record, deleted (synced)
   std::string block(TierId t, uint64_t b) const;  // a stored block's value, checked present
   std::vector<uint8_t> decoded(TierId t, uint64_t b) const;
+  /// A block decoded, through the cache when the database has one (opened read-only).
+  std::shared_ptr<const std::vector<uint8_t>> held(TierId t, uint64_t b) const;
   PlaneLayout layout(const TierMeta& m) const { return {width_, m.kept, block_bytes_, per_block_}; }
 
   std::string path_;
