@@ -60,6 +60,14 @@ class BlockCache {
     return blk;
   }
 
+  /// About how many bytes it holds at most.
+  uint64_t capacity() const { return cap_; }
+  /// True when block `g` is held.
+  bool holds(uint64_t g) {
+    std::lock_guard lock(mu_);
+    return slot_[g] != nullptr;
+  }
+
   static uint8_t at(const Block& b, uint64_t offset) {
     if (offset >= b.size()) throw std::out_of_range("a block is shorter than its tier says");
     return b[offset];

@@ -864,6 +864,48 @@ std::vector<uint8_t> Database::decoded(TierId t, uint64_t b) const {
   return decode_block(block(t, b), block_bytes_, path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b));
 }
 
+void Database::prefetch(std::span<const RecordRun> runs) const {
+  if (!cache_) return;
+  // no more than half the cache holds: blocks fetched must not push out each other, or what
+  // the caller read just before
+  const uint64_t limit = std::min<uint64_t>(kPrefetchBlocks, cache_->capacity() / block_bytes_ / 2);
+  std::vector<std::pair<TierId, uint64_t>> want;  // (tier, block) not held
+  auto add = [&](TierId t, uint64_t first_block, uint64_t last_block) {
+    for (uint64_t b = first_block; b <= last_block && want.size() < limit; ++b)
+      if (!cache_->holds(first_block_[t] + b)) want.emplace_back(t, b);
+  };
+  for (const RecordRun& r : runs) {
+    // what a read would refuse is left to it
+    if (r.tier >= tier_meta_.size() || !tier_meta_[r.tier]) continue;
+    const TierMeta& m = *tier_meta_[r.tier];
+    if (r.count == 0 || r.first >= m.kept || r.count > m.kept - r.first) continue;
+    const PlaneLayout layout = this->layout(m);
+    if (layout.per_block) {
+      const uint64_t per = layout.block_records();
+      add(r.tier, r.first / per, (r.first + r.count - 1) / per);
+    } else {
+      for (unsigned p = 0; p < width_; ++p) {
+        const uint64_t s = p * m.kept + r.first;
+        add(r.tier, s / block_bytes_, (s + r.count - 1) / block_bytes_);
+      }
+    }
+  }
+  std::sort(want.begin(), want.end());
+  want.erase(std::unique(want.begin(), want.end()), want.end());
+  if (want.size() < 2) return;  // one block: the read that follows fetches it as fast
+  // a task a block (a cold block costs a RocksDB read and a decompression: tens of
+  // microseconds, more when the page is not in memory)
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, want.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
+    for (size_t i = r.begin(); i != r.end(); ++i) {
+      try {
+        (void)held(want[i].first, want[i].second);
+      } catch (const std::exception&) {
+        // damaged or missing: the read that follows says so
+      }
+    }
+  }, tbb::simple_partitioner());
+}
+
 void Database::load_tier(TierId t, void* out) const {
   const TierMeta& m = tier_meta(t);
   const PlaneLayout layout = this->layout(m);
@@ -978,6 +1020,7 @@ class Database::Reader : public TierSource {
   void read_records(TierId t, uint64_t first, uint64_t count, void* out) const override {
     d_.read_records(t, first, count, out);  // each block once, through the shared cache
   }
+  void prefetch(std::span<const RecordRun> runs) const override { d_.prefetch(runs); }
   void read_record(TierId t, uint64_t index, void* out) const override {
     if (!d_.cache_) return d_.read_record(t, index, out);  // opened for solving
     const TierMeta& m = d_.tier_meta(t);

@@ -1118,6 +1118,81 @@ TEST_CASE("a fresh reader reads a record of four bytes from one data block, not 
   CHECK(bad == 0);
 }
 
+TEST_CASE("prefetch fetches scattered runs' blocks together, and the reads after it find them held, in either "
+          "layout; a run it cannot read is left to the read",
+          "[db][layout]") {
+  // a CGT query asks for its board's and children's records a step at a time: each step's
+  // blocks are fetched at once, and the step's reads then take no block from RocksDB
+  TempDir dir("db-prefetch");
+  const uint64_t n = 200000;
+  const Identity id{"wide", nlohmann::json::object(), "u32", 4, 4096};
+  const std::vector<TierInfo> tiers{{"ids", n}};
+  const std::vector<uint8_t> recs = wide_records(n, 4, 11);
+  {
+    auto d = Database::open_for_solve(dir / "db", id, tiers, 3);
+    d->commit_tier(0, recs.data(), n, toadbase::kAllRecords);
+    d->finish(tiers);
+  }
+  {
+    RawDb raw(dir / "db");  // the blocks in files, not in the log
+    REQUIRE(raw.db->Flush(rocksdb::FlushOptions()).ok());
+  }
+  // single records far apart, and a run over several blocks (1,024 records a block)
+  const std::vector<toadbase::RecordRun> runs{{0, 5, 1}, {0, 77777, 1}, {0, 199999, 1}, {0, 120000, 3000}};
+  // RocksDB data blocks this thread takes (from its files or its own cache) for `read`
+  auto blocks_taken = [](auto&& read) {
+    rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
+    rocksdb::get_perf_context()->Reset();
+    read();
+    const uint64_t taken = rocksdb::get_perf_context()->block_read_count + rocksdb::get_perf_context()->block_cache_hit_count;
+    rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+    return taken;
+  };
+  auto read_all = [&](const toadbase::TierSource& d) {
+    uint64_t bad = 0;
+    for (const auto& r : runs) {
+      std::vector<uint8_t> got(r.count * 4);
+      if (r.count == 1) d.read_record(0, r.first, got.data());
+      else d.read_records(0, r.first, r.count, got.data());
+      bad += !std::equal(got.begin(), got.end(), recs.begin() + static_cast<long>(4 * r.first));
+    }
+    return bad;
+  };
+  for (const bool format3 : {false, true}) {
+    INFO((format3 ? "format 3 (planes per tier)" : "format 4 (planes per block)"));
+    if (format3) {
+      to_planes_per_tier(dir / "db", 4, 4096, {recs});
+      RawDb raw(dir / "db");
+      REQUIRE(raw.db->Flush(rocksdb::FlushOptions()).ok());
+    }
+    {
+      auto d = Database::open_read_only(dir / "db");
+      uint64_t bad = 0;
+      CHECK(blocks_taken([&] { bad = read_all(*d); }) > 0);  // without it: the reads take blocks
+      CHECK(bad == 0);
+    }
+    for (const bool through_reader : {false, true}) {
+      auto d = Database::open_read_only(dir / "db");
+      const auto reader = d->reader();
+      const toadbase::TierSource& src = through_reader ? *reader : static_cast<const toadbase::TierSource&>(*d);
+      src.prefetch(runs);
+      uint64_t bad = 0;
+      CHECK(blocks_taken([&] { bad = read_all(src); }) == 0);
+      CHECK(bad == 0);
+    }
+  }
+  // what a read refuses, prefetch leaves to it: no throw, and the read still says what is wrong
+  auto d = Database::open_read_only(dir / "db");
+  const std::vector<toadbase::RecordRun> wrong{{7, 0, 1}, {0, n, 1}, {0, 5, UINT64_MAX}, {0, n - 1, 2}, {0, 3, 0}};
+  CHECK_NOTHROW(d->prefetch(wrong));
+  uint8_t r[4];
+  CHECK_THROWS_AS(d->read_record(0, n, r), DbError);
+  // a cache of no room (a database opened for solving that is complete): nothing fetched
+  auto tiny = Database::open_read_only(dir / "db", 0);
+  tiny->prefetch(runs);
+  CHECK(blocks_taken([&] { CHECK(read_all(*tiny) == 0); }) > 0);
+}
+
 TEST_CASE("a database of format 3 with records wider than a byte resumes in its own layout, also after its "
           "manifest is written anew by a repair",
           "[db][layout]") {

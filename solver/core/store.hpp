@@ -65,6 +65,12 @@ struct TierInfo {
 /// commit_tier's `keep` for "every record".
 inline constexpr uint64_t kAllRecords = UINT64_MAX;
 
+/// Kept records [first, first + count) of one tier.
+struct RecordRun {
+  TierId tier = 0;
+  uint64_t first = 0, count = 0;
+};
+
 /// The read side: the tiers an earlier solve committed. Thread-safe: many readers at once.
 class TierSource {
  public:
@@ -92,6 +98,12 @@ class TierSource {
     auto* bytes = static_cast<uint8_t*>(out);
     for (uint64_t i = 0; i < count; ++i) read_record(tier, first + i, bytes + i * record_bytes());
   }
+  /// A hint: these runs will be read next (a query that knows the scattered records it needs
+  /// before it reads them, such as a board's children). A store that caches may fetch their
+  /// blocks now, several at once, so that the reads after it find them held; it reads no
+  /// more than a few hundred blocks for a hint, and leaves a run it cannot read (out of range,
+  /// damaged) to the read that follows, which says what is wrong. This default does nothing.
+  virtual void prefetch(std::span<const RecordRun> runs) const { (void)runs; }
 
   /// The kept records of a tier as an array of R (sizeof(R) == record_bytes()).
   template <class R>

@@ -487,4 +487,30 @@ std::pair<uint64_t, bool> FormReader::value_length(uint32_t id) const {
 
 uint32_t FormReader::negative(uint32_t id) const { return column(where(id), kNegative); }
 
+void FormReader::prefetch_rows(std::span<const uint32_t> ids) const {
+  std::vector<RecordRun> runs;
+  for (const uint32_t id : ids) {
+    if (id >= count()) continue;
+    const Where w = where(id);
+    const uint32_t from = w.row ? w.row - 1 : 0, rows = w.row ? 2 : 1;
+    runs.push_back({layout_.forms(w.chunk), uint64_t{from} * kColumns, uint64_t{rows} * kColumns});
+  }
+  source_.prefetch(runs);
+}
+
+void FormReader::prefetch_texts(std::span<const uint32_t> ids) const {
+  std::vector<RecordRun> runs;
+  for (const uint32_t id : ids) {
+    if (id >= count()) continue;
+    const Where w = where(id);
+    if (column(w, kInfo) & kTextNotStored) continue;  // printed from its followers, not read
+    const uint64_t start = w.row ? column({w.chunk, w.row - 1, w.rows}, kTextEnd) : 0;
+    const uint64_t end = column(w, kTextEnd);
+    if (end < start || end - start > 2 * kMaxTextCap)
+      throw std::runtime_error("form " + std::to_string(id) + " does not add up (damaged)");
+    if (end > start) runs.push_back({layout_.text(w.chunk), start, end - start});
+  }
+  source_.prefetch(runs);
+}
+
 }  // namespace toadbase::toads_frogs_cgt

@@ -208,6 +208,13 @@ class FormReader {
   std::pair<uint64_t, bool> value_length(uint32_t id) const;
   /// The id of its negative.
   uint32_t negative(uint32_t id) const;
+  /// Tells the store (TierSource::prefetch) the rows these forms' reads start with: each
+  /// form's row and the one before it (text, negative, read). Ids out of range are left to
+  /// the reads.
+  void prefetch_rows(std::span<const uint32_t> ids) const;
+  /// Tells the store the stored texts of these forms (value and atomic weight), their rows
+  /// read to find them (prefetch_rows first); throws as text() on a row that does not add up.
+  void prefetch_texts(std::span<const uint32_t> ids) const;
   /// The form made in `t` from its followers' stored options (options have lower ids than
   /// the forms that use them, so the followers are made in id order); throws
   /// std::runtime_error on a follower naming an option not below it (damaged).

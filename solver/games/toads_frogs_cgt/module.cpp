@@ -110,6 +110,31 @@ uint32_t CgtInstance::form_of(const TierSource& source, const FormReader& forms,
   return at.mirrored ? forms.negative(id) : id;
 }
 
+std::vector<uint32_t> CgtInstance::forms_of(const TierSource& source, const FormReader& forms,
+                                            std::span<const Board> boards) const {
+  std::vector<Located> at;
+  std::vector<RecordRun> runs;
+  for (const Board& b : boards) {
+    at.push_back(boards_.locate(b));
+    runs.push_back({layout().board(at.back().cls), at.back().index, 1});
+  }
+  source.prefetch(runs);
+  std::vector<uint32_t> ids(boards.size()), rows;
+  for (size_t i = 0; i < boards.size(); ++i) {
+    source.read_record(layout().board(at[i].cls), at[i].index, &ids[i]);
+    rows.push_back(ids[i]);
+    // a form's negative is numbered right after it or right before (forms.hpp): its row is
+    // asked for with the form's (the row before comes with every row)
+    if (at[i].mirrored) rows.push_back(ids[i] + 1);
+  }
+  // the rows of every board's form, not only the mirrored ones' that name their negatives:
+  // what a query reads next
+  forms.prefetch_rows(rows);
+  for (size_t i = 0; i < boards.size(); ++i)
+    if (at[i].mirrored) ids[i] = forms.negative(ids[i]);
+  return ids;
+}
+
 void CgtInstance::put_form(nlohmann::ordered_json& j, const StoredForm& f) {
   j["value"] = f.text;
   j["outcomeClass"] = std::string(1, cgt::outcome_name(f.outcome));
@@ -146,17 +171,32 @@ nlohmann::ordered_json CgtInstance::query(const TierSource& source, const std::s
                                           const std::string& turn) const {
   const Board b = parse(text, turn);
   const FormReader forms(source, layout());
+  // the board, then its children: their records lie scattered, so each step (boards' form
+  // ids, negatives, rows, texts) is asked of the store for all of them at once, and a cold
+  // store fetches the step's blocks together rather than one after another
+  struct Child {
+    toads_frogs::Player player;
+    toads_frogs::Move move;
+  };
+  std::vector<Board> boards{b};
+  std::vector<Child> moves;
+  each_move(b, [&](toads_frogs::Player player, toads_frogs::Move mv, const Board& child) {
+    boards.push_back(child);
+    moves.push_back({player, mv});
+  });
+  const std::vector<uint32_t> ids = forms_of(source, forms, boards);
+  forms.prefetch_rows(ids);
+  forms.prefetch_texts(ids);
   nlohmann::ordered_json j;
   j["board"] = board_string(b);
-  put_form(j, forms.read(form_of(source, forms, b)));
+  put_form(j, forms.read(ids[0]));
   j["leftMoves"] = nlohmann::ordered_json::array();
   j["rightMoves"] = nlohmann::ordered_json::array();
-  each_move(b, [&](toads_frogs::Player player, toads_frogs::Move mv, const Board& child) {
-    j[player == toads_frogs::Player::Toads ? "leftMoves" : "rightMoves"].push_back(
-        {{"move", toads_frogs::move_name(mv)},
-         {"board", board_string(child)},
-         {"value", forms.text(form_of(source, forms, child))}});
-  });
+  for (size_t i = 0; i < moves.size(); ++i)
+    j[moves[i].player == toads_frogs::Player::Toads ? "leftMoves" : "rightMoves"].push_back(
+        {{"move", toads_frogs::move_name(moves[i].move)},
+         {"board", board_string(boards[i + 1])},
+         {"value", forms.text(ids[i + 1])}});
   return j;
 }
 
