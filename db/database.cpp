@@ -5,6 +5,7 @@
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -869,12 +870,14 @@ void Database::prefetch(std::span<const RecordRun> runs) const {
   // no more than half the cache holds: blocks fetched must not push out each other, or what
   // the caller read just before
   const uint64_t limit = std::min<uint64_t>(kPrefetchBlocks, cache_->capacity() / block_bytes_ / 2);
-  std::vector<std::pair<TierId, uint64_t>> want;  // (tier, block) not held
+  std::vector<std::pair<TierId, uint64_t>> want;  // (tier, block) not held, each once
   auto add = [&](TierId t, uint64_t first_block, uint64_t last_block) {
     for (uint64_t b = first_block; b <= last_block && want.size() < limit; ++b)
-      if (!cache_->holds(first_block_[t] + b)) want.emplace_back(t, b);
+      if (std::find(want.begin(), want.end(), std::pair{t, b}) == want.end() && !cache_->holds(first_block_[t] + b))
+        want.emplace_back(t, b);
   };
   for (const RecordRun& r : runs) {
+    if (want.size() >= limit) break;
     // what a read would refuse is left to it
     if (r.tier >= tier_meta_.size() || !tier_meta_[r.tier]) continue;
     const TierMeta& m = *tier_meta_[r.tier];
@@ -890,20 +893,21 @@ void Database::prefetch(std::span<const RecordRun> runs) const {
       }
     }
   }
-  std::sort(want.begin(), want.end());
-  want.erase(std::unique(want.begin(), want.end()), want.end());
   if (want.size() < 2) return;  // one block: the read that follows fetches it as fast
   // a task a block (a cold block costs a RocksDB read and a decompression: tens of
-  // microseconds, more when the page is not in memory)
-  tbb::parallel_for(tbb::blocked_range<size_t>(0, want.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
-    for (size_t i = r.begin(); i != r.end(); ++i) {
-      try {
-        (void)held(want[i].first, want[i].second);
-      } catch (const std::exception&) {
-        // damaged or missing: the read that follows says so
+  // microseconds, more when the page is not in memory); isolated, so that a caller inside a
+  // parallel loop of its own waits for these blocks only, not for its loop's other tasks
+  tbb::this_task_arena::isolate([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, want.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
+      for (size_t i = r.begin(); i != r.end(); ++i) {
+        try {
+          (void)held(want[i].first, want[i].second);
+        } catch (const std::exception&) {
+          // damaged or missing: the read that follows says so
+        }
       }
-    }
-  }, tbb::simple_partitioner());
+    }, tbb::simple_partitioner());
+  });
 }
 
 void Database::load_tier(TierId t, void* out) const {

@@ -153,6 +153,87 @@ TEST_CASE("cgt database: every board of 1..8 cells has the oracle's canonical fo
   CHECK(boards == (3 * 6561 - 3) / 2);  // 3 + 9 + ... + 3^8
 }
 
+namespace {
+
+/// A store that passes everything to another and notes each record read that no prefetch
+/// named before it.
+class Unhinted : public toadbase::TierSource {
+ public:
+  explicit Unhinted(const toadbase::TierSource& in) : in_(in) {}
+  unsigned record_bytes() const override { return in_.record_bytes(); }
+  bool has_tier(TierId t) const override { return in_.has_tier(t); }
+  uint64_t tier_positions(TierId t) const override { return in_.tier_positions(t); }
+  uint64_t tier_kept(TierId t) const override { return in_.tier_kept(t); }
+  bool matches_digest(TierId t, const void* r, uint64_t n) const override { return in_.matches_digest(t, r, n); }
+  void load_tier(TierId t, void* out) const override { in_.load_tier(t, out); }
+  void read_record(TierId t, uint64_t i, void* out) const override {
+    note(t, i, 1);
+    in_.read_record(t, i, out);
+  }
+  void read_records(TierId t, uint64_t first, uint64_t count, void* out) const override {
+    note(t, first, count);
+    in_.read_records(t, first, count, out);
+  }
+  void prefetch(std::span<const toadbase::RecordRun> runs) const override {
+    hinted_.insert(hinted_.end(), runs.begin(), runs.end());
+    in_.prefetch(runs);
+  }
+  /// Records read unnamed, by tier, since the last clear().
+  std::map<TierId, uint64_t> missed;
+  void clear() {
+    missed.clear();
+    hinted_.clear();
+  }
+
+ private:
+  void note(TierId t, uint64_t first, uint64_t count) const {
+    for (uint64_t i = first; i < first + count; ++i) {
+      bool named = false;
+      for (const auto& r : hinted_) named = named || (r.tier == t && i >= r.first && i - r.first < r.count);
+      if (!named) ++const_cast<Unhinted*>(this)->missed[t];
+    }
+  }
+  const toadbase::TierSource& in_;
+  mutable std::vector<toadbase::RecordRun> hinted_;
+};
+
+}  // namespace
+
+TEST_CASE("cgt database: a query names the records of each step before reading them (the boards' form ids, the "
+          "forms' rows, the children's texts)",
+          "[cgt][cgt-db]") {
+  // what lets a cold database fetch a step's scattered blocks together: a query that read a
+  // record no prefetch named (a board's id, a row, a child's text) would read it alone
+  Solved s("cgt-prefetch", 8);
+  const cgtdb::TierLayout lay = cgt_of(s).layout();
+  Unhinted src(*s.opened.db);
+  uint64_t boards = 0, weighted = 0;
+  for (const std::string& b : cgt_oracle::all_boards(8)) {
+    INFO(b);
+    src.clear();
+    const json j = json(s.opened.instance->query(src, b, ""));
+    REQUIRE(j == s.query(b));  // the same answer as read straight from the database
+    uint64_t rows = 0, texts = 0, ids = 0;
+    for (const auto& [t, n] : src.missed) {
+      if (t < lay.classes) ids += n;
+      else if (t < 2 * lay.classes) rows += n;
+      else if (t >= 3 * lay.classes) texts += n;  // options: the board's own, read as one run
+    }
+    CHECK(ids == 0);
+    CHECK(rows == 0);
+    // the board's own atomic weight is read after its value, not named
+    CHECK((texts == 0 || j.contains("atomicWeight")));
+    weighted += j.contains("atomicWeight");
+    // serve's size of the answer, asked first, reads the same steps
+    src.clear();
+    (void)s.opened.instance->query_bytes(src, b, "");
+    CHECK(src.missed.empty());
+    ++boards;
+  }
+  CHECK(boards == 6561);
+  CHECK(weighted > 0);
+}
+
 TEST_CASE("cgt database: the literature's values (the spec's list, Erickson, CGSuite)", "[cgt][cgt-db][literature]") {
   Solved s("cgt-literature", 12);
   FormTable t;

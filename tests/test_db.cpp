@@ -1119,7 +1119,7 @@ TEST_CASE("a fresh reader reads a record of four bytes from one data block, not 
 }
 
 TEST_CASE("prefetch fetches scattered runs' blocks together, and the reads after it find them held, in either "
-          "layout; a run it cannot read is left to the read",
+          "layout, and a run it cannot read is left to the read",
           "[db][layout]") {
   // a CGT query asks for its board's and children's records a step at a time: each step's
   // blocks are fetched at once, and the step's reads then take no block from RocksDB
@@ -1187,10 +1187,34 @@ TEST_CASE("prefetch fetches scattered runs' blocks together, and the reads after
   CHECK_NOTHROW(d->prefetch(wrong));
   uint8_t r[4];
   CHECK_THROWS_AS(d->read_record(0, n, r), DbError);
-  // a cache of no room (a database opened for solving that is complete): nothing fetched
-  auto tiny = Database::open_read_only(dir / "db", 0);
-  tiny->prefetch(runs);
-  CHECK(blocks_taken([&] { CHECK(read_all(*tiny) == 0); }) > 0);
+  // a cache of no room (what open_read_only(path, 0) makes, as a solve that finds its
+  // database complete has it): nothing fetched
+  {
+    auto tiny = Database::open_read_only(dir / "db", 0);
+    tiny->prefetch(runs);
+    CHECK(blocks_taken([&] { CHECK(read_all(*tiny) == 0); }) > 0);
+  }
+  // a damaged block among the runs' (tier 0 lies in format 3 here: record 77777's plane 0
+  // is in block 77777 / 4096 = 18): prefetch fetches the others and throws nothing, and the
+  // read of the damaged one says what reading it said without a prefetch
+  d.reset();
+  std::string unprefetched;
+  {
+    RawDb raw(dir / "db");
+    raw.put(block_key(0, 18), "not a block at all");
+  }
+  try {
+    Database::open_read_only(dir / "db")->read_record(0, 77777, r);
+  } catch (const DbError& e) {
+    unprefetched = e.what();
+  }
+  REQUIRE_THAT(unprefetched, Contains("block 18") && Contains("damaged"));
+  auto damaged = Database::open_read_only(dir / "db");
+  CHECK_NOTHROW(damaged->prefetch(runs));
+  uint8_t ok[4];
+  damaged->read_record(0, 5, ok);  // the others read as before
+  CHECK(std::equal(ok, ok + 4, recs.begin() + 20));
+  CHECK_THROWS_WITH(damaged->read_record(0, 77777, r), unprefetched);
 }
 
 TEST_CASE("a database of format 3 with records wider than a byte resumes in its own layout, also after its "

@@ -21,7 +21,7 @@ struct BenchOptions {
 };
 
 int run_bench_lookup(const BenchOptions& o) {
-  // batch: `count` random positions through one reader with its block cache
+  // batch: `count` random positions through the database opened once, with its block cache
   const Opened d = open_database(o.c.db);
   std::mt19937_64 rng(o.seed);
   std::vector<uint64_t> cum(d.db->tier_count() + 1, 0);
@@ -50,7 +50,8 @@ int run_bench_lookup(const BenchOptions& o) {
   // singles: a fresh reader with an empty cache for each lookup's block (cold block). A
   // query that reads many records (a CGT board: its form's columns, options, text and every
   // child's) gets a reader of its own with an empty cache instead, opened before the clock
-  // starts: what a query costs in a process that has read nothing yet
+  // starts: what a query costs in a process that has read nothing yet (but has run the
+  // batch: the threads on which such a query fetches its blocks together are started)
   const bool one_record = d.instance->win_lose_values() != nullptr;
   std::optional<Opened> cold;
   if (one_record) cold = open_database(o.c.db, true, 0);

@@ -100,9 +100,11 @@ class TierSource {
   }
   /// A hint: these runs will be read next (a query that knows the scattered records it needs
   /// before it reads them, such as a board's children). A store that caches may fetch their
-  /// blocks now, several at once, so that the reads after it find them held; it reads no
-  /// more than a few hundred blocks for a hint, and leaves a run it cannot read (out of range,
-  /// damaged) to the read that follows, which says what is wrong. This default does nothing.
+  /// blocks now, several at once on other threads (the database: oneTBB's, on every core),
+  /// so that the reads after it find them held; it reads no more than a few hundred blocks
+  /// for a hint, and leaves a run it cannot read (out of range, damaged) to the read that
+  /// follows, which says what is wrong. Returns when the fetching is done. This default does
+  /// nothing.
   virtual void prefetch(std::span<const RecordRun> runs) const { (void)runs; }
 
   /// The kept records of a tier as an array of R (sizeof(R) == record_bytes()).

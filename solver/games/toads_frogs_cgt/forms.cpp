@@ -506,9 +506,11 @@ void FormReader::prefetch_texts(std::span<const uint32_t> ids) const {
     if (column(w, kInfo) & kTextNotStored) continue;  // printed from its followers, not read
     const uint64_t start = w.row ? column({w.chunk, w.row - 1, w.rows}, kTextEnd) : 0;
     const uint64_t end = column(w, kTextEnd);
-    if (end < start || end - start > 2 * kMaxTextCap)
+    const uint32_t aw = column(w, kAtomicLength);
+    const uint64_t split = aw == kNoAtomicWeight ? end : end - aw;  // the value's, as text() reads
+    if (end < start || split < start || end - start > 2 * kMaxTextCap)
       throw std::runtime_error("form " + std::to_string(id) + " does not add up (damaged)");
-    if (end > start) runs.push_back({layout_.text(w.chunk), start, end - start});
+    if (split > start) runs.push_back({layout_.text(w.chunk), start, split - start});
   }
   source_.prefetch(runs);
 }

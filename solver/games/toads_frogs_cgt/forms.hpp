@@ -212,7 +212,8 @@ class FormReader {
   /// form's row and the one before it (text, negative, read). Ids out of range are left to
   /// the reads.
   void prefetch_rows(std::span<const uint32_t> ids) const;
-  /// Tells the store the stored texts of these forms (value and atomic weight), their rows
+  /// Tells the store the stored texts of these forms' values (what text() reads; read()
+  /// reads an atomic weight's characters after them, mostly in the same block), their rows
   /// read to find them (prefetch_rows first); throws as text() on a row that does not add up.
   void prefetch_texts(std::span<const uint32_t> ids) const;
   /// The form made in `t` from its followers' stored options (options have lower ids than

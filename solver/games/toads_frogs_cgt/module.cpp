@@ -204,10 +204,13 @@ uint64_t CgtInstance::query_bytes(const TierSource& source, const std::string& t
                                   const std::string& turn) const {
   const Board b = parse(text, turn);
   const FormReader forms(source, layout());
-  uint64_t bytes = forms.printed_length(form_of(source, forms, b));
-  each_move(b, [&](toads_frogs::Player, toads_frogs::Move, const Board& child) {
-    bytes += forms.printed_length(form_of(source, forms, child));
-  });
+  // the steps query() takes (serve asks this first, so it is the one that reads cold)
+  std::vector<Board> boards{b};
+  each_move(b, [&](toads_frogs::Player, toads_frogs::Move, const Board& child) { boards.push_back(child); });
+  const std::vector<uint32_t> ids = forms_of(source, forms, boards);
+  forms.prefetch_rows(ids);
+  uint64_t bytes = 0;
+  for (const uint32_t id : ids) bytes += forms.printed_length(id);
   return bytes;
 }
 
