@@ -13,6 +13,7 @@
 
 #include "cgt_oracle.hpp"
 #include "db/database.hpp"
+#include "pass_reads.hpp"
 #include "solver/cgt/cgt.hpp"
 #include "solver/games/toads_frogs_cgt/boards.hpp"
 #include "solver/games/toads_frogs_cgt/forms.hpp"
@@ -35,16 +36,9 @@ namespace {
 namespace cgtdb = toadbase::toads_frogs_cgt;
 
 /// A store that passes commits on, and can stop (a crash) or change a record on the way.
-class Tap : public toadbase::TierStore {
+class Tap : public tbtest::PassReads<toadbase::TierStore> {
  public:
-  explicit Tap(toadbase::TierStore& inner) : inner_(inner) {}
-  unsigned record_bytes() const override { return inner_.record_bytes(); }
-  bool has_tier(TierId t) const override { return inner_.has_tier(t); }
-  uint64_t tier_positions(TierId t) const override { return inner_.tier_positions(t); }
-  uint64_t tier_kept(TierId t) const override { return inner_.tier_kept(t); }
-  bool matches_digest(TierId t, const void* r, uint64_t n) const override { return inner_.matches_digest(t, r, n); }
-  void load_tier(TierId t, void* out) const override { inner_.load_tier(t, out); }
-  void read_record(TierId t, uint64_t i, void* out) const override { inner_.read_record(t, i, out); }
+  explicit Tap(toadbase::TierStore& inner) : PassReads(inner) {}
   void commit_tier(TierId t, const void* r, uint64_t count, uint64_t keep) override {
     if (commits_left == 0) throw std::runtime_error("the tap stops here (a crash)");
     --commits_left;
@@ -54,9 +48,6 @@ class Tap : public toadbase::TierStore {
   }
   uint64_t commits_left = UINT64_MAX;
   std::function<void(TierId, std::vector<uint32_t>&)> change;
-
- private:
-  toadbase::TierStore& inner_;
 };
 
 const toadbase::tools::Game& cgt_game() { return *toadbase::tools::find_game("toads-frogs-cgt"); }
@@ -157,29 +148,23 @@ namespace {
 
 /// A store that passes everything to another and notes each record read that no prefetch
 /// named before it.
-class Unhinted : public toadbase::TierSource {
+class Unhinted : public tbtest::PassReads<toadbase::TierSource, const toadbase::TierSource> {
  public:
-  explicit Unhinted(const toadbase::TierSource& in) : in_(in) {}
-  unsigned record_bytes() const override { return in_.record_bytes(); }
-  bool has_tier(TierId t) const override { return in_.has_tier(t); }
-  uint64_t tier_positions(TierId t) const override { return in_.tier_positions(t); }
-  uint64_t tier_kept(TierId t) const override { return in_.tier_kept(t); }
-  bool matches_digest(TierId t, const void* r, uint64_t n) const override { return in_.matches_digest(t, r, n); }
-  void load_tier(TierId t, void* out) const override { in_.load_tier(t, out); }
+  explicit Unhinted(const toadbase::TierSource& in) : PassReads(in) {}
   void read_record(TierId t, uint64_t i, void* out) const override {
     note(t, i, 1);
-    in_.read_record(t, i, out);
+    inner_.read_record(t, i, out);
   }
   void read_records(TierId t, uint64_t first, uint64_t count, void* out) const override {
     note(t, first, count);
-    in_.read_records(t, first, count, out);
+    inner_.read_records(t, first, count, out);
   }
   void prefetch(std::span<const toadbase::RecordRun> runs) const override {
     hinted_.insert(hinted_.end(), runs.begin(), runs.end());
-    in_.prefetch(runs);
+    inner_.prefetch(runs);
   }
   /// Records read unnamed, by tier, since the last clear().
-  std::map<TierId, uint64_t> missed;
+  mutable std::map<TierId, uint64_t> missed;
   void clear() {
     missed.clear();
     hinted_.clear();
@@ -190,10 +175,9 @@ class Unhinted : public toadbase::TierSource {
     for (uint64_t i = first; i < first + count; ++i) {
       bool named = false;
       for (const auto& r : hinted_) named = named || (r.tier == t && i >= r.first && i - r.first < r.count);
-      if (!named) ++const_cast<Unhinted*>(this)->missed[t];
+      if (!named) ++missed[t];
     }
   }
-  const toadbase::TierSource& in_;
   mutable std::vector<toadbase::RecordRun> hinted_;
 };
 
