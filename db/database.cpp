@@ -882,16 +882,11 @@ void Database::prefetch(std::span<const RecordRun> runs) const {
     if (r.tier >= tier_meta_.size() || !tier_meta_[r.tier]) continue;
     const TierMeta& m = *tier_meta_[r.tier];
     if (r.count == 0 || r.first >= m.kept || r.count > m.kept - r.first) continue;
+    // the blocks of the run's first and last records, plane by plane (per block: every
+    // plane of a record in one block)
     const PlaneLayout layout = this->layout(m);
-    if (layout.per_block) {
-      const uint64_t per = layout.block_records();
-      add(r.tier, r.first / per, (r.first + r.count - 1) / per);
-    } else {
-      for (unsigned p = 0; p < width_; ++p) {
-        const uint64_t s = p * m.kept + r.first;
-        add(r.tier, s / block_bytes_, (s + r.count - 1) / block_bytes_);
-      }
-    }
+    for (unsigned p = 0; p < (layout.per_block ? 1 : width_); ++p)
+      add(r.tier, layout.at(r.first, p).block, layout.at(r.first + r.count - 1, p).block);
   }
   if (want.size() < 2) return;  // one block: the read that follows fetches it as fast
   // a task a block (a cold block costs a RocksDB read and a decompression: tens of

@@ -455,16 +455,21 @@ void FormReader::print(uint32_t id, StoredForm& f) const {
   print_tables().give(std::move(table));
 }
 
-std::string FormReader::text(uint32_t id) const {
-  const Where w = where(id);
-  if (column(w, kInfo) & kTextNotStored) return read(id).text;
+std::pair<uint64_t, uint64_t> FormReader::value_chars(uint32_t id, const Where& w) const {
   const uint64_t start = w.row ? column({w.chunk, w.row - 1, w.rows}, kTextEnd) : 0;
   const uint64_t end = column(w, kTextEnd);
   const uint32_t aw = column(w, kAtomicLength);
   const uint64_t split = aw == kNoAtomicWeight ? end : end - aw;
   if (end < start || split < start || end - start > 2 * kMaxTextCap)
     throw std::runtime_error("form " + std::to_string(id) + " does not add up (damaged)");
-  return chars(layout_.text(w.chunk), start, split - start);
+  return {start, split - start};
+}
+
+std::string FormReader::text(uint32_t id) const {
+  const Where w = where(id);
+  if (column(w, kInfo) & kTextNotStored) return read(id).text;
+  const auto [from, length] = value_chars(id, w);
+  return chars(layout_.text(w.chunk), from, length);
 }
 
 uint64_t FormReader::printed_length(uint32_t id) const {
@@ -504,13 +509,8 @@ void FormReader::prefetch_texts(std::span<const uint32_t> ids) const {
     if (id >= count()) continue;
     const Where w = where(id);
     if (column(w, kInfo) & kTextNotStored) continue;  // printed from its followers, not read
-    const uint64_t start = w.row ? column({w.chunk, w.row - 1, w.rows}, kTextEnd) : 0;
-    const uint64_t end = column(w, kTextEnd);
-    const uint32_t aw = column(w, kAtomicLength);
-    const uint64_t split = aw == kNoAtomicWeight ? end : end - aw;  // the value's, as text() reads
-    if (end < start || split < start || end - start > 2 * kMaxTextCap)
-      throw std::runtime_error("form " + std::to_string(id) + " does not add up (damaged)");
-    if (split > start) runs.push_back({layout_.text(w.chunk), start, split - start});
+    const auto [from, length] = value_chars(id, w);  // what text() reads
+    if (length) runs.push_back({layout_.text(w.chunk), from, length});
   }
   source_.prefetch(runs);
 }

@@ -226,6 +226,9 @@ class FormReader {
     uint32_t chunk, row, rows;
   };
   Where where(uint32_t id) const;
+  /// Where the characters of form `id`'s value lie in its chunk's text: (first, count);
+  /// throws std::runtime_error when its row does not add up (damaged).
+  std::pair<uint64_t, uint64_t> value_chars(uint32_t id, const Where& w) const;
   /// A form as stored (a long form without its texts), its text read when `with_text`.
   StoredForm stored(uint32_t id, bool with_text) const;
   /// A long form's texts, printed.

@@ -71,7 +71,8 @@ class CgtInstance : public Instance, public ValueClaims {
   uint32_t form_of(const TierSource& source, const FormReader& forms, const Board& b) const;
   /// form_of() of each board, read a step at a time for all of them (their boards' ids, the
   /// rows naming the mirrored ones' negatives), each step's blocks fetched at once
-  /// (TierSource::prefetch): what a query of a board and its children reads.
+  /// (TierSource::prefetch), and the rows of the forms returned asked for last: what a query
+  /// of a board and its children reads.
   std::vector<uint32_t> forms_of(const TierSource& source, const FormReader& forms,
                                  std::span<const Board> boards) const;
   /// A stored form's fields as query prints them (value ... atomicWeight), added to `j`.

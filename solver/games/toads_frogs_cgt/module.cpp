@@ -132,6 +132,8 @@ std::vector<uint32_t> CgtInstance::forms_of(const TierSource& source, const Form
   forms.prefetch_rows(rows);
   for (size_t i = 0; i < boards.size(); ++i)
     if (at[i].mirrored) ids[i] = forms.negative(ids[i]);
+  // and the rows of the negatives numbered before their forms (and the rows before those)
+  forms.prefetch_rows(ids);
   return ids;
 }
 
@@ -185,7 +187,6 @@ nlohmann::ordered_json CgtInstance::query(const TierSource& source, const std::s
     moves.push_back({player, mv});
   });
   const std::vector<uint32_t> ids = forms_of(source, forms, boards);
-  forms.prefetch_rows(ids);
   forms.prefetch_texts(ids);
   nlohmann::ordered_json j;
   j["board"] = board_string(b);
@@ -208,7 +209,6 @@ uint64_t CgtInstance::query_bytes(const TierSource& source, const std::string& t
   std::vector<Board> boards{b};
   each_move(b, [&](toads_frogs::Player, toads_frogs::Move, const Board& child) { boards.push_back(child); });
   const std::vector<uint32_t> ids = forms_of(source, forms, boards);
-  forms.prefetch_rows(ids);
   uint64_t bytes = 0;
   for (const uint32_t id : ids) bytes += forms.printed_length(id);
   return bytes;
