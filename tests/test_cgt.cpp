@@ -465,6 +465,55 @@ TEST_CASE("thermographs: CGSuite's walls, and the standard small games", "[cgt][
   CHECK(t.mean(t.parse("{5|{1|0}}")) == d(11, 2));
 }
 
+TEST_CASE("stops past 32 bits (a record keeps them beside its options): numbers, switches, sums, "
+          "thermographs", "[cgt]") {
+  // a record holds its stops as packed dyadics (numerator * 64 + exponent) in 32 bits each
+  // when they fit; these need more (a numerator past 2^25), so they are kept after the options
+  FormTable t;
+  const Dyadic a = Dyadic::fraction((int64_t{1} << 26) + 1, 20), b = Dyadic::fraction((int64_t{1} << 27) - 3, 21);
+  const Dyadic step = Dyadic::fraction(1, 20);
+  REQUIRE(a.packed() > INT32_MAX);
+  REQUIRE(b.packed() > INT32_MAX);
+  const FormId x = t.number(a), y = t.number(b), z = t.number(a + step);
+  CHECK(t.left_stop(x) == a);
+  CHECK(t.right_stop(x) == a);
+  CHECK(t.number_value(x) == a);
+  CHECK(t.number_value(y) == b);
+  CHECK(t.is_number(x));
+  CHECK(t.birthday(x) == 64 + 21);  // 64 on day 64, then 65, 64 + 1/2, .., 64 + 1/2^20
+  CHECK(t.less(x, z));
+  CHECK_FALSE(t.leq(z, x));
+  CHECK(t.number_value(t.negate(x)) == -a);
+  CHECK(t.right_stop(t.negate(x)) == -a);
+  CHECK(t.sum(x, y) == t.number(a + b));
+  CHECK(t.sum(x, t.negate(x)) == t.zero());
+  CHECK(t.to_string(x) == a.to_string());
+  CHECK(t.parse(a.to_string()) == x);
+  // a switch between them, and its negative: stops, kind, mean, temperature
+  const FormId sw = t.make({z}, {x});
+  CHECK(t.left_stop(sw) == a + step);
+  CHECK(t.right_stop(sw) == a);
+  CHECK(t.kind(sw) == Kind::Hot);
+  CHECK(t.mean(sw) == a + step.half());
+  CHECK(t.temperature(sw) == step.half());
+  const FormId neg = t.negate(sw);
+  CHECK(t.left_stop(neg) == -a);
+  CHECK(t.right_stop(neg) == -(a + step));
+  CHECK(t.sum(sw, neg) == t.zero());
+  // x* and x^: number-up-stars on a wide number, and a game on them of the plain sum
+  const FormId xs = t.sum(x, t.star()), xu = t.sum(x, t.up());
+  CHECK(t.kind(xs) == Kind::NumberPlusInfinitesimal);
+  CHECK(t.left_stop(xs) == a);
+  CHECK(t.number_up_star_value(xu) == NumberUpStar{a, 1, 0});
+  CHECK(t.make({x}, {x}) == xs);
+  CHECK(t.fuzzy(xs, x));
+  CHECK(t.less(x, xu));
+  const FormId hot = t.make({xu, z}, {xs});
+  CHECK(t.left_stop(hot) == a + step);
+  CHECK(t.right_stop(hot) == a);
+  CHECK(t.to_string(t.parse(t.to_string(hot))) == t.to_string(hot));
+}
+
 TEST_CASE("kinds, outcome classes and the number tests", "[cgt]") {
   FormTable t;
   auto k = [&](const char* g) { return t.kind(t.parse(g)); };

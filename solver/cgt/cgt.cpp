@@ -435,10 +435,10 @@ FormId FormTable::intern(std::span<const FormId> left, std::span<const FormId> r
   std::lock_guard lock(s.mutex);
   if (s.index.empty()) s.index.assign(1024, kNoForm);
   size_t mask = s.index.size() - 1;
-  size_t i = h & mask;
+  size_t i = (h & kHashMask) & mask;  // as the index is rebuilt: from the hash a record keeps
   for (FormId id; (id = s.index[i]) != kNoForm; i = (i + 1) & mask) {
     const Record& r = rec(id);
-    if (r.hash == h && r.n_left == left.size() && r.n_right == right.size() &&
+    if (r.hash == (h & kHashMask) && r.n_left == left.size() && r.n_right == right.size() &&
         std::equal(left.begin(), left.end(), r.options) &&
         std::equal(right.begin(), right.end(), r.options + r.n_left))
       return id;
@@ -453,14 +453,29 @@ FormId FormTable::intern(std::span<const FormId> left, std::span<const FormId> r
       delete[] fresh;
   }
   Record& r = rec_mut(id);
-  FormId* opts = s.options.allocate(left.size() + right.size());
+  // (describe and allocate may throw: the counts are written with the options, after them)
+  const auto [ls, rs] = describe(r, left, right);
+  // the stops in the record when they fit 32 bits each, else after the options
+  const bool wide = ls != static_cast<int32_t>(ls) || rs != static_cast<int32_t>(rs);
+  const size_t n = left.size() + right.size();
+  FormId* opts = s.options.allocate(n + (wide ? 4 : 0));
   std::copy(left.begin(), left.end(), opts);
   std::copy(right.begin(), right.end(), opts + left.size());
+  if (wide) {
+    const int64_t stops[2] = {ls, rs};
+    for (size_t k = 0; k < 2; ++k) {
+      opts[n + 2 * k] = static_cast<uint32_t>(static_cast<uint64_t>(stops[k]));
+      opts[n + 2 * k + 1] = static_cast<uint32_t>(static_cast<uint64_t>(stops[k]) >> 32);
+    }
+    r.flags |= kWideStopsFlag;
+  } else {
+    r.ls = static_cast<int32_t>(ls);
+    r.rs = static_cast<int32_t>(rs);
+  }
   r.options = opts;
   r.n_left = static_cast<uint16_t>(left.size());
   r.n_right = static_cast<uint16_t>(right.size());
-  r.hash = h;
-  describe(r, left, right);
+  r.hash = h & kHashMask;
   s.index[i] = id;
   if (++s.count * 4 > s.index.size() * 3) {  // at most three quarters full
     std::vector<FormId> bigger(s.index.size() * 2, kNoForm);
@@ -477,8 +492,8 @@ FormId FormTable::intern(std::span<const FormId> left, std::span<const FormId> r
 }
 
 // Everything a record knows besides its options, from its (canonical) options' records.
-void FormTable::describe(Record& r, std::span<const FormId> left,
-                         std::span<const FormId> right) const {
+std::pair<int64_t, int64_t> FormTable::describe(Record& r, std::span<const FormId> left,
+                                                std::span<const FormId> right) const {
   unsigned birthday = 0, far = 1;
   bool all_numbers = true, all_nus = true, all_small = true;
   for (auto side : {left, right})
@@ -498,25 +513,24 @@ void FormTable::describe(Record& r, std::span<const FormId> left,
     // the options' values are their (packed) stops
     std::optional<Dyadic> a, b;
     if (!left.empty()) {
-      int64_t m = rec(left[0]).left_stop;
+      int64_t m = rec(left[0]).left_stop();
       for (FormId x : left)
-        if (compare_packed(m, rec(x).left_stop) < 0) m = rec(x).left_stop;
+        if (compare_packed(m, rec(x).left_stop()) < 0) m = rec(x).left_stop();
       a = Dyadic::unpack(m);
     }
     if (!right.empty()) {
-      int64_t m = rec(right[0]).left_stop;
+      int64_t m = rec(right[0]).left_stop();
       for (FormId x : right)
-        if (compare_packed(rec(x).left_stop, m) < 0) m = rec(x).left_stop;
+        if (compare_packed(rec(x).left_stop(), m) < 0) m = rec(x).left_stop();
       b = Dyadic::unpack(m);
     }
     if (!a || !b || *a < *b) {
       const Dyadic x = simplest_between(a, b);
       r.flags = kNumberFlag | kNusFlag | (x == Dyadic(0) ? kAllSmallFlag : 0);
-      r.left_stop = r.right_stop = x.packed();
       r.ups = 0;
       r.nim = 0;
       r.far_star = 1;
-      return;
+      return {x.packed(), x.packed()};
     }
   }
 
@@ -527,10 +541,10 @@ void FormTable::describe(Record& r, std::span<const FormId> left,
   //   { x, x* | x }                                            k = 1, m = 1
   // and their negatives. A canonical form of one of these shapes is that value.
   if (all_nus && !left.empty() && !right.empty()) {
-    const int64_t x = rec(left[0]).left_stop;
+    const int64_t x = rec(left[0]).left_stop();
     bool same = true;
     for (auto side : {left, right})
-      for (FormId o : side) same = same && rec(o).left_stop == x;
+      for (FormId o : side) same = same && rec(o).left_stop() == x;
     if (same) {
       const std::optional<std::pair<int, unsigned>> v =
           nus_shape(left, right, [&](FormId o) -> const Record& { return rec(o); });
@@ -538,27 +552,25 @@ void FormTable::describe(Record& r, std::span<const FormId> left,
         if (v->first > 32767 || v->first < -32767 || v->second > 0xffff)
           throw std::length_error("FormTable: up multiple or nimber out of range");
         r.flags = kNusFlag | (x == 0 ? kAllSmallFlag : 0);
-        r.left_stop = r.right_stop = x;
         r.ups = static_cast<int16_t>(v->first);
         r.nim = static_cast<uint16_t>(v->second);
         r.far_star = (x == 0 && r.ups == 0) ? static_cast<uint16_t>(std::min(r.nim + 1u, 0xffffu))
                                             : static_cast<uint16_t>(far);
-        return;
+        return {x, x};
       }
     }
   }
 
   if (left.empty() || right.empty())
     throw std::logic_error("FormTable: a canonical non-number with an empty side");
-  int64_t ls = rec(left[0]).right_stop, rs = rec(right[0]).left_stop;
+  int64_t ls = rec(left[0]).right_stop(), rs = rec(right[0]).left_stop();
   for (FormId o : left)
-    if (compare_packed(ls, rec(o).right_stop) < 0) ls = rec(o).right_stop;
+    if (compare_packed(ls, rec(o).right_stop()) < 0) ls = rec(o).right_stop();
   for (FormId o : right)
-    if (compare_packed(rec(o).left_stop, rs) < 0) rs = rec(o).left_stop;
-  r.left_stop = ls;
-  r.right_stop = rs;
+    if (compare_packed(rec(o).left_stop(), rs) < 0) rs = rec(o).left_stop();
   r.far_star = static_cast<uint16_t>(far);
   if (all_small) r.flags |= kAllSmallFlag;
+  return {ls, rs};
 }
 
 // ---- numbers and number-up-stars ------------------------------------------------------
@@ -694,9 +706,9 @@ FormId FormTable::make(std::span<const FormId> left_in, std::span<const FormId> 
     if (l.empty() && r.empty()) return zero();
     FormId ga = kNoForm, gb = kNoForm;
     for (FormId x : l)
-      if (ga == kNoForm || compare_packed(rec(ga).left_stop, rec(x).left_stop) < 0) ga = x;
+      if (ga == kNoForm || compare_packed(rec(ga).left_stop(), rec(x).left_stop()) < 0) ga = x;
     for (FormId x : r)
-      if (gb == kNoForm || compare_packed(rec(x).left_stop, rec(gb).left_stop) < 0) gb = x;
+      if (gb == kNoForm || compare_packed(rec(x).left_stop(), rec(gb).left_stop()) < 0) gb = x;
     std::optional<Dyadic> a, b;
     if (ga != kNoForm) a = left_stop(ga);
     if (gb != kNoForm) b = left_stop(gb);
@@ -808,7 +820,7 @@ bool FormTable::leq(FormId g, FormId h) {
   const Record& b = rec(h);
   if ((a.flags & b.flags & kNusFlag)) {
     // H - G = (y - x) + (l - k).^ + *(m ^ n) >= 0 ?
-    const int c = compare_packed(a.left_stop, b.left_stop);
+    const int c = compare_packed(a.left_stop(), b.left_stop());
     if (c != 0) return c < 0;
     const int d = b.ups - a.ups;
     const unsigned star = a.nim ^ b.nim;
@@ -817,9 +829,9 @@ bool FormTable::leq(FormId g, FormId h) {
     return false;  // d == 0 (then the nimbers differ: confused) or H has fewer ups
   }
   // G <= H needs LS(G) <= LS(H) and RS(G) <= RS(H); LS(G) < RS(H) gives G < H
-  if (compare_packed(b.left_stop, a.left_stop) < 0 || compare_packed(b.right_stop, a.right_stop) < 0)
+  if (compare_packed(b.left_stop(), a.left_stop()) < 0 || compare_packed(b.right_stop(), a.right_stop()) < 0)
     return false;
-  if (compare_packed(a.left_stop, b.right_stop) < 0) return true;
+  if (compare_packed(a.left_stop(), b.right_stop()) < 0) return true;
   const uint64_t k = LeqCache::key(g, h);
   const int cached = leq_cache_->get(k);
   if (cached >= 0) return cached;
@@ -852,9 +864,9 @@ OutcomeClass FormTable::outcome(FormId g) {
 Kind FormTable::kind(FormId g) const {
   const Record& r = rec(g);
   if (r.flags & kNumberFlag) return Kind::Number;
-  if ((r.flags & kNusFlag) && r.ups == 0 && r.left_stop == 0) return Kind::Nimber;
-  if (r.left_stop != r.right_stop) return Kind::Hot;
-  return r.left_stop == 0 ? Kind::Infinitesimal : Kind::NumberPlusInfinitesimal;
+  if ((r.flags & kNusFlag) && r.ups == 0 && r.left_stop() == 0) return Kind::Nimber;
+  if (r.left_stop() != r.right_stop()) return Kind::Hot;
+  return r.left_stop() == 0 ? Kind::Infinitesimal : Kind::NumberPlusInfinitesimal;
 }
 
 // ---- negation and sums ----------------------------------------------------------------
@@ -863,7 +875,7 @@ FormId FormTable::negate(FormId g) {
   if (g == zero()) return g;
   const Record& r = rec(g);
   if (r.flags & kNusFlag)
-    return number_up_star({-Dyadic::unpack(r.left_stop), -r.ups, r.nim});
+    return number_up_star({-Dyadic::unpack(r.left_stop()), -r.ups, r.nim});
   const FormId known = r.negative.load(std::memory_order_acquire);
   if (known != kNoForm) return known;
   IdVec l, rr;
@@ -883,7 +895,7 @@ FormId FormTable::sum(FormId g, FormId h) {
   const Record& a = rec(g);
   const Record& b = rec(h);
   if (a.flags & b.flags & kNusFlag) {
-    return number_up_star({Dyadic::unpack(a.left_stop) + Dyadic::unpack(b.left_stop),
+    return number_up_star({Dyadic::unpack(a.left_stop()) + Dyadic::unpack(b.left_stop()),
                            a.ups + b.ups, unsigned(a.nim ^ b.nim)});
   }
   if (h < g) std::swap(g, h);

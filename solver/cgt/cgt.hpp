@@ -237,7 +237,7 @@ class FormTable {
   bool is_number_up_star(FormId g) const { return rec(g).flags & kNusFlag; }
   bool is_nimber(FormId g) const {
     const Record& r = rec(g);
-    return (r.flags & kNusFlag) && r.ups == 0 && r.left_stop == 0;
+    return (r.flags & kNusFlag) && r.ups == 0 && r.left_stop() == 0;
   }
   /// Every follower's number is 0 (Winning Ways' "all small").
   bool is_all_small(FormId g) const { return rec(g).flags & kAllSmallFlag; }
@@ -248,11 +248,11 @@ class FormTable {
   std::optional<NumberUpStar> number_up_star_value(FormId g) const {
     const Record& r = rec(g);
     if (!(r.flags & kNusFlag)) return std::nullopt;
-    return NumberUpStar{Dyadic::unpack(r.left_stop), r.ups, r.nim};
+    return NumberUpStar{Dyadic::unpack(r.left_stop()), r.ups, r.nim};
   }
   /// Left's stop (Left moving first, both playing to the first number) and Right's.
-  Dyadic left_stop(FormId g) const { return Dyadic::unpack(rec(g).left_stop); }
-  Dyadic right_stop(FormId g) const { return Dyadic::unpack(rec(g).right_stop); }
+  Dyadic left_stop(FormId g) const { return Dyadic::unpack(rec(g).left_stop()); }
+  Dyadic right_stop(FormId g) const { return Dyadic::unpack(rec(g).right_stop()); }
   Kind kind(FormId g) const;
 
   // ---- comparing and adding ----------------------------------------------------------
@@ -330,6 +330,13 @@ class FormTable {
 
  private:
   static constexpr uint8_t kNumberFlag = 1, kNusFlag = 2, kAllSmallFlag = 4;
+  /// The stops did not fit 32 bits each: they are kept after the options, in the same run of
+  /// the options arena, as four 32-bit words (Left's low half, high half, then Right's).
+  static constexpr uint8_t kWideStopsFlag = 8;
+  /// A record keeps the low 28 bits of its options' hash (the top 4 bits hold the flags); a
+  /// shard's index is searched and rebuilt from those bits alone (at most 2^31 / 64 forms a
+  /// shard: some 2^26 slots).
+  static constexpr uint32_t kHashMask = (uint32_t{1} << 28) - 1;
   static constexpr unsigned kChunkBits = 16;
   static constexpr size_t kChunk = size_t{1} << kChunkBits;
   static constexpr size_t kMaxChunks = size_t{1} << 15;  // 2^31 forms
@@ -337,20 +344,28 @@ class FormTable {
   static constexpr size_t kShards = size_t{1} << kShardBits;
   static constexpr size_t kNusFast = size_t{1} << 14;
 
-  // One canonical form. Everything but `negative` and `thermo` is written once, before the
-  // id is published.
+  // One canonical form, in 40 bytes (a table of 20 cells holds some 42 million). Everything
+  // but `negative` and `thermo` is written once, before the id is published.
   struct Record {
     const FormId* options = nullptr;  // n_left Left options, then n_right Right options
-    int64_t left_stop = 0, right_stop = 0;  // packed Dyadic; a number-up-star's number
-    std::atomic<const uint32_t*> thermo{nullptr};  // a hot form's walls, as kept
-    uint32_t hash = 0;
+    int32_t ls = 0, rs = 0;           // the stops as packed Dyadics, unless kWideStopsFlag
+    std::atomic<uint32_t> thermo{0};  // a hot form's walls as kept: 1 + where, 0 not yet
+    uint32_t hash : 28 = 0;           // the options' hash & kHashMask
+    uint32_t flags : 4 = 0;
     std::atomic<FormId> negative{kNoForm};
     uint16_t n_left = 0, n_right = 0;
     uint16_t birthday = 0, far_star = 1;
     int16_t ups = 0;
     uint16_t nim = 0;
-    uint8_t flags = 0;
+    /// Left's and Right's stops, packed (a number-up-star's number).
+    int64_t left_stop() const { return (flags & kWideStopsFlag) ? wide_stop(0) : ls; }
+    int64_t right_stop() const { return (flags & kWideStopsFlag) ? wide_stop(1) : rs; }
+    int64_t wide_stop(unsigned k) const {
+      const FormId* w = options + n_left + n_right + 2 * k;
+      return static_cast<int64_t>(uint64_t{w[0]} | uint64_t{w[1]} << 32);
+    }
   };
+  static_assert(sizeof(Record) == 40, "a form's record is 40 bytes");
   struct Shard;
   class LeqCache;
   class OpCache;
@@ -367,9 +382,8 @@ class FormTable {
     void add_none(FormId g);
   };
   struct Pending;
-  /// Where kept thermographs lie: words in blocks that never move (thermograph.cpp).
   /// 32-bit words handed out from blocks of `block_words` and never given back (the
-  /// caller locks): a form's options, a kept thermograph.
+  /// caller locks): the forms' options (and stops too wide for a record).
   struct WordArena {
     explicit WordArena(size_t block) : block_words(block) {}
     size_t block_words;
@@ -378,10 +392,25 @@ class FormTable {
     size_t free_left = 0, bytes = 0;
     uint32_t* allocate(size_t n);
   };
+  /// Kept thermographs: 32-bit words in blocks that never move, found by a 32-bit handle
+  /// (1 + the first word's place; 0 is none) so that a record holds 4 bytes, not a pointer.
+  /// A run longer than a block takes consecutive slots of one allocation.
   struct ThermoArena {
+    static constexpr unsigned kBlockBits = 18;  // 1 MiB blocks
+    static constexpr size_t kBlock = size_t{1} << kBlockBits;
+    static constexpr size_t kSlots = size_t{1} << (32 - kBlockBits);
+    ThermoArena();
     std::mutex mutex;
-    WordArena words{size_t{1} << 18};  // 1 MiB blocks
-    const uint32_t* copy(const std::vector<uint32_t>& words);
+    std::unique_ptr<std::atomic<uint32_t*>[]> slots;  // [place >> kBlockBits]: its block
+    std::vector<std::unique_ptr<uint32_t[]>> blocks;  // mutex
+    uint64_t next = 0;                                // the next free place; mutex
+    size_t bytes = 0;                                 // mutex
+    /// Copies the words in; their handle. Throws std::length_error past 2^32 - 1 words.
+    uint32_t copy(const std::vector<uint32_t>& words);
+    const uint32_t* at(uint32_t handle) const {
+      const uint64_t place = handle - 1;
+      return slots[place >> kBlockBits].load(std::memory_order_acquire) + (place & (kBlock - 1));
+    }
   };
 
   const Record& rec(FormId g) const {
@@ -393,7 +422,8 @@ class FormTable {
 
   // cgt.cpp
   FormId intern(std::span<const FormId> left, std::span<const FormId> right);
-  void describe(Record& r, std::span<const FormId> left, std::span<const FormId> right) const;
+  /// Fills in r's birthday, flags, number-up-star part and far star, and returns its stops.
+  std::pair<int64_t, int64_t> describe(Record& r, std::span<const FormId> left, std::span<const FormId> right) const;
   bool leq_slow(FormId g, FormId h);
   bool leq_to_pending(FormId x, const Pending& g);
   bool leq_from_pending(const Pending& g, FormId x);

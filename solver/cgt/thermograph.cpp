@@ -223,27 +223,46 @@ std::vector<uint32_t> encode_walls(const Trajectory& left_wall, const Trajectory
 
 }  // namespace
 
-const uint32_t* FormTable::ThermoArena::copy(const std::vector<uint32_t>& from) {
+FormTable::ThermoArena::ThermoArena() : slots(new std::atomic<uint32_t*>[kSlots]) {
+  for (size_t i = 0; i < kSlots; ++i) slots[i].store(nullptr, std::memory_order_relaxed);
+}
+
+uint32_t FormTable::ThermoArena::copy(const std::vector<uint32_t>& from) {
   std::lock_guard lock(mutex);
-  uint32_t* p = words.allocate(from.size());
+  const uint64_t n = std::max<uint64_t>(from.size(), 1);
+  uint64_t place = next;
+  // a run lies in one allocation: in what is left of the current block, else from the next
+  // slot on, over as many slots as it needs
+  if (place % kBlock == 0 || place / kBlock != (place + n - 1) / kBlock) {
+    place = (place + kBlock - 1) / kBlock * kBlock;
+    const uint64_t first = place / kBlock, count = (n + kBlock - 1) / kBlock;
+    // the last place is 2^32 - 2: its handle, 1 + place, must fit 32 bits
+    if (place + n >= (uint64_t{1} << 32)) throw std::length_error("FormTable: kept thermographs past 2^32 words");
+    blocks.emplace_back(new uint32_t[count * kBlock]);
+    bytes += count * kBlock * sizeof(uint32_t);
+    for (uint64_t k = 0; k < count; ++k)
+      slots[first + k].store(blocks.back().get() + k * kBlock, std::memory_order_release);
+  }
+  uint32_t* p = slots[place / kBlock].load(std::memory_order_relaxed) + place % kBlock;
   std::copy(from.begin(), from.end(), p);
-  return p;
+  next = place + n;
+  return static_cast<uint32_t>(place + 1);
 }
 
 size_t FormTable::thermograph_bytes() const {
   std::lock_guard lock(thermo_arena_.mutex);
-  return thermo_arena_.words.bytes;
+  return thermo_arena_.bytes;
 }
 
 /// A form's wall: a hot form's as kept, any other's its stop (LS = RS) from t = 0.
 Trajectory FormTable::wall(FormId g, bool left_wall) {
   const Record& r = rec(g);
-  if (r.left_stop == r.right_stop) return Trajectory::constant(Dyadic::unpack(r.left_stop));
+  if (r.left_stop() == r.right_stop()) return Trajectory::constant(Dyadic::unpack(r.left_stop()));
   return KeptWalls(hot_walls(g)).wall(left_wall);
 }
 
 const uint32_t* FormTable::hot_walls(FormId g) {
-  if (const uint32_t* known = rec(g).thermo.load(std::memory_order_acquire)) return known;
+  if (const uint32_t known = rec(g).thermo.load(std::memory_order_acquire)) return thermo_arena_.at(known);
   core::WorkBudget::spend();
   // the options' walls, as they face G
   std::vector<Trajectory> options;
@@ -285,11 +304,11 @@ const uint32_t* FormTable::hot_walls(FormId g) {
   if (kept.last(true).value != mast || kept.last(false).value != mast ||
       std::max(kept.last(true).t, kept.last(false).t) != *tau)
     throw std::logic_error("thermograph: the kept walls miss the mean or the temperature found");
-  const uint32_t* fresh = thermo_arena_.copy(words);
-  const uint32_t* expected = nullptr;
+  const uint32_t fresh = thermo_arena_.copy(words);
+  uint32_t expected = 0;
   if (rec_mut(g).thermo.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel))
-    return fresh;
-  return expected;  // another thread got there first: the same walls (these words stay unused)
+    return thermo_arena_.at(fresh);
+  return thermo_arena_.at(expected);  // another thread got there first: the same walls (these words stay unused)
 }
 
 namespace {
@@ -306,11 +325,11 @@ Dyadic cold_temperature(bool number, Dyadic x) {
 Thermograph FormTable::thermograph(FormId g) {
   Thermograph th;
   const Record& r = rec(g);
-  if (r.left_stop == r.right_stop) {
+  if (r.left_stop() == r.right_stop()) {
     // a number: a mast from t = 0, temperature -1/2^k (CGSuite's convention: an integer's
     // is -1); anything else with equal stops (a number plus an infinitesimal): the same
     // mast, temperature 0
-    const Dyadic x = Dyadic::unpack(r.left_stop);
+    const Dyadic x = Dyadic::unpack(r.left_stop());
     th.left_wall = th.right_wall = Trajectory::constant(x);
     th.mean = x;
     th.temperature = cold_temperature(is_number(g), x);
@@ -326,14 +345,14 @@ Thermograph FormTable::thermograph(FormId g) {
 
 Dyadic FormTable::mean(FormId g) {
   const Record& r = rec(g);
-  if (r.left_stop == r.right_stop) return Dyadic::unpack(r.left_stop);
+  if (r.left_stop() == r.right_stop()) return Dyadic::unpack(r.left_stop());
   return KeptWalls(hot_walls(g)).last(true).value;
 }
 
 Dyadic FormTable::temperature(FormId g) {
   const Record& r = rec(g);
-  if (r.left_stop == r.right_stop)
-    return cold_temperature(is_number(g), Dyadic::unpack(r.left_stop));
+  if (r.left_stop() == r.right_stop())
+    return cold_temperature(is_number(g), Dyadic::unpack(r.left_stop()));
   const KeptWalls kept(hot_walls(g));
   return std::max(kept.last(true).t, kept.last(false).t);
 }
