@@ -218,6 +218,83 @@ TEST_CASE("cgt database: a query names the records of each step before reading t
   CHECK(weighted > 0);
 }
 
+TEST_CASE("cgt database: a chunk's text held compressed frame by frame reads back whole, through a database's "
+          "runs on every core and through a store that asks for it at once",
+          "[cgt][cgt-db]") {
+  using cgtdb::ChunkWriter;
+  using cgtdb::StoredForm;
+  TempDir dir("cgt-chunk-text");
+  const toadbase::Identity id{"chunks", json::object(), "u32", 4, 4096};
+  const std::vector<toadbase::TierInfo> tiers{
+      {"c.forms", toadbase::kSizedBySolve}, {"c.options", toadbase::kSizedBySolve}, {"c.text", toadbase::kSizedBySolve}};
+  // forms whose texts are the CGT notation's characters, repeated as printed forms repeat
+  // themselves; some longer than a frame, some crossing a frame's end; `exact`: the text
+  // ends on a frame's end (no open frame at the commit)
+  auto make_forms = [](uint64_t seed, bool exact) {
+    std::mt19937_64 rng(seed);
+    const std::string pieces[] = {"{0|*}", "{1/2|{0||-1}}", "^*", "v3*2", "+-{1,{2|0}}", "{", "|", "}", ",", "Tiny(2)"};
+    std::vector<StoredForm> forms;
+    uint64_t total = 0;
+    while (total < 3 * ChunkWriter::kTextFrame) {
+      StoredForm f;
+      const uint64_t want = forms.size() % 97 == 5 ? ChunkWriter::kTextFrame + rng() % 4096 : rng() % 3000;
+      while (f.text.size() < want) f.text += pieces[rng() % std::size(pieces)];
+      if (rng() % 3 == 0) f.atomic_weight = pieces[rng() % std::size(pieces)];
+      uint64_t size = f.text.size() + (f.atomic_weight ? f.atomic_weight->size() : 0);
+      if (exact && total + size > 3 * ChunkWriter::kTextFrame) {  // the last one fills to the frame's end
+        f.atomic_weight.reset();
+        f.text.resize(3 * ChunkWriter::kTextFrame - total, '*');
+        size = f.text.size();
+      }
+      f.left = {static_cast<uint32_t>(forms.size() % 7)};
+      f.right = {1, static_cast<uint32_t>(2 + forms.size() % 5)};
+      f.left_stop = toadbase::cgt::Dyadic::fraction(static_cast<int64_t>(rng() % 64) - 32, static_cast<int>(rng() % 4));
+      f.right_stop = f.mean = f.temperature = f.left_stop;
+      f.birthday = static_cast<unsigned>(rng() % 40);
+      f.negative = static_cast<uint32_t>(forms.size());
+      forms.push_back(std::move(f));
+      total += size;
+    }
+    return std::pair{forms, total};
+  };
+  for (const bool exact : {false, true}) {
+    for (const bool at_once : {true, false}) {
+      INFO("text ending on a frame's end: " << exact << ", the store asks for the text at once: " << at_once);
+      // another text for each commit: a frame cache that outlived its commit would read
+      // the previous text's characters (the database's runs come on every core after
+      // commits that left each thread's cache on some frame)
+      const auto [forms, total] = make_forms(7 + 2 * exact + at_once, exact);
+      REQUIRE((total % ChunkWriter::kTextFrame == 0) == exact);
+      const std::string path = dir / ("db" + std::to_string(exact) + std::to_string(at_once));
+      {
+        auto d = toadbase::db::Database::open_for_solve(path, id, tiers, 3);
+        Tap tap(*d);  // commits whole tiers through commit_tier: commit_tier_from's default
+        ChunkWriter w;
+        for (size_t from = 0; from < forms.size(); from += 37)
+          w.append(std::span(forms).subspan(from, std::min<size_t>(37, forms.size() - from)));
+        CHECK(w.text_size() == total);
+        // held compressed: the frames in under a third of their characters (about a fifth
+        // here), and the open one
+        CHECK(w.text_held_bytes() < total / 3 + ChunkWriter::kTextFrame);
+        if (at_once)
+          w.commit(tap, 0, 1, 2);
+        else
+          w.commit(*d, 0, 1, 2);
+        CHECK(w.text_size() == 0);
+        CHECK(w.text_held_bytes() < 64);  // an empty string's own
+        d->finish(tiers);
+      }
+      auto d = toadbase::db::Database::open_read_only(path);
+      const std::vector<uint32_t> text = d->load<uint32_t>(2);
+      CHECK(text.size() == total);
+      const std::vector<StoredForm> back = cgtdb::decode_forms(d->load<uint32_t>(0), d->load<uint32_t>(1), &text, "chunk");
+      REQUIRE(back.size() == forms.size());
+      for (size_t i = 0; i < forms.size(); ++i)
+        if (!(back[i] == forms[i])) FAIL("form " << i << " read back differs");
+    }
+  }
+}
+
 TEST_CASE("cgt database: the literature's values (the spec's list, Erickson, CGSuite)", "[cgt][cgt-db][literature]") {
   Solved s("cgt-literature", 12);
   FormTable t;

@@ -153,7 +153,7 @@ class TierStore : public TierSource {
   using RecordSource = std::function<void(uint64_t first, uint64_t count, void* out)>;
   /// Commits a tier of `count` records, keeping them all, that the store asks `source` for a
   /// run at a time as it packs them: a tier too large to hold record-major (a CGT chunk's
-  /// text, a character a 4-byte record, is kept a byte a character until it is committed).
+  /// text, a character a 4-byte record, is kept compressed until it is committed).
   /// Atomic and thread-safe as commit_tier; `source` may be called from several threads at
   /// once and for a run more than once. This default makes the whole tier and commits it.
   virtual void commit_tier_from(TierId tier, uint64_t count, const RecordSource& source) {

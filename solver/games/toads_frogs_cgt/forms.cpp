@@ -1,6 +1,9 @@
 #include "solver/games/toads_frogs_cgt/forms.hpp"
 
+#include <zstd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <memory>
 #include <mutex>
@@ -60,37 +63,95 @@ void ChunkWriter::append(std::span<const StoredForm> forms) {
   }
 }
 
+// ---- the chunk's text, held compressed ------------------------------------------------------
+
+struct ChunkWriter::Compressor {
+  std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx{ZSTD_createCCtx(), ZSTD_freeCCtx};
+};
+
+ChunkWriter::ChunkWriter() : zstd_(std::make_unique<Compressor>()) {
+  if (!zstd_->cctx) throw std::bad_alloc();
+}
+ChunkWriter::~ChunkWriter() = default;
+
+uint64_t ChunkWriter::text_held_bytes() const {
+  uint64_t n = open_.capacity();
+  for (const std::string& f : frames_) n += f.capacity();
+  return n;
+}
+
 void ChunkWriter::put_text(const std::string& s) {
   for (size_t at = 0; at < s.size();) {
-    if (text_.empty() || text_.back().size() == kTextBlock) {
-      // a block grows by doubling up to kTextBlock (its capacity then exactly kTextBlock): a
-      // small chunk's text does not take the whole block (which under the sanitizers is
-      // mapped and poisoned in full, for every chunk of a small solve)
-      text_.emplace_back();
-      text_.back().reserve(std::min(kTextBlock, std::bit_ceil(std::max(s.size() - at, kFirstTextReserve))));
-    }
-    const size_t n = std::min(s.size() - at, kTextBlock - text_.back().size());
-    text_.back().append(s, at, n);
+    const size_t n = std::min(s.size() - at, kTextFrame - open_.size());
+    open_.append(s, at, n);
     at += n;
+    if (open_.size() == kTextFrame) seal();
   }
   text_size_ += s.size();
 }
+
+void ChunkWriter::seal() {
+  if (open_.empty()) return;
+  // level 1: the text is compressed once more as the store packs it; this is to hold it
+  std::string frame(ZSTD_compressBound(open_.size()), '\0');
+  const size_t z = ZSTD_compressCCtx(zstd_->cctx.get(), frame.data(), frame.size(), open_.data(), open_.size(), 1);
+  if (ZSTD_isError(z)) throw std::runtime_error(std::string("holding a chunk's text: zstd: ") + ZSTD_getErrorName(z));
+  frame.resize(z);
+  frame.shrink_to_fit();
+  frames_.push_back(std::move(frame));
+  open_.clear();
+}
+
+namespace {
+
+/// The frame a thread read last, widened from: the store asks for runs in order on each
+/// thread (its blocks, then its digest's passes, one a byte plane), so a frame is
+/// decompressed about once a thread and pass. Each thread keeps its last frame (a million
+/// characters) and its context.
+struct FrameCache {
+  uint64_t commit = 0;  // which commit it belongs to
+  size_t frame = 0;
+  std::string chars;
+  std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx{ZSTD_createDCtx(), ZSTD_freeDCtx};
+};
+std::atomic<uint64_t> commits{0};
+
+}  // namespace
 
 void ChunkWriter::commit(TierStore& store, TierId columns, TierId options, TierId text) {
   store.commit(columns, chunk_.columns);
   store.commit(options, chunk_.options);
   chunk_ = {};
-  store.commit_tier_from(text, text_size_, [this](uint64_t first, uint64_t count, void* out) {
+  seal();
+  const uint64_t me = ++commits;
+  store.commit_tier_from(text, text_size_, [this, me](uint64_t first, uint64_t count, void* out) {
+    thread_local FrameCache cache;
     auto* w = static_cast<uint32_t*>(out);
     for (uint64_t i = 0; i < count;) {
       const uint64_t at = first + i;
-      const std::string& block = text_[at / kTextBlock];
-      const uint64_t offset = at % kTextBlock, run = std::min(count - i, block.size() - offset);
-      for (uint64_t j = 0; j < run; ++j) w[i + j] = static_cast<uint8_t>(block[offset + j]);
+      if (at >= text_size_) throw std::logic_error("a run of a chunk's text past its characters");
+      const size_t f = static_cast<size_t>(at / kTextFrame);
+      if (cache.commit != me || cache.frame != f) {
+        if (!cache.dctx) throw std::bad_alloc();
+        const size_t size = static_cast<size_t>(std::min<uint64_t>(kTextFrame, text_size_ - uint64_t{f} * kTextFrame));
+        cache.commit = 0;  // not valid until filled
+        cache.chars.resize(size);
+        const std::string& z = frames_.at(f);
+        const size_t got = ZSTD_decompressDCtx(cache.dctx.get(), cache.chars.data(), size, z.data(), z.size());
+        if (ZSTD_isError(got) || got != size)
+          throw std::logic_error("a chunk's text frame does not decompress to its size");
+        cache.commit = me;
+        cache.frame = f;
+      }
+      const uint64_t offset = at % kTextFrame;
+      if (offset >= cache.chars.size()) throw std::logic_error("a chunk's text frame shorter than its place");
+      const uint64_t run = std::min<uint64_t>(count - i, cache.chars.size() - offset);
+      for (uint64_t j = 0; j < run; ++j) w[i + j] = static_cast<uint8_t>(cache.chars[offset + j]);
       i += run;
     }
   });
-  text_.clear();
+  std::vector<std::string>().swap(frames_);
+  std::string().swap(open_);
   text_size_ = 0;
 }
 

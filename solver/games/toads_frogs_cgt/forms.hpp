@@ -50,6 +50,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -123,27 +124,37 @@ struct FormChunk {
 };
 
 /// A chunk encoded a batch of forms at a time (in id order), so that a solve holds one
-/// batch of StoredForms, not the chunk's. The text is kept a byte a character until
-/// commit() widens it.
+/// batch of StoredForms, not the chunk's. The text is kept compressed, a frame of
+/// kTextFrame characters at a time, until commit() widens it.
 class ChunkWriter {
  public:
+  /// Characters compressed together (zstd): the frame commit() reads a run from.
+  static constexpr size_t kTextFrame = size_t{1} << 20;
+  ChunkWriter();
+  ~ChunkWriter();
+  ChunkWriter(const ChunkWriter&) = delete;
+  ChunkWriter& operator=(const ChunkWriter&) = delete;
   void append(std::span<const StoredForm> forms);
   /// Commits the chunk as tiers `columns`, `options` and `text` of `store`, the text widened
   /// a run at a time as the store packs it (a chunk of 20 cells holds up to 1.1 billion
-  /// characters: 4.5 GB widened at once), and lets it all go.
+  /// characters: 4.5 GB widened at once, 1.1 GB a byte a character; its frames hold a
+  /// fraction of that), and lets it all go.
   void commit(TierStore& store, TierId columns, TierId options, TierId text);
+  /// The text's characters so far, and the bytes holding them.
+  uint64_t text_size() const { return text_size_; }
+  uint64_t text_held_bytes() const;
 
  private:
-  /// Text block bytes: past the C library's largest threshold for mapping an allocation of
-  /// its own (32 MiB), so a block's memory is returned when it is let go.
-  static constexpr size_t kTextBlock = size_t{1} << 26;
-  /// What a new block reserves first (put_text).
-  static constexpr size_t kFirstTextReserve = size_t{1} << 16;
   void put_text(const std::string& s);
+  /// Compresses the open frame into frames_.
+  void seal();
 
   FormChunk chunk_;
-  std::vector<std::string> text_;  // blocks of kTextBlock bytes, the last growing as it fills
+  std::vector<std::string> frames_;  // kTextFrame characters each, compressed
+  std::string open_;                 // the characters after them (fewer than kTextFrame)
   uint64_t text_size_ = 0;
+  struct Compressor;
+  std::unique_ptr<Compressor> zstd_;
 };
 
 /// The forms of a chunk read back (without their texts when `text` is null); throws

@@ -19,9 +19,10 @@
 // move that kills a piece strips one cell; a class's values are let go once the two classes
 // that read them are solved: 4 bytes a board, at most the boards of n - 1 cells), the
 // classes in flight, the FormTable (its records, options, index and the hot forms'
-// thermographs), and the chunk being committed: its text a byte a character (up to 1.1
-// billion of them at 20 cells), which the store widens into its 4-byte records a block's
-// run at a time as it packs them (TierStore::commit_tier_from).
+// thermographs: 40 bytes a form's record), and the chunk being committed: its text (up to
+// 1.1 billion characters at 20 cells) held compressed a frame of a million characters at a
+// time, which the store widens into its 4-byte records a block's run at a time as it packs
+// them (TierStore::commit_tier_from).
 //
 // Resume: the classes whose four tiers (boards, columns, options, text) were all committed,
 // in order, are read back (their forms made again from their options, in id order), and the
