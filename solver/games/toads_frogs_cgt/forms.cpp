@@ -67,6 +67,7 @@ void ChunkWriter::append(std::span<const StoredForm> forms) {
 
 struct ChunkWriter::Compressor {
   std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx{ZSTD_createCCtx(), ZSTD_freeCCtx};
+  std::string out;  // a frame compressed, before it is copied out at its size (not counted as held)
 };
 
 ChunkWriter::ChunkWriter() : zstd_(std::make_unique<Compressor>()) {
@@ -93,12 +94,11 @@ void ChunkWriter::put_text(const std::string& s) {
 void ChunkWriter::seal() {
   if (open_.empty()) return;
   // level 1: the text is compressed once more as the store packs it; this is to hold it
-  std::string frame(ZSTD_compressBound(open_.size()), '\0');
-  const size_t z = ZSTD_compressCCtx(zstd_->cctx.get(), frame.data(), frame.size(), open_.data(), open_.size(), 1);
+  std::string& out = zstd_->out;
+  out.resize(ZSTD_compressBound(open_.size()));  // one buffer for every frame
+  const size_t z = ZSTD_compressCCtx(zstd_->cctx.get(), out.data(), out.size(), open_.data(), open_.size(), 1);
   if (ZSTD_isError(z)) throw std::runtime_error(std::string("holding a chunk's text: zstd: ") + ZSTD_getErrorName(z));
-  frame.resize(z);
-  frame.shrink_to_fit();
-  frames_.push_back(std::move(frame));
+  frames_.emplace_back(out.data(), z);
   open_.clear();
 }
 
