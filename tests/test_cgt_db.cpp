@@ -5,6 +5,7 @@
 // damage, and the command line (solve, query, cgt sum, analyze, verify).
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <map>
 #include <optional>
 #include <nlohmann/json.hpp>
@@ -582,13 +583,91 @@ TEST_CASE("cgt database: a long form's row that does not add up is refused, and 
   cols[cgtdb::kTextEnd] = 1;
   cols[cgtdb::kInfo] = cgtdb::kTextNotStored;
   CHECK_THROWS_WITH(cgtdb::decode_forms(cols, options, &text, "chunk"), Contains("does not add up"));
-  // an unknown flag
+  // a long form whose text end's bits past 32 (in its info) say it has text
   cols[cgtdb::kTextEnd] = 0;
   cols[cgtdb::kInfo] = cgtdb::kTextNotStored | uint32_t{1} << 27;
   text.clear();
   CHECK_THROWS_WITH(cgtdb::decode_forms(cols, options, &text, "chunk"), Contains("does not add up"));
   cols[cgtdb::kInfo] = cgtdb::kTextNotStored;
   CHECK(cgtdb::decode_forms(cols, options, &text, "chunk").at(0).text_stored == false);
+}
+
+namespace {
+
+/// One chunk of the form table whose text runs past 2^32 characters and is never held: each
+/// form's value kMaxTextCap characters, each character a function of its whole place.
+class WideChunk final : public toadbase::TierSource {
+ public:
+  static constexpr uint64_t kForms = 520, kEach = cgtdb::kMaxTextCap;  // 520 * 2^23 > 2^32
+  static char at(uint64_t i) { return static_cast<char>('a' + (i % 13 + (i >> 32) * 7) % 26); }
+  WideChunk() : cols_(kForms * cgtdb::kColumns, 0) {
+    for (uint64_t r = 0; r < kForms; ++r) {
+      uint32_t* row = cols_.data() + r * cgtdb::kColumns;
+      row[cgtdb::kAtomicLength] = cgtdb::kNoAtomicWeight;
+      row[cgtdb::kInfo] = 3 | static_cast<uint32_t>(OutcomeClass::L) << 20;  // birthday 3, a number
+      cgtdb::set_ends(row, 0, (r + 1) * kEach);
+    }
+  }
+  const std::vector<uint32_t>& columns() const { return cols_; }
+  unsigned record_bytes() const override { return 4; }
+  bool has_tier(TierId t) const override { return t < 4; }
+  uint64_t tier_positions(TierId t) const override {
+    return t == 1 ? cols_.size() : t == 3 ? kForms * kEach : 0;
+  }
+  uint64_t tier_kept(TierId t) const override { return tier_positions(t); }
+  bool matches_digest(TierId, const void*, uint64_t) const override { return false; }
+  void load_tier(TierId t, void* out) const override {
+    if (t != 1) throw std::logic_error("WideChunk: only its columns are loaded");
+    std::copy(cols_.begin(), cols_.end(), static_cast<uint32_t*>(out));
+  }
+  void read_record(TierId t, uint64_t i, void* out) const override {
+    if (i >= tier_kept(t)) throw std::out_of_range("WideChunk: a record past its tier");
+    const uint32_t w = t == 1 ? cols_[i] : static_cast<uint8_t>(at(i));
+    std::memcpy(out, &w, 4);
+  }
+
+ private:
+  std::vector<uint32_t> cols_;
+};
+
+}  // namespace
+
+TEST_CASE("cgt database: a chunk's text past 2^32 characters is found by its forms' whole ends", "[cgt][cgt-db]") {
+  const WideChunk src;
+  // the ends round-trip through a row, its info's other fields kept
+  std::vector<uint32_t> row(cgtdb::kColumns, 0);
+  row[cgtdb::kInfo] = 0x3fffff | cgtdb::kTextNotStored | cgtdb::kHasAtomicWeight;
+  cgtdb::set_ends(row.data(), cgtdb::kMaxChunkOptions - 1, cgtdb::kMaxChunkText - 1);
+  CHECK(cgtdb::options_end(row.data()) == cgtdb::kMaxChunkOptions - 1);
+  CHECK(cgtdb::text_end(row.data()) == cgtdb::kMaxChunkText - 1);
+  cgtdb::set_ends(row.data(), 7, (uint64_t{1} << 32) + 9);
+  CHECK(cgtdb::options_end(row.data()) == 7);
+  CHECK(cgtdb::text_end(row.data()) == (uint64_t{1} << 32) + 9);
+  CHECK((row[cgtdb::kInfo] & 0x3fffff) == 0x3fffff);
+  CHECK((row[cgtdb::kInfo] & cgtdb::kTextNotStored));
+  CHECK((row[cgtdb::kInfo] & cgtdb::kHasAtomicWeight));
+  // the chunk decodes: every form's text kEach characters, the one ending on 2^32 included
+  const auto forms = cgtdb::decode_forms(src.columns(), {}, nullptr, "chunk");
+  REQUIRE(forms.size() == WideChunk::kForms);
+  CHECK(forms.back().birthday == 3);
+  CHECK(forms.back().outcome == OutcomeClass::L);
+  const cgtdb::FormReader reader(src, cgtdb::TierLayout{1});
+  REQUIRE(reader.count() == WideChunk::kForms);
+  for (const uint32_t id : {0u, 510u, 511u, 512u, 519u}) {
+    INFO("form " << id);
+    CHECK(reader.value_length(id) == std::make_pair(WideChunk::kEach, true));
+    CHECK(reader.printed_length(id) == WideChunk::kEach);
+  }
+  // its characters read from their place past 2^32, not 2^32 before it
+  for (const uint32_t id : {511u, 512u, 519u}) {
+    INFO("form " << id);
+    std::string want(WideChunk::kEach, ' ');
+    for (uint64_t j = 0; j < WideChunk::kEach; ++j) want[j] = WideChunk::at(id * WideChunk::kEach + j);
+    const std::string got = reader.text(id);
+    CHECK(got.size() == want.size());
+    CHECK(got == want);
+    CHECK(reader.read(id).text == want);
+  }
 }
 
 // ---- the command line ------------------------------------------------------------------

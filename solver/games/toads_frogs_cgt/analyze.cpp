@@ -90,11 +90,12 @@ struct Columns {
       copy(kMean, mean);
       copy(kNegative, negative);
       for (size_t r = 0; r < rows; ++r) {  // the value's characters: the segment less the atomic weight's
-        const uint32_t end = cols[r * kColumns + kTextEnd], start = r ? cols[(r - 1) * kColumns + kTextEnd] : 0;
-        const uint32_t aw = cols[r * kColumns + kAtomicLength];
-        text_length[at + r] = cols[r * kColumns + kInfo] & kTextNotStored
+        const uint32_t* row = cols.data() + r * kColumns;
+        const uint64_t end = text_end(row), start = r ? text_end(row - kColumns) : 0;
+        const uint32_t aw = row[kAtomicLength];
+        text_length[at + r] = row[kInfo] & kTextNotStored
                                   ? aw  // a long form: its printed length
-                                  : end - start - (aw == kNoAtomicWeight ? 0 : aw);
+                                  : static_cast<uint32_t>(end - start - (aw == kNoAtomicWeight ? 0 : aw));
       }
       at += static_cast<uint32_t>(rows);
     }

@@ -79,7 +79,7 @@ FormColumns read_columns(const Boards& boards, const TierSource& source, uint32_
         out.keys[g] = {FindIndex::long_key(row[kAtomicLength]), g};
         continue;
       }
-      const uint64_t start = r ? cols[(r - 1) * kColumns + kTextEnd] : 0, end = row[kTextEnd];
+      const uint64_t start = r ? text_end(row - kColumns) : 0, end = text_end(row);
       const uint32_t aw = row[kAtomicLength];
       const uint64_t length = end - start - (aw == kNoAtomicWeight ? 0 : aw);
       if (end < start || start + length > text_size || length > end - start)

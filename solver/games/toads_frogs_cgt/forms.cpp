@@ -45,11 +45,9 @@ void ChunkWriter::append(std::span<const StoredForm> forms) {
     } else if (!f.text.empty() || (f.atomic_weight && !f.atomic_weight->empty()) || f.printed_length == UINT32_MAX) {
       throw std::logic_error("a long form with a text, or printed_length UINT32_MAX");
     }
-    if (c.options.size() > UINT32_MAX || text_size_ > UINT32_MAX)
-      throw std::length_error("a chunk of the form table past 2^32 records");
-    col(kOptionsEnd, r) = static_cast<uint32_t>(c.options.size());
+    if (c.options.size() >= kMaxChunkOptions || text_size_ >= kMaxChunkText)
+      throw std::length_error("a chunk of the form table past 2^34 options or 2^38 characters of text");
     col(kCounts, r) = static_cast<uint32_t>(f.left.size() | f.right.size() << 16);
-    col(kTextEnd, r) = static_cast<uint32_t>(text_size_);
     col(kAtomicLength, r) = !f.text_stored   ? f.printed_length
                             : f.atomic_weight ? static_cast<uint32_t>(f.atomic_weight->size())
                                               : kNoAtomicWeight;
@@ -60,6 +58,7 @@ void ChunkWriter::append(std::span<const StoredForm> forms) {
     col(kInfo, r) = f.birthday | static_cast<uint32_t>(f.kind) << 16 | static_cast<uint32_t>(f.outcome) << 20 |
                     (f.text_stored ? 0 : kTextNotStored | (f.atomic_weight ? kHasAtomicWeight : 0));
     col(kNegative, r) = f.negative;
+    set_ends(&col(kOptionsEnd, r), c.options.size(), text_size_);  // after info: it holds their high bits
   }
 }
 
@@ -172,14 +171,15 @@ std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::spa
   uint64_t ostart = 0, tstart = 0;
   for (size_t r = 0; r < n; ++r) {
     StoredForm& f = out[r];
-    const uint64_t oend = col(kOptionsEnd, r), tend = col(kTextEnd, r);
+    const uint32_t* row = columns.data() + r * kColumns;
+    const uint64_t oend = options_end(row), tend = text_end(row);
     const uint32_t nl = col(kCounts, r) & 0xffff, nr = col(kCounts, r) >> 16;
     const uint32_t aw = col(kAtomicLength, r), info = col(kInfo, r);
     const bool stored = !(info & kTextNotStored);
     const bool bad = oend < ostart || oend > options.size() || oend - ostart != uint64_t{nl} + nr || tend < tstart ||
                      (text && tend > text->size()) || (stored && aw != kNoAtomicWeight && aw > tend - tstart) ||
                      (!stored && (tend != tstart || aw == UINT32_MAX)) || (stored && (info & kHasAtomicWeight)) ||
-                     (info >> 16 & 0xf) > 4 || (info & ~(kTextNotStored | kHasAtomicWeight)) >> 22;
+                     (info >> 16 & 0xf) > 4;
     if (bad) throw std::runtime_error(where + ": form " + std::to_string(r) + " of the chunk does not add up (damaged)");
     f.left.assign(options.begin() + static_cast<ptrdiff_t>(ostart), options.begin() + static_cast<ptrdiff_t>(ostart + nl));
     f.right.assign(options.begin() + static_cast<ptrdiff_t>(ostart + nl), options.begin() + static_cast<ptrdiff_t>(oend));
@@ -408,16 +408,15 @@ StoredForm FormReader::stored(uint32_t id, bool with_text) const {
   source_.read_records(layout_.forms(w.chunk), uint64_t{from} * kColumns, uint64_t{count} * kColumns,
                        rows.data() + (w.row ? 0u : uint32_t{kColumns}));
   std::vector<uint32_t> cols(rows.begin() + kColumns, rows.end());
-  const uint64_t ostart = rows[kOptionsEnd], tstart = rows[kTextEnd];
-  if (cols[kOptionsEnd] < ostart || cols[kTextEnd] < tstart || cols[kOptionsEnd] - ostart > 0x1ffff ||
-      cols[kTextEnd] - tstart > 2 * kMaxTextCap)
+  const uint64_t ostart = w.row ? options_end(rows.data()) : 0, tstart = w.row ? text_end(rows.data()) : 0;
+  const uint64_t oend = options_end(cols.data()), tend = text_end(cols.data());
+  if (oend < ostart || tend < tstart || oend - ostart > 0x1ffff || tend - tstart > 2 * kMaxTextCap)
     throw std::runtime_error("form " + std::to_string(id) + " does not add up (damaged)");
   // the one form as a chunk of its own
-  std::vector<uint32_t> options(cols[kOptionsEnd] - ostart), text(with_text ? cols[kTextEnd] - tstart : 0);
+  std::vector<uint32_t> options(oend - ostart), text(with_text ? tend - tstart : 0);
   source_.read_records(layout_.options(w.chunk), ostart, options.size(), options.data());
   if (with_text) source_.read_records(layout_.text(w.chunk), tstart, text.size(), text.data());
-  cols[kOptionsEnd] = static_cast<uint32_t>(options.size());
-  cols[kTextEnd] = static_cast<uint32_t>(cols[kTextEnd] - tstart);
+  set_ends(cols.data(), options.size(), tend - tstart);
   return decode_forms(cols, options, with_text ? &text : nullptr, "form " + std::to_string(id)).at(0);
 }
 
@@ -516,10 +515,20 @@ void FormReader::print(uint32_t id, StoredForm& f) const {
   print_tables().give(std::move(table));
 }
 
+std::array<uint32_t, kColumns> FormReader::row(const Where& w) const {
+  std::array<uint32_t, kColumns> r;
+  source_.read_records(layout_.forms(w.chunk), uint64_t{w.row} * kColumns, kColumns, r.data());
+  return r;
+}
+
+uint64_t FormReader::text_start(const Where& w) const {
+  return w.row ? text_end(row({w.chunk, w.row - 1, w.rows}).data()) : 0;
+}
+
 std::pair<uint64_t, uint64_t> FormReader::value_chars(uint32_t id, const Where& w) const {
-  const uint64_t start = w.row ? column({w.chunk, w.row - 1, w.rows}, kTextEnd) : 0;
-  const uint64_t end = column(w, kTextEnd);
-  const uint32_t aw = column(w, kAtomicLength);
+  const auto r = row(w);
+  const uint64_t start = text_start(w), end = text_end(r.data());
+  const uint32_t aw = r[kAtomicLength];
   const uint64_t split = aw == kNoAtomicWeight ? end : end - aw;
   if (end < start || split < start || end - start > 2 * kMaxTextCap)
     throw std::runtime_error("form " + std::to_string(id) + " does not add up (damaged)");
@@ -535,18 +544,18 @@ std::string FormReader::text(uint32_t id) const {
 
 uint64_t FormReader::printed_length(uint32_t id) const {
   const Where w = where(id);
+  const auto r = row(w);
   // a long form's row holds its value's printed length; its atomic weight is as long or less
-  if (column(w, kInfo) & kTextNotStored) return 2 * uint64_t{column(w, kAtomicLength)};
-  const uint64_t start = w.row ? column({w.chunk, w.row - 1, w.rows}, kTextEnd) : 0;
-  const uint64_t end = column(w, kTextEnd);
+  if (r[kInfo] & kTextNotStored) return 2 * uint64_t{r[kAtomicLength]};
+  const uint64_t start = text_start(w), end = text_end(r.data());
   return end > start ? end - start : 0;
 }
 
 std::pair<uint64_t, bool> FormReader::value_length(uint32_t id) const {
   const Where w = where(id);
-  if (column(w, kInfo) & kTextNotStored) return {column(w, kAtomicLength), false};
-  const uint64_t start = w.row ? column({w.chunk, w.row - 1, w.rows}, kTextEnd) : 0;
-  const uint64_t end = column(w, kTextEnd), aw = column(w, kAtomicLength);
+  const auto r = row(w);
+  if (r[kInfo] & kTextNotStored) return {r[kAtomicLength], false};
+  const uint64_t start = text_start(w), end = text_end(r.data()), aw = r[kAtomicLength];
   const uint64_t all = end > start ? end - start : 0;
   return {aw == kNoAtomicWeight || aw > all ? all : all - aw, true};
 }

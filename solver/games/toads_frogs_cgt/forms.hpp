@@ -28,6 +28,7 @@
 //                     dyadics m / 2^e as the int32 m * 64 + e
 //       info          birthday | kind << 16 | outcome class << 20 (cgt.hpp's enums)
 //                     | kTextNotStored | kHasAtomicWeight (only with kTextNotStored)
+//                     | options_end >> 32 << 22 | text_end >> 32 << 26 (see WIDE CHUNKS)
 //       negative      the id of its negative (every form's negative is in the table)
 //   "m12_t3f4.options"  per form its Left options' ids, then its Right options' (each side
 //                       ascending)
@@ -37,6 +38,13 @@
 //
 //       form 7 = {0 | *}:  options_end 9, counts 1 | 1 << 16, text_end 40, atomic_length 1
 //                          options ... 0 2 ...    text ... { 0 | * } 0 ...
+//
+// WIDE CHUNKS. A chunk may hold more than 2^32 characters of text (one class of 21 cells
+// does) or options: options_end and text_end are the low 32 bits of the end, and the info
+// column carries the bits above them (2 for the options, 6 for the text: up to 2^34 options
+// and 2^38 characters a chunk). They are 0 in every chunk of 2^32 records or fewer, so the
+// databases of 20 cells or fewer are as they were, digests included. Read the ends with
+// options_end() and text_end(), never from their columns alone.
 //
 // LONG FORMS. A value that prints longer than kTextCap characters (or whose atomic weight
 // does) keeps no text: a printed form grows far faster than the forms do (the longest of
@@ -49,6 +57,7 @@
 
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -94,6 +103,25 @@ inline constexpr uint64_t kTextCap = uint64_t{1} << 18, kMaxTextCap = uint64_t{1
 /// The info column's flags: the form's text is not stored; it has an atomic weight (said
 /// here since atomic_length holds the printed length instead).
 inline constexpr uint32_t kTextNotStored = uint32_t{1} << 24, kHasAtomicWeight = uint32_t{1} << 25;
+
+/// Where the bits of options_end and text_end past 32 lie in the info column.
+inline constexpr unsigned kOptionsEndHighShift = 22, kTextEndHighShift = 26;
+inline constexpr uint64_t kMaxChunkOptions = uint64_t{1} << 34, kMaxChunkText = uint64_t{1} << 38;
+/// A row's ends, whole (WIDE CHUNKS above).
+inline uint64_t options_end(const uint32_t* row) {
+  return row[kOptionsEnd] | uint64_t{row[kInfo] >> kOptionsEndHighShift & 3} << 32;
+}
+inline uint64_t text_end(const uint32_t* row) {
+  return row[kTextEnd] | uint64_t{row[kInfo] >> kTextEndHighShift} << 32;
+}
+/// Sets a row's ends (each below its kMaxChunk bound).
+inline void set_ends(uint32_t* row, uint64_t options_end, uint64_t text_end) {
+  row[kOptionsEnd] = static_cast<uint32_t>(options_end);
+  row[kTextEnd] = static_cast<uint32_t>(text_end);
+  row[kInfo] = (row[kInfo] & ~(uint32_t{3} << kOptionsEndHighShift | ~uint32_t{0} << kTextEndHighShift)) |
+               static_cast<uint32_t>(options_end >> 32) << kOptionsEndHighShift |
+               static_cast<uint32_t>(text_end >> 32) << kTextEndHighShift;
+}
 
 /// A form as the table stores it (ids are the database's).
 struct StoredForm {
@@ -246,6 +274,10 @@ class FormReader {
   void print(uint32_t id, StoredForm& f) const;
   uint32_t word(TierId t, uint64_t i) const;
   uint32_t column(const Where& w, Column c) const;
+  /// Its row, read in one run.
+  std::array<uint32_t, kColumns> row(const Where& w) const;
+  /// Where its characters start in its chunk's text (the row before it's text_end).
+  uint64_t text_start(const Where& w) const;
   std::string chars(TierId t, uint64_t from, uint64_t length) const;
 
   const TierSource& source_;
