@@ -10,7 +10,9 @@ Usage: results/make_cgt.py [max_length] [min_length]   (default 18 and 10; the s
 after another, each on every core; length 18 takes minutes, 20 about an hour: run it on a
 quiet machine). TOADBASE=path picks the binary (default build/toadbase); CGT_DIR=path the
 folder the databases are written to (default a temporary one, removed at the end);
-CGT_KEEP=1 keeps them."""
+CGT_KEEP=1 keeps them. A run that starts above length 10 keeps the rows cgt.jsonl holds for the
+lengths it does not solve (results/make_cgt.py 21 21 adds length 21 to the table); the census
+and the longest forms are the longest database's."""
 import json
 import os
 import shutil
@@ -90,6 +92,10 @@ def main():
     if not os.environ.get("CGT_KEEP") and not os.environ.get("CGT_DIR"):
         shutil.rmtree(work, ignore_errors=True)
 
+    if MIN > 10 and os.path.exists(os.path.join(HERE, "cgt.jsonl")):  # the other lengths' rows, kept
+        with open(os.path.join(HERE, "cgt.jsonl")) as f:
+            old = [json.loads(line) for line in f if line.strip()][:-1]
+        rows = sorted([r for r in old if not MIN <= r["length"] <= MAX] + rows, key=lambda r: r["length"])
     with open(os.path.join(HERE, "cgt.jsonl"), "w") as f:
         for r in rows:
             f.write(json.dumps(r) + "\n")
