@@ -912,9 +912,7 @@ void Database::load_tier(TierId t, void* out) const {
   uint64_t filled = 0;
   for (uint64_t b = 0; b < m.blocks; ++b) {
     const std::vector<uint8_t> raw = decoded(t, b);
-    if (b >= layout.blocks() || raw.size() != layout.block_size(b))
-      throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) +
-                    " does not fit the tier's size (damaged)");
+    if (b >= layout.blocks() || raw.size() != layout.block_size(b)) throw misfit_block(t, b);
     layout.scatter(raw.data(), b, rm);
     filled += raw.size();
   }
@@ -935,14 +933,9 @@ void Database::read_record(TierId t, uint64_t index, void* out) const {
   }
   const PlaneLayout layout = this->layout(m);
   auto* bytes = static_cast<uint8_t*>(out);
-  if (layout.per_block) {  // every byte from one block, checked to be the size the tier says
+  if (layout.per_block) {
     const uint64_t b = layout.at(index, 0).block;
-    const auto blk = held(t, b);
-    if (blk->size() != layout.block_size(b))
-      throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) +
-                    " does not fit the tier's size (damaged)");
-    for (unsigned p = 0; p < width_; ++p) bytes[p] = (*blk)[layout.at(index, p).offset];
-    return;
+    return record_from_block(t, layout, b, *held(t, b), index, bytes);
   }
   uint64_t global[64], offset[64], block[64];  // record_bytes is at most 64 (the manifest says)
   for (unsigned p = 0; p < width_; ++p) {
@@ -958,8 +951,23 @@ void Database::read_record(TierId t, uint64_t index, void* out) const {
   try {
     cache_->bytes(width_, global, offset, bytes, [&](unsigned p) { return decoded(t, block[p]); });
   } catch (const std::out_of_range&) {
-    throw DbError(path_ + ": tier " + std::to_string(t) + " is damaged (a block is shorter than its tier says)");
+    throw short_block(t);
   }
+}
+
+void Database::record_from_block(TierId t, const PlaneLayout& layout, uint64_t b, const std::vector<uint8_t>& blk,
+                                 uint64_t index, uint8_t* bytes) const {
+  if (blk.size() != layout.block_size(b)) throw misfit_block(t, b);
+  for (unsigned p = 0; p < width_; ++p) bytes[p] = blk[layout.at(index, p).offset];
+}
+
+DbError Database::misfit_block(TierId t, uint64_t b) const {
+  return DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) +
+                 " does not fit the tier's size (damaged)");
+}
+
+DbError Database::short_block(TierId t) const {
+  return DbError(path_ + ": tier " + std::to_string(t) + " is damaged (a block is shorter than its tier says)");
 }
 
 void Database::read_records(TierId t, uint64_t first, uint64_t count, void* out) const {
@@ -970,16 +978,13 @@ void Database::read_records(TierId t, uint64_t first, uint64_t count, void* out)
                   " are beyond the records tier " + std::to_string(t) + " keeps");
   const PlaneLayout layout = this->layout(m);
   auto* records = static_cast<uint8_t*>(out);
-  auto damaged = [&] {
-    return DbError(path_ + ": tier " + std::to_string(t) + " is damaged (a block is shorter than its tier says)");
-  };
   if (layout.per_block) {
     // each block once, every plane of its records from it
     const uint64_t per = layout.block_records();
     for (uint64_t i = first; i < first + count;) {
       const uint64_t b = i / per, in = i % per, n = std::min(per, m.kept - b * per), len = std::min(first + count - i, n - in);
       const auto blk = held(t, b);
-      if (blk->size() != n * width_) throw damaged();
+      if (blk->size() != n * width_) throw short_block(t);
       for (unsigned p = 0; p < width_; ++p) {
         const uint8_t* plane = blk->data() + p * n + in;
         for (uint64_t r = 0; r < len; ++r) records[(i - first + r) * width_ + p] = plane[r];
@@ -993,7 +998,7 @@ void Database::read_records(TierId t, uint64_t first, uint64_t count, void* out)
     while (done < count) {
       const uint64_t b = s / block_bytes_, offset = s % block_bytes_, len = std::min(count - done, block_bytes_ - offset);
       const auto blk = held(t, b);
-      if (offset + len > blk->size()) throw damaged();
+      if (offset + len > blk->size()) throw short_block(t);
       for (uint64_t i = 0; i < len; ++i) records[(done + i) * width_ + p] = (*blk)[offset + i];
       done += len;
       s += len;
@@ -1033,11 +1038,7 @@ class Database::Reader : public TierSource {
         slot.block = d_.cache_->block(g, [&] { return d_.decoded(t, b); });
         slot.block_id = g;
       }
-      if (slot.block->size() != layout.block_size(b))
-        throw DbError(d_.path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) +
-                      " does not fit the tier's size (damaged)");
-      for (unsigned p = 0; p < d_.width_; ++p) bytes[p] = (*slot.block)[layout.at(index, p).offset];
-      return;
+      return d_.record_from_block(t, layout, b, *slot.block, index, bytes);
     }
     for (unsigned p = 0; p < d_.width_; ++p) {
       const PlaneLayout::At at = layout.at(index, p);
@@ -1050,7 +1051,7 @@ class Database::Reader : public TierSource {
       try {
         bytes[p] = BlockCache::at(*slot.block, at.offset);
       } catch (const std::out_of_range&) {
-        throw DbError(d_.path_ + ": tier " + std::to_string(t) + " is damaged (a block is shorter than its tier says)");
+        throw d_.short_block(t);
       }
     }
   }

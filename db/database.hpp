@@ -169,6 +169,13 @@ class Database : public TierStore {
   /// A block decoded, through the cache when the database has one (opened read-only).
   std::shared_ptr<const std::vector<uint8_t>> held(TierId t, uint64_t b) const;
   PlaneLayout layout(const TierMeta& m) const { return {width_, m.kept, block_bytes_, per_block_}; }
+  /// Record `index`'s bytes from `blk`, tier t's block b that holds every plane of it
+  /// (layout.per_block); throws DbError when the block is not the size the tier says.
+  void record_from_block(TierId t, const PlaneLayout& layout, uint64_t b, const std::vector<uint8_t>& blk,
+                         uint64_t index, uint8_t* bytes) const;
+  /// The errors for a block that is not the size its tier says it is, or shorter.
+  DbError misfit_block(TierId t, uint64_t b) const;
+  DbError short_block(TierId t) const;
 
   std::string path_;
   std::unique_ptr<rocksdb::DB> db_;

@@ -1083,6 +1083,40 @@ TEST_CASE("records wider than a byte: format 4 keeps each block's records' plane
   }
 }
 
+TEST_CASE("a whole block of another size in a block's place: every read of wide records names the block, none "
+          "reads past it",
+          "[db][layout]") {
+  TempDir dir("db-misfit");
+  const unsigned width = 4;
+  const uint64_t block = toadbase::db::kMinBlockBytes, per = block / width;
+  const std::vector<TierInfo> tiers{{"t", 3 * per + 17}};
+  const auto recs = wide_records(tiers[0].positions, width, 41);
+  const Identity id{"wide", {{"w", width}}, "bytes4", width, static_cast<uint32_t>(block)};
+  const std::string path = dir / "db";
+  {
+    auto d = Database::open_for_solve(path, id, tiers, 3);
+    REQUIRE(d->planes_per_block());
+    d->commit_tier(0, recs.data(), tiers[0].positions, toadbase::kAllRecords);
+    d->finish(tiers);
+  }
+  // block 0 replaced by block 3 (its 17 records): a frame that decodes and matches its own hash
+  { RawDb raw(path); raw.put(block_key(0, 0), raw.get(block_key(0, 3))); }
+  auto d = Database::open_read_only(path, 0);
+  auto r = d->reader(1);
+  std::vector<uint8_t> one(width), run(10 * width), all(recs.size());
+  const auto misfit = Contains("tier 0 block 0 does not fit the tier's size (damaged)");
+  CHECK_THAT(db_error([&] { d->load_tier(0, all.data()); }), misfit);
+  CHECK_THAT(db_error([&] { d->read_record(0, 5, one.data()); }), misfit);
+  CHECK_THAT(db_error([&] { r->read_record(0, 5, one.data()); }), misfit);
+  CHECK_THAT(db_error([&] { d->read_records(0, 0, 10, run.data()); }),
+             Contains("tier 0 is damaged (a block is shorter than its tier says)"));
+  // the other blocks read as before
+  d->read_record(0, per + 5, one.data());
+  CHECK(std::equal(one.begin(), one.end(), recs.begin() + static_cast<long>((per + 5) * width)));
+  r->read_record(0, 2 * per, one.data());
+  CHECK(std::equal(one.begin(), one.end(), recs.begin() + static_cast<long>(2 * per * width)));
+}
+
 TEST_CASE("a fresh reader reads a record of four bytes from one data block, not one a byte", "[db][layout]") {
   // a CGT database's form ids: format 3 kept each of a record's bytes in a block of its own
   // (four reads of RocksDB and four blocks decompressed for each id a cold query read)
