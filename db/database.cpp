@@ -743,20 +743,31 @@ uint64_t get64(const uint8_t* p) {
   return v;
 }
 
+constexpr uint64_t kPackedHeader = 56;  // a packed tier's fixed fields (BlockPacker::pack)
+
+std::string layout_name(uint64_t width, uint64_t block_bytes, uint64_t per_block) {
+  return "records of " + std::to_string(width) + " bytes in blocks of " + std::to_string(block_bytes) +
+         " bytes, planes per " + (per_block ? "block" : "tier");
+}
+
 class BlockPacker : public toadbase::TierPacker {
  public:
   BlockPacker(unsigned width, int level, uint64_t block_bytes, bool per_block)
       : width_(width), level_(level), block_bytes_(block_bytes), per_block_(per_block) {}
-  // u64 positions, kept, blocks, digest; u64 size of each block; the blocks
+  // u64 positions, kept, blocks, digest; the layout: u64 record bytes, block bytes, planes
+  // per block (1) or per tier (0); u64 size of each block; the blocks
   std::vector<uint8_t> pack(const void* records, uint64_t count, uint64_t keep) const override {
     const PackedTier p =
         pack_tier(width_, level_, block_bytes_, per_block_, static_cast<const uint8_t*>(records), count, std::min(keep, count));
     std::vector<uint8_t> out;
-    out.reserve(32 + 8 * p.blocks.size() + p.meta.stored_bytes);
+    out.reserve(kPackedHeader + 8 * p.blocks.size() + p.meta.stored_bytes);
     put64(out, p.meta.positions);
     put64(out, p.meta.kept);
     put64(out, p.meta.blocks);
     put64(out, p.meta.digest);
+    put64(out, width_);
+    put64(out, block_bytes_);
+    put64(out, per_block_ ? 1 : 0);
     for (const auto& b : p.blocks) put64(out, b.size());
     for (const auto& b : p.blocks) out.insert(out.end(), b.begin(), b.end());
     return out;
@@ -791,20 +802,24 @@ void Database::commit_tier_from(TierId t, uint64_t count, const RecordSource& so
 void Database::commit_packed(TierId t, std::span<const uint8_t> packed) {
   const std::string where = path_ + ": tier " + std::to_string(t) + " as another rank packed it";
   const uint8_t* p = packed.data();
-  if (packed.size() < 32) throw DbError(where + " is damaged");
+  if (packed.size() < kPackedHeader) throw DbError(where + " is damaged");
   PackedTier tier;
   tier.meta.positions = get64(p);
   tier.meta.kept = get64(p + 8);
   tier.meta.blocks = get64(p + 16);
   tier.meta.digest = get64(p + 24);
+  const uint64_t width = get64(p + 32), block_bytes = get64(p + 40), per_block = get64(p + 48);
+  if (width != width_ || block_bytes != block_bytes_ || per_block != (per_block_ ? 1 : 0))
+    throw DbError(where + " holds " + layout_name(width, block_bytes, per_block) + "; this database holds " +
+                  layout_name(width_, block_bytes_, per_block_));
   const uint64_t nblocks = tier.meta.blocks;
   if (tier.meta.kept > tier.meta.positions || nblocks != layout(tier.meta).blocks() ||
-      packed.size() < 32 + 8 * nblocks)
-    throw DbError(where + " does not add up (another record width or zstd level on that rank?)");
-  uint64_t at = 32 + 8 * nblocks;
+      (packed.size() - kPackedHeader) / 8 < nblocks)
+    throw DbError(where + " does not add up (damaged)");
+  uint64_t at = kPackedHeader + 8 * nblocks;
   tier.blocks.resize(nblocks);
   for (uint64_t b = 0; b < nblocks; ++b) {
-    const uint64_t len = get64(p + 32 + 8 * b);
+    const uint64_t len = get64(p + kPackedHeader + 8 * b);
     if (len > packed.size() - at) throw DbError(where + " is damaged");
     tier.blocks[b].assign(reinterpret_cast<const char*>(p + at), len);
     tier.meta.stored_bytes += len;

@@ -1251,6 +1251,44 @@ TEST_CASE("prefetch fetches scattered runs' blocks together, and the reads after
   CHECK_THROWS_WITH(damaged->read_record(0, 77777, r), unprefetched);
 }
 
+TEST_CASE("a tier packed on another rank in another layout is refused, naming both layouts, and commits nothing",
+          "[db][layout]") {
+  TempDir dir("db-packed-layout");
+  const unsigned width = 4;
+  const uint64_t block = 4096, per = block / width;
+  const Identity id{"wide", nlohmann::json::object(), "u32", width, static_cast<uint32_t>(block)};
+  const std::vector<TierInfo> tiers{{"a", 2 * per + 100}};
+  const auto recs = wide_records(tiers[0].positions, width, 77);
+  auto d = Database::open_for_solve(dir / "db", id, tiers, 3);
+  REQUIRE(d->planes_per_block());
+  auto packed = [&](unsigned w, uint64_t b, bool per_block) {
+    return Database::packer(w, 3, b, per_block)->pack(recs.data(), recs.size() / w, toadbase::kAllRecords);
+  };
+  const auto ours = Contains("this database holds records of 4 bytes in blocks of 4096 bytes, planes per block");
+  // the other layout makes as many blocks of these 4-byte records: only the layout tells
+  CHECK_THAT(db_error([&] { d->commit_packed(0, packed(width, block, false)); }),
+             ours && Contains("holds records of 4 bytes in blocks of 4096 bytes, planes per tier"));
+  CHECK_THAT(db_error([&] { d->commit_packed(0, packed(width, 2 * block, true)); }),
+             ours && Contains("blocks of 8192 bytes, planes per block;"));
+  CHECK_THAT(db_error([&] { d->commit_packed(0, packed(2, block, true)); }), ours && Contains("records of 2 bytes"));
+  CHECK_FALSE(d->has_tier(0));
+  // cut short, or claiming more blocks than it holds: damaged
+  auto good = packed(width, block, true);
+  std::vector<uint8_t> cut(good.begin(), good.begin() + 40);
+  CHECK_THAT(db_error([&] { d->commit_packed(0, cut); }), Contains("is damaged"));
+  std::vector<uint8_t> lying = good;
+  lying[16] = 0xff;  // blocks
+  CHECK_THAT(db_error([&] { d->commit_packed(0, lying); }), Contains("does not add up (damaged)"));
+  CHECK_FALSE(d->has_tier(0));
+  d->commit_packed(0, good);
+  d->finish(tiers);
+  d.reset();
+  auto r = Database::open_read_only(dir / "db");
+  std::vector<uint8_t> all(recs.size());
+  r->load_tier(0, all.data());
+  CHECK(all == recs);
+}
+
 TEST_CASE("a database of format 3 with records wider than a byte resumes in its own layout, also after its "
           "manifest is written anew by a repair",
           "[db][layout]") {
@@ -1259,7 +1297,7 @@ TEST_CASE("a database of format 3 with records wider than a byte resumes in its 
   const uint64_t block = 4096, per = block / width;
   const Identity id{"wide", nlohmann::json::object(), "u32", width, static_cast<uint32_t>(block)};
   // c over several blocks, packed as another rank packs it: a packer of the other layout
-  // makes as many blocks (4-byte records), so only the records read back tell
+  // makes as many blocks (4-byte records), so the packed tier names its layout
   const std::vector<TierInfo> tiers{{"a", 3 * per + 17}, {"b", 2 * per + 5}, {"c", 2 * per + 100}, {"d", 2 * per}};
   const std::vector<uint64_t> keep{toadbase::kAllRecords, per + 3, toadbase::kAllRecords, toadbase::kAllRecords};
   std::vector<std::vector<uint8_t>> recs;
