@@ -489,8 +489,9 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
     if (e.path().extension() == ".tmp") fs::remove(e.path(), ec);
   d->zstd_level_ = d->manifest_.value("zstd_level", zstd_level);
   std::vector<TierId> damaged;
+  std::map<TierId, std::string> why;  // a dropped tier's reason when not a damaged commit record
   d->load_tier_meta(repair ? &damaged : nullptr);
-  if (fresh && d->width_ > 1) d->settle_layout(damaged);
+  if (fresh && d->width_ > 1) d->settle_layout(damaged, why);
   for (TierId t = 0; t < d->tier_count(); ++t) {
     if (!d->tier_meta_[t] || tiers[t].sized_by_solve() || d->tier_meta_[t]->positions == tiers[t].positions) continue;
     // with its own manifest (the tier layout checked), a tier of another size is damage; with
@@ -500,6 +501,8 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
                     " records, " + id.game + " " + id.parameters.dump() + " has " + std::to_string(tiers[t].positions) +
                     " there: " + (fresh ? "not this database's tier (are the parameters the ones it was solved with?)"
                                           : "damaged (solve --repair solves it again)"));
+    why[t] = "its commit record says " + std::to_string(d->tier_meta_[t]->positions) + " records, the tier has " +
+             std::to_string(tiers[t].positions);
     damaged.push_back(t);
     d->tier_meta_[t].reset();
   }
@@ -510,7 +513,7 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
     d->manifest_.erase("digest");
     write_manifest = true;
   }
-  d->repaired_ = damaged;
+  for (TierId t : damaged) d->repaired_.emplace_back(t, why.count(t) ? why[t] : "its commit record was damaged");
   if (write_manifest) {
     rocksdb::WriteBatch batch;
     check(batch.Put(kManifestKey, d->manifest_.dump()), "writing the manifest of " + path);
@@ -521,7 +524,7 @@ std::unique_ptr<Database> Database::open_for_solve(const std::string& path, cons
   return d;
 }
 
-void Database::settle_layout(std::vector<TierId>& damaged) {
+void Database::settle_layout(std::vector<TierId>& damaged, std::map<TierId, std::string>& why) {
   auto read_as = [&](bool per_block, std::vector<TierId>& dmg) {
     manifest_["format_version"] =
         per_block ? kFormatVersion : block_bytes_of(manifest_) == kDefaultBlockBytes ? 2u : 3u;
@@ -569,6 +572,7 @@ void Database::settle_layout(std::vector<TierId>& damaged) {
   damaged = damaged_as4;
   for (TierId t = 0; t < tier_meta_.size(); ++t)
     if (tier_meta_[t] && tier_meta_[t]->kept < tier_meta_[t]->positions && tier_meta_[t]->blocks > 1) {
+      why[t] = "kept in part, in a layout that no tier of its database tells (its manifest was written anew)";
       damaged.push_back(t);
       tier_meta_[t].reset();
     }

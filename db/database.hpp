@@ -31,6 +31,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -135,8 +136,10 @@ class Database : public TierStore {
   std::vector<std::pair<TierId, std::string>> damaged_tiers() const;
   /// Drops a tier's commit record and blocks (atomically), so that a solve commits it again.
   void forget_tier(TierId t);
-  /// The tiers whose commit records open_for_solve(repair) found damaged and dropped.
-  const std::vector<TierId>& repaired_tiers() const { return repaired_; }
+  /// The tiers open_for_solve(repair) dropped, to be solved again, each with why: a damaged
+  /// commit record, one of another size, or (a manifest written anew) a tier kept in part in
+  /// a layout no tier tells.
+  const std::vector<std::pair<TierId, std::string>>& repaired_tiers() const { return repaired_; }
   /// Writes the final manifest once every tier is committed.
   void finish(const std::vector<TierInfo>& tiers);
   /// XXH64 over the tier digests (every tier must be committed).
@@ -157,8 +160,8 @@ class Database : public TierStore {
   /// kept whole, that matches its digest in one layout and not the other, the manifest's
   /// format set to say so and the commit records read again into `damaged`; with none,
   /// format 4, and the tiers of several blocks that keep a prefix (which no digest checks)
-  /// added to `damaged`, to be solved again.
-  void settle_layout(std::vector<TierId>& damaged);
+  /// added to `damaged`, to be solved again (their reason in `why`).
+  void settle_layout(std::vector<TierId>& damaged, std::map<TierId, std::string>& why);
   void check_sized_by_solve(TierId t, const TierMeta& m, uint64_t table_total, const std::string& where) const;
   /// Writes `batch` synced to the log; a failure marks the database failed (write_failed_)
   /// and throws DbError naming `what`.
@@ -187,7 +190,7 @@ class Database : public TierStore {
   nlohmann::json manifest_;               // without the per-tier list
   mutable std::optional<nlohmann::json> full_;  // with it, once asked for
   std::atomic<bool> write_failed_{false};  // a write failed: closing writes nothing more
-  std::vector<TierId> repaired_;
+  std::vector<std::pair<TierId, std::string>> repaired_;
   std::vector<std::optional<TierMeta>> tier_meta_;
   std::vector<bool> sized_by_solve_;  // [t]: the tier's size is the one it was committed with
   std::unique_ptr<GroupWriter> writer_;  // opened for solving

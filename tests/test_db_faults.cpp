@@ -306,6 +306,20 @@ TEST_CASE("faults: solve --repair solves damaged tiers again and ends with the o
     CHECK_THAT(info.err, Contains("tier 4") && Contains("damaged"));
     CHECK_THAT(ok(repair).err, Contains("commit record was damaged"));
   }
+  SECTION("a commit record that adds up but claims another size") {
+    std::string v = raw_get(db, tier_key(4));
+    REQUIRE(v.size() == 40);
+    auto bump = [&](size_t at) {  // a little-endian u64 plus one (records of one byte)
+      for (size_t i = at; i < at + 8 && ++reinterpret_cast<uint8_t&>(v[i]) == 0; ++i) {
+      }
+    };
+    bump(0);   // positions
+    bump(32);  // kept
+    raw_put(db, tier_key(4), v);
+    const RunResult r = ok(repair);
+    CHECK_THAT(r.err, Contains("its commit record says") && Contains("records, the tier has"));
+    CHECK_THAT(r.err, !Contains("commit record was damaged"));
+  }
   SECTION("a damaged manifest") {
     raw_put(db, "manifest", "{\"format\": \"toadbase\", garbage");
     const RunResult info = run_toadbase({"info", "--db", db});

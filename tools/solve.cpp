@@ -56,8 +56,7 @@ struct SolveOptions {
 /// damaged commit records and a damaged manifest were dropped or rebuilt by the open.
 void repair(db::Database& d, const std::vector<TierInfo>& tiers, bool quiet) {
   std::vector<std::string> lines;
-  for (TierId t : d.repaired_tiers())
-    lines.push_back("tier " + tiers[t].name + ": its commit record was damaged");
+  for (const auto& [t, why] : d.repaired_tiers()) lines.push_back("tier " + tiers[t].name + ": " + why);
   for (const auto& [t, why] : d.damaged_tiers()) {
     d.forget_tier(t);
     lines.push_back("tier " + tiers[t].name + ": " + why);
