@@ -926,6 +926,49 @@ TEST_CASE("serve: many clients at once get the answers one client gets", "[serve
   CHECK(wrong == 0);
 }
 
+namespace {
+
+/// The URL a spawned `toadbase serve` prints to `out` ("listening on URL ..."), waited for up
+/// to 10 s; "" when it never does.
+std::string listening_url(const std::string& out) {
+  for (int i = 0; i < 200; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    for (const auto& line : lines_of(read_file(out)))
+      if (line.rfind("listening on ", 0) == 0) return line.substr(13, line.find(' ', 13) - 13);
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("serve --threads 1: a query's prefetch starts no thread beyond the server's own", "[serve][cli]") {
+  TempDir dir("serve-threads");
+  const std::string db = dir / "cgt12";
+  ok({"solve", "toads-frogs-cgt", "--length", "12", "--db", db, "--quiet"});
+  const pid_t pid = spawn_toadbase({"serve", "--db", db, "--port", "0", "--threads", "1"}, "", dir / "out", dir / "err");
+  const std::string url = listening_url(dir / "out");
+  INFO(read_file(dir / "out") << read_file(dir / "err"));
+  REQUIRE(url.rfind("http://127.0.0.1:", 0) == 0);
+  auto threads = [&] {
+    for (const auto& line : lines_of(read_file("/proc/" + std::to_string(pid) + "/status")))
+      if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
+    return -1;
+  };
+  const int before = threads();
+  httplib::Client c("127.0.0.1", std::stoi(url.substr(17)));
+  // boards with many moves: each query prefetches its children's blocks (several tiers)
+  for (const char* b : {"T-T-T-F-F-FF", "TT--T-FF-F-F", "T-T--TF--F-F", "-T-T-T-F-F-F"}) {
+    auto r = c.Get(std::string("/api/cgt12/query?p=") + b);
+    REQUIRE(r);
+    CHECK(r->status == 200);
+  }
+  CHECK(threads() == before);  // without the bound oneTBB starts a worker a core beyond one
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+}
+
 TEST_CASE("serve: the command prints its URL, answers, and stops on SIGTERM and SIGINT", "[serve][cli]") {
   TempDir dir("serve-cmd");
   solve_tf(dir, "tf8", 8);
@@ -940,12 +983,7 @@ TEST_CASE("serve: the command prints its URL, answers, and stops on SIGTERM and 
   for (const int sig : {SIGTERM, SIGINT}) {
     const pid_t pid = spawn_toadbase({"serve", "--data", dir / "data", "--db", dir / "broken", "--port", "0"}, "",
                                      dir / "out", dir / "err");
-    std::string url;
-    for (int i = 0; i < 200 && url.empty(); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      for (const auto& line : lines_of(read_file(dir / "out")))
-        if (line.rfind("listening on ", 0) == 0) url = line.substr(13, line.find(' ', 13) - 13);
-    }
+    const std::string url = listening_url(dir / "out");
     INFO(read_file(dir / "out") << read_file(dir / "err"));
     REQUIRE(url.rfind("http://127.0.0.1:", 0) == 0);
     CHECK_THAT(read_file(dir / "out"), Contains("serving frogs2") && Contains("serving tf8"));

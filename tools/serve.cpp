@@ -1,8 +1,10 @@
 // toadbase serve --data DIR | --db PATH ...: every database over HTTP (routes: tools/server.hpp).
 #include <pthread.h>
+#include <tbb/global_control.h>
 
 #include <csignal>
 #include <iostream>
+#include <optional>
 
 #include "tools/cli.hpp"
 #include "tools/server.hpp"
@@ -28,6 +30,10 @@ int run_serve(const ServeCliOptions& o) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
+  // --threads bounds the cores a request's parallel work takes too (a query's prefetch fetches
+  // blocks on oneTBB's threads): none beyond the workers' count
+  std::optional<tbb::global_control> cores;
+  if (o.threads > 0) cores.emplace(tbb::global_control::max_allowed_parallelism, static_cast<size_t>(o.threads));
 
   std::vector<std::string> warnings;
   auto dbs = open_served(o.data_dirs, o.db_paths, o.cache_mb << 20, warnings);
