@@ -1251,6 +1251,58 @@ TEST_CASE("prefetch fetches scattered runs' blocks together, and the reads after
   CHECK_THROWS_WITH(damaged->read_record(0, 77777, r), unprefetched);
 }
 
+TEST_CASE("prefetch fetches no more than kPrefetchBlocks blocks a hint, nor more than half its cache holds, the "
+          "runs' first blocks first",
+          "[db][layout]") {
+  TempDir dir("db-prefetch-caps");
+  const uint64_t per = 1024, blocks = 400, n = blocks * per;  // 4-byte records, 4 KiB blocks
+  const Identity id{"wide", nlohmann::json::object(), "u32", 4, 4096};
+  const std::vector<TierInfo> tiers{{"ids", n}};
+  const std::vector<uint8_t> recs = wide_records(n, 4, 13);
+  {
+    auto d = Database::open_for_solve(dir / "db", id, tiers, 3);
+    REQUIRE(d->planes_per_block());
+    d->commit_tier(0, recs.data(), n, toadbase::kAllRecords);
+    d->finish(tiers);
+  }
+  {
+    RawDb raw(dir / "db");  // the blocks in files, not in the log
+    REQUIRE(raw.db->Flush(rocksdb::FlushOptions()).ok());
+  }
+  std::vector<toadbase::RecordRun> runs;  // a record in each block, in block order
+  for (uint64_t b = 0; b < blocks; ++b) runs.push_back({0, b * per + 7, 1});
+  // how many of the runs, read in order after the hint, took no block from RocksDB
+  auto held_after_prefetch = [&](size_t cache_bytes) {
+    auto d = Database::open_read_only(dir / "db", cache_bytes);
+    d->prefetch(runs);
+    std::vector<int> held;
+    uint64_t bad = 0;
+    for (const auto& r : runs) {
+      uint8_t got[4];
+      rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
+      rocksdb::get_perf_context()->Reset();
+      d->read_record(0, r.first, got);
+      held.push_back(rocksdb::get_perf_context()->block_read_count + rocksdb::get_perf_context()->block_cache_hit_count == 0);
+      rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
+      bad += !std::equal(got, got + 4, recs.begin() + static_cast<long>(4 * r.first));
+    }
+    CHECK(bad == 0);
+    return held;
+  };
+  auto first_held = [](const std::vector<int>& held, size_t k) {  // the first k held, no other
+    return std::all_of(held.begin(), held.begin() + static_cast<long>(k), [](int h) { return h; }) &&
+           std::none_of(held.begin() + static_cast<long>(k), held.end(), [](int h) { return h; });
+  };
+  // a cache of 64 MiB: kPrefetchBlocks of the 400
+  const auto big = held_after_prefetch(size_t{64} << 20);
+  CHECK(std::count(big.begin(), big.end(), 1) == static_cast<long>(Database::kPrefetchBlocks));
+  CHECK(first_held(big, Database::kPrefetchBlocks));
+  // a cache of 40 blocks: 20, so that what the caller read before stays
+  const auto small = held_after_prefetch(40 * 4096);
+  CHECK(std::count(small.begin(), small.end(), 1) == 20);
+  CHECK(first_held(small, 20));
+}
+
 TEST_CASE("a tier packed on another rank in another layout is refused, naming both layouts, and commits nothing",
           "[db][layout]") {
   TempDir dir("db-packed-layout");
