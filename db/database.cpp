@@ -572,7 +572,7 @@ void Database::settle_layout(std::vector<TierId>& damaged, std::map<TierId, std:
   damaged = damaged_as4;
   for (TierId t = 0; t < tier_meta_.size(); ++t)
     if (tier_meta_[t] && tier_meta_[t]->kept < tier_meta_[t]->positions && tier_meta_[t]->blocks > 1) {
-      why[t] = "kept in part, in a layout that no tier of its database tells (its manifest was written anew)";
+      why[t] = "kept in part, in a layout that no tier of its database tells, its manifest written anew";
       damaged.push_back(t);
       tier_meta_[t].reset();
     }
@@ -817,7 +817,8 @@ void Database::commit_packed(TierId t, std::span<const uint8_t> packed) {
     throw DbError(where + " holds " + layout_name(width, block_bytes, per_block) + "; this database holds " +
                   layout_name(width_, block_bytes_, per_block_));
   const uint64_t nblocks = tier.meta.blocks;
-  if (tier.meta.kept > tier.meta.positions || nblocks != layout(tier.meta).blocks() ||
+  if (tier.meta.positions > UINT64_MAX / width_ / 2 || tier.meta.kept > tier.meta.positions ||
+      nblocks != layout(tier.meta).blocks() ||
       (packed.size() - kPackedHeader) / 8 < nblocks)
     throw DbError(where + " does not add up (damaged)");
   uint64_t at = kPackedHeader + 8 * nblocks;
@@ -1003,7 +1004,7 @@ void Database::read_records(TierId t, uint64_t first, uint64_t count, void* out)
     for (uint64_t i = first; i < first + count;) {
       const uint64_t b = i / per, in = i % per, n = std::min(per, m.kept - b * per), len = std::min(first + count - i, n - in);
       const auto blk = held(t, b);
-      if (blk->size() != n * width_) throw short_block(t);
+      if (blk->size() != n * width_) throw misfit_block(t, b);
       for (unsigned p = 0; p < width_; ++p) {
         const uint8_t* plane = blk->data() + p * n + in;
         for (uint64_t r = 0; r < len; ++r) records[(i - first + r) * width_ + p] = plane[r];

@@ -10,9 +10,9 @@ Usage: results/make_cgt.py [max_length] [min_length]   (default 18 and 10; the s
 after another, each on every core; length 18 takes minutes, 20 about an hour: run it on a
 quiet machine). TOADBASE=path picks the binary (default build/toadbase); CGT_DIR=path the
 folder the databases are written to (default a temporary one, removed at the end);
-CGT_KEEP=1 keeps them. A run that starts above length 10 keeps the rows cgt.jsonl holds for the
-lengths it does not solve (results/make_cgt.py 21 21 adds length 21 to the table); the census
-and the longest forms are the longest database's."""
+CGT_KEEP=1 keeps them. A run that starts above length 10 keeps the rows cgt.jsonl holds below
+it (results/make_cgt.py 21 21 adds length 21 to the table), and must reach the longest length
+cgt.jsonl holds: the census and the longest forms are the longest database's."""
 import json
 import os
 import shutil
@@ -58,6 +58,20 @@ def solve_measured(db, n):
     return json.loads(out), usage.ru_maxrss * 1024
 
 
+def kept_rows():
+    """The rows cgt.jsonl holds below MIN when this run starts above 10 (none otherwise); a run
+    below its longest length is refused: the census and the longest forms are its analyze."""
+    path = os.path.join(HERE, "cgt.jsonl")
+    if MIN <= 10 or not os.path.exists(path):
+        return []
+    with open(path) as f:
+        old = [json.loads(line) for line in f if line.strip()][:-1]
+    longest = max((r["length"] for r in old), default=0)
+    if longest > MAX:
+        sys.exit(f"cgt.jsonl holds length {longest}: run up to it (make_cgt.py {longest} {MIN}), or from 10")
+    return [r for r in old if r["length"] < MIN]
+
+
 def main():
     global MAX
     if RENDER:  # the rows of the last measuring run, then its analyze
@@ -65,6 +79,7 @@ def main():
         rows, a = lines[:-1], lines[-1]["analyze"]
         MAX = max(r["length"] for r in rows)
         return render(rows, a)
+    kept_rows()  # refused before any solve
     work = os.environ.get("CGT_DIR") or tempfile.mkdtemp(prefix="cgt-results-")
     os.makedirs(work, exist_ok=True)
     rows = []
@@ -92,10 +107,7 @@ def main():
     if not os.environ.get("CGT_KEEP") and not os.environ.get("CGT_DIR"):
         shutil.rmtree(work, ignore_errors=True)
 
-    if MIN > 10 and os.path.exists(os.path.join(HERE, "cgt.jsonl")):  # the other lengths' rows, kept
-        with open(os.path.join(HERE, "cgt.jsonl")) as f:
-            old = [json.loads(line) for line in f if line.strip()][:-1]
-        rows = sorted([r for r in old if not MIN <= r["length"] <= MAX] + rows, key=lambda r: r["length"])
+    rows = kept_rows() + rows
     with open(os.path.join(HERE, "cgt.jsonl"), "w") as f:
         for r in rows:
             f.write(json.dumps(r) + "\n")

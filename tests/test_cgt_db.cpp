@@ -649,6 +649,15 @@ TEST_CASE("cgt database: a chunk's text past 2^32 characters is found by its for
   // the chunk decodes: every form's text kEach characters, the one ending on 2^32 included
   const auto forms = cgtdb::decode_forms(src.columns(), {}, nullptr, "chunk");
   REQUIRE(forms.size() == WideChunk::kForms);
+  // told its text tier's size (a resume), the ends must meet it: a last end 2^32 off is damage
+  CHECK(cgtdb::decode_forms(src.columns(), {}, nullptr, "chunk", WideChunk::kForms * WideChunk::kEach).size() ==
+        WideChunk::kForms);
+  CHECK_THROWS_WITH(cgtdb::decode_forms(src.columns(), {}, nullptr, "chunk",
+                                        WideChunk::kForms * WideChunk::kEach - (uint64_t{1} << 32)),
+                    Contains("damaged"));
+  // ends at their bounds are refused, not cut
+  CHECK_THROWS_AS(cgtdb::set_ends(row.data(), cgtdb::kMaxChunkOptions, 0), std::length_error);
+  CHECK_THROWS_AS(cgtdb::set_ends(row.data(), 0, cgtdb::kMaxChunkText), std::length_error);
   CHECK(forms.back().birthday == 3);
   CHECK(forms.back().outcome == OutcomeClass::L);
   const cgtdb::FormReader reader(src, cgtdb::TierLayout{1});

@@ -1,6 +1,7 @@
 // toadbase serve --data DIR | --db PATH ...: every database over HTTP (routes: tools/server.hpp).
 #include <pthread.h>
 #include <tbb/global_control.h>
+#include <tbb/info.h>
 
 #include <csignal>
 #include <iostream>
@@ -30,10 +31,13 @@ int run_serve(const ServeCliOptions& o) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
-  // --threads bounds the cores a request's parallel work takes too (a query's prefetch fetches
-  // blocks on oneTBB's threads): none beyond the workers' count
+  // --threads bounds the cores requests' parallel work takes too (a query's prefetch fetches
+  // blocks on oneTBB's threads): oneTBB's threads and the worker that asks, no more than
+  // --threads together; never more than the cores (a bound above them would raise oneTBB's)
   std::optional<tbb::global_control> cores;
-  if (o.threads > 0) cores.emplace(tbb::global_control::max_allowed_parallelism, static_cast<size_t>(o.threads));
+  if (o.threads > 0)
+    cores.emplace(tbb::global_control::max_allowed_parallelism,
+                  std::min<size_t>(static_cast<size_t>(o.threads), static_cast<size_t>(tbb::info::default_concurrency())));
 
   std::vector<std::string> warnings;
   auto dbs = open_served(o.data_dirs, o.db_paths, o.cache_mb << 20, warnings);

@@ -46,7 +46,7 @@ void ChunkWriter::append(std::span<const StoredForm> forms) {
       throw std::logic_error("a long form with a text, or printed_length UINT32_MAX");
     }
     if (c.options.size() >= kMaxChunkOptions || text_size_ >= kMaxChunkText)
-      throw std::length_error("a chunk of the form table past 2^34 options or 2^38 characters of text");
+      throw std::length_error("a chunk of the form table of 2^34 options or 2^38 characters of text, or more");
     col(kCounts, r) = static_cast<uint32_t>(f.left.size() | f.right.size() << 16);
     col(kAtomicLength, r) = !f.text_stored   ? f.printed_length
                             : f.atomic_weight ? static_cast<uint32_t>(f.atomic_weight->size())
@@ -155,7 +155,9 @@ void ChunkWriter::commit(TierStore& store, TierId columns, TierId options, TierI
 }
 
 std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::span<const uint32_t> options,
-                                     const std::vector<uint32_t>* text, const std::string& where) {
+                                     const std::vector<uint32_t>* text, const std::string& where,
+                                     std::optional<uint64_t> text_records) {
+  if (text) text_records = text->size();
   if (columns.size() % kColumns) throw std::runtime_error(where + ": its column tier does not hold whole forms (damaged)");
   const size_t n = columns.size() / kColumns;
   auto col = [&](Column k, size_t row) { return columns[row * kColumns + k]; };
@@ -177,7 +179,7 @@ std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::spa
     const uint32_t aw = col(kAtomicLength, r), info = col(kInfo, r);
     const bool stored = !(info & kTextNotStored);
     const bool bad = oend < ostart || oend > options.size() || oend - ostart != uint64_t{nl} + nr || tend < tstart ||
-                     (text && tend > text->size()) || (stored && aw != kNoAtomicWeight && aw > tend - tstart) ||
+                     (text_records && tend > *text_records) || (stored && aw != kNoAtomicWeight && aw > tend - tstart) ||
                      (!stored && (tend != tstart || aw == UINT32_MAX)) || (stored && (info & kHasAtomicWeight)) ||
                      (info >> 16 & 0xf) > 4;
     if (bad) throw std::runtime_error(where + ": form " + std::to_string(r) + " of the chunk does not add up (damaged)");
@@ -203,7 +205,7 @@ std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::spa
     ostart = oend;
     tstart = tend;
   }
-  if (ostart != options.size() || (text && tstart != text->size()))
+  if (ostart != options.size() || (text_records && tstart != *text_records))
     throw std::runtime_error(where + ": its options or text hold more than its forms (damaged)");
   return out;
 }
@@ -402,13 +404,9 @@ std::string FormReader::chars(TierId t, uint64_t from, uint64_t length) const {
 
 StoredForm FormReader::stored(uint32_t id, bool with_text) const {
   const Where w = where(id);
-  // the form's row and the one before it (where its options and text start): one run
-  std::vector<uint32_t> rows(2 * kColumns, 0);
-  const uint32_t from = w.row ? w.row - 1 : 0, count = w.row ? 2 : 1;
-  source_.read_records(layout_.forms(w.chunk), uint64_t{from} * kColumns, uint64_t{count} * kColumns,
-                       rows.data() + (w.row ? 0u : uint32_t{kColumns}));
-  std::vector<uint32_t> cols(rows.begin() + kColumns, rows.end());
-  const uint64_t ostart = w.row ? options_end(rows.data()) : 0, tstart = w.row ? text_end(rows.data()) : 0;
+  const Row r = row(w);
+  std::vector<uint32_t> cols(r.words.begin(), r.words.end());
+  const uint64_t ostart = r.options_start, tstart = r.text_start;
   const uint64_t oend = options_end(cols.data()), tend = text_end(cols.data());
   if (oend < ostart || tend < tstart || oend - ostart > 0x1ffff || tend - tstart > 2 * kMaxTextCap)
     throw std::runtime_error("form " + std::to_string(id) + " does not add up (damaged)");
@@ -515,20 +513,21 @@ void FormReader::print(uint32_t id, StoredForm& f) const {
   print_tables().give(std::move(table));
 }
 
-std::array<uint32_t, kColumns> FormReader::row(const Where& w) const {
-  std::array<uint32_t, kColumns> r;
-  source_.read_records(layout_.forms(w.chunk), uint64_t{w.row} * kColumns, kColumns, r.data());
+FormReader::Row FormReader::row(const Where& w) const {
+  std::array<uint32_t, 2 * kColumns> two{};  // the row before it (none for the first), then its own
+  const uint32_t from = w.row ? w.row - 1 : 0, count = w.row ? 2 : 1;
+  source_.read_records(layout_.forms(w.chunk), uint64_t{from} * kColumns, uint64_t{count} * kColumns,
+                       two.data() + (w.row ? 0u : uint32_t{kColumns}));
+  Row r;
+  std::copy(two.begin() + kColumns, two.end(), r.words.begin());
+  r.options_start = w.row ? options_end(two.data()) : 0;
+  r.text_start = w.row ? text_end(two.data()) : 0;
   return r;
 }
 
-uint64_t FormReader::text_start(const Where& w) const {
-  return w.row ? text_end(row({w.chunk, w.row - 1, w.rows}).data()) : 0;
-}
-
-std::pair<uint64_t, uint64_t> FormReader::value_chars(uint32_t id, const Where& w) const {
-  const auto r = row(w);
-  const uint64_t start = text_start(w), end = text_end(r.data());
-  const uint32_t aw = r[kAtomicLength];
+std::pair<uint64_t, uint64_t> FormReader::value_chars(uint32_t id, const Row& r) const {
+  const uint64_t start = r.text_start, end = text_end(r.words.data());
+  const uint32_t aw = r.words[kAtomicLength];
   const uint64_t split = aw == kNoAtomicWeight ? end : end - aw;
   if (end < start || split < start || end - start > 2 * kMaxTextCap)
     throw std::runtime_error("form " + std::to_string(id) + " does not add up (damaged)");
@@ -537,26 +536,25 @@ std::pair<uint64_t, uint64_t> FormReader::value_chars(uint32_t id, const Where& 
 
 std::string FormReader::text(uint32_t id) const {
   const Where w = where(id);
-  if (column(w, kInfo) & kTextNotStored) return read(id).text;
-  const auto [from, length] = value_chars(id, w);
+  const Row r = row(w);
+  if (r.words[kInfo] & kTextNotStored) return read(id).text;
+  const auto [from, length] = value_chars(id, r);
   return chars(layout_.text(w.chunk), from, length);
 }
 
 uint64_t FormReader::printed_length(uint32_t id) const {
-  const Where w = where(id);
-  const auto r = row(w);
+  const Row r = row(where(id));
   // a long form's row holds its value's printed length; its atomic weight is as long or less
-  if (r[kInfo] & kTextNotStored) return 2 * uint64_t{r[kAtomicLength]};
-  const uint64_t start = text_start(w), end = text_end(r.data());
-  return end > start ? end - start : 0;
+  if (r.words[kInfo] & kTextNotStored) return 2 * uint64_t{r.words[kAtomicLength]};
+  const uint64_t end = text_end(r.words.data());
+  return end > r.text_start ? end - r.text_start : 0;
 }
 
 std::pair<uint64_t, bool> FormReader::value_length(uint32_t id) const {
-  const Where w = where(id);
-  const auto r = row(w);
-  if (r[kInfo] & kTextNotStored) return {r[kAtomicLength], false};
-  const uint64_t start = text_start(w), end = text_end(r.data()), aw = r[kAtomicLength];
-  const uint64_t all = end > start ? end - start : 0;
+  const Row r = row(where(id));
+  if (r.words[kInfo] & kTextNotStored) return {r.words[kAtomicLength], false};
+  const uint64_t end = text_end(r.words.data()), aw = r.words[kAtomicLength];
+  const uint64_t all = end > r.text_start ? end - r.text_start : 0;
   return {aw == kNoAtomicWeight || aw > all ? all : all - aw, true};
 }
 
@@ -578,8 +576,9 @@ void FormReader::prefetch_texts(std::span<const uint32_t> ids) const {
   for (const uint32_t id : ids) {
     if (id >= count()) continue;
     const Where w = where(id);
-    if (column(w, kInfo) & kTextNotStored) continue;  // printed from its followers, not read
-    const auto [from, length] = value_chars(id, w);  // what text() reads
+    const Row r = row(w);
+    if (r.words[kInfo] & kTextNotStored) continue;  // printed from its followers, not read
+    const auto [from, length] = value_chars(id, r);  // what text() reads
     if (length) runs.push_back({layout_.text(w.chunk), from, length});
   }
   source_.prefetch(runs);

@@ -42,7 +42,7 @@
 // WIDE CHUNKS. A chunk may hold more than 2^32 characters of text (one class of 21 cells
 // does) or options: options_end and text_end are the low 32 bits of the end, and the info
 // column carries the bits above them (2 for the options, 6 for the text: up to 2^34 options
-// and 2^38 characters a chunk). They are 0 in every chunk of 2^32 records or fewer, so the
+// and 2^38 characters a chunk). They are 0 in every chunk of fewer than 2^32 records, so the
 // databases of 20 cells or fewer are as they were, digests included. Read the ends with
 // options_end() and text_end(), never from their columns alone.
 //
@@ -62,6 +62,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -114,8 +115,10 @@ inline uint64_t options_end(const uint32_t* row) {
 inline uint64_t text_end(const uint32_t* row) {
   return row[kTextEnd] | uint64_t{row[kInfo] >> kTextEndHighShift} << 32;
 }
-/// Sets a row's ends (each below its kMaxChunk bound).
+/// Sets a row's ends; throws std::length_error when either reaches its kMaxChunk bound.
 inline void set_ends(uint32_t* row, uint64_t options_end, uint64_t text_end) {
+  if (options_end >= kMaxChunkOptions || text_end >= kMaxChunkText)
+    throw std::length_error("a chunk of the form table of 2^34 options or 2^38 characters of text, or more");
   row[kOptionsEnd] = static_cast<uint32_t>(options_end);
   row[kTextEnd] = static_cast<uint32_t>(text_end);
   row[kInfo] = (row[kInfo] & ~(uint32_t{3} << kOptionsEndHighShift | ~uint32_t{0} << kTextEndHighShift)) |
@@ -185,10 +188,12 @@ class ChunkWriter {
   std::unique_ptr<Compressor> zstd_;
 };
 
-/// The forms of a chunk read back (without their texts when `text` is null); throws
+/// The forms of a chunk read back (without their texts when `text` is null: then
+/// `text_records`, when known, is how many characters its text tier holds); throws
 /// std::runtime_error naming `where` when the records do not add up (a damaged chunk).
 std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::span<const uint32_t> options,
-                                     const std::vector<uint32_t>* text, const std::string& where);
+                                     const std::vector<uint32_t>* text, const std::string& where,
+                                     std::optional<uint64_t> text_records = std::nullopt);
 
 /// The database's numbering of a FormTable's forms (see the top of this file). Not
 /// thread-safe: one thread numbers; reads are safe while nobody numbers.
@@ -265,19 +270,22 @@ class FormReader {
     uint32_t chunk, row, rows;
   };
   Where where(uint32_t id) const;
+  /// Its row, and where its options and characters start in its chunk (the row before it's
+  /// ends): both rows read in one run.
+  struct Row {
+    std::array<uint32_t, kColumns> words;
+    uint64_t options_start, text_start;
+  };
+  Row row(const Where& w) const;
   /// Where the characters of form `id`'s value lie in its chunk's text: (first, count);
   /// throws std::runtime_error when its row does not add up (damaged).
-  std::pair<uint64_t, uint64_t> value_chars(uint32_t id, const Where& w) const;
+  std::pair<uint64_t, uint64_t> value_chars(uint32_t id, const Row& r) const;
   /// A form as stored (a long form without its texts), its text read when `with_text`.
   StoredForm stored(uint32_t id, bool with_text) const;
   /// A long form's texts, printed.
   void print(uint32_t id, StoredForm& f) const;
   uint32_t word(TierId t, uint64_t i) const;
   uint32_t column(const Where& w, Column c) const;
-  /// Its row, read in one run.
-  std::array<uint32_t, kColumns> row(const Where& w) const;
-  /// Where its characters start in its chunk's text (the row before it's text_end).
-  uint64_t text_start(const Where& w) const;
   std::string chars(TierId t, uint64_t from, uint64_t length) const;
 
   const TierSource& source_;

@@ -104,7 +104,8 @@ class Solver {
       const std::string where = "the form table's chunk " + c.name();
       const std::vector<uint32_t> cols = store_.load<uint32_t>(layout_.forms(k));
       const std::vector<uint32_t> options = store_.load<uint32_t>(layout_.options(k));
-      build_forms(table_, ids_, decode_forms(cols, options, nullptr, where), where);
+      build_forms(table_, ids_, decode_forms(cols, options, nullptr, where, store_.tier_positions(layout_.text(k))),
+                  where);
       if (readers_[k] > 0) {  // a class left to solve reads it
         const std::vector<uint32_t> stored = store_.load<uint32_t>(layout_.board(k));
         if (stored.size() != c.size) throw std::runtime_error("class " + c.name() + " holds the wrong number of boards");
