@@ -479,6 +479,54 @@ TEST_CASE("cgt database: verify recomputes every form and every board, and catch
   CHECK_FALSE(bad.problem.empty());
 }
 
+TEST_CASE("cgt database: a chunk read a batch at a time gives the forms it gives read whole, and refuses the same "
+          "damage",
+          "[cgt][cgt-db]") {
+  const Solved s("cgt-batches", 10);
+  const cgtdb::TierLayout lay = cgt_of(s).layout();
+  const auto& db = *s.opened.db;
+  uint64_t batches = 0, forms_seen = 0, forms_whole = 0, bad = 0;
+  for (uint32_t k = 0; k < lay.classes; ++k) {
+    const std::vector<uint32_t> text = db.load<uint32_t>(lay.text(k));
+    const auto whole = cgtdb::decode_forms(db.load<uint32_t>(lay.forms(k)), db.load<uint32_t>(lay.options(k)), &text, "chunk");
+    forms_whole += whole.size();
+    // a form a batch; 7; a few characters of text a batch (a longer form alone); all at once
+    for (const auto& [forms, chars] : {std::pair<uint64_t, uint64_t>{1, 1 << 20}, {7, 1 << 20}, {1 << 16, 40}, {1 << 16, 1 << 30}}) {
+      std::vector<cgtdb::StoredForm> got;
+      cgtdb::read_chunk(db, lay, k, "chunk", forms, chars, [&](uint64_t first, std::vector<cgtdb::StoredForm>& batch) {
+        bad += first != got.size() || batch.empty() || batch.size() > forms;
+        uint64_t batch_chars = 0;
+        for (const auto& f : batch) batch_chars += f.text.size() + (f.atomic_weight ? f.atomic_weight->size() : 0);
+        bad += batch.size() > 1 && batch_chars > chars;
+        got.insert(got.end(), batch.begin(), batch.end());
+        ++batches;
+      });
+      bad += got != whole;
+      forms_seen += got.size();
+    }
+  }
+  CHECK(bad == 0);
+  CHECK(forms_seen == 4 * forms_whole);
+  CHECK(forms_whole > 1000);
+  CHECK(batches > 4 * lay.classes);
+  // a row whose text ends before the row above's, in the middle of a batch: the row named
+  TempDir dir("cgt-batches-damage");
+  const auto [lo, hi] = cgtdb::Boards(10).classes_of_length(10);
+  (void)hi;
+  solve(dir / "db", 10, 0, [&](Tap& tap) {
+    tap.change = [&](TierId t, std::vector<uint32_t>& w) {
+      if (t == lay.forms(lo) && w.size() > 5 * cgtdb::kColumns) cgtdb::set_ends(&w[4 * cgtdb::kColumns], cgtdb::options_end(&w[4 * cgtdb::kColumns]), 0);
+    };
+  });
+  const auto o = toadbase::tools::open_database(dir / "db");
+  for (const uint64_t forms : {uint64_t{1}, uint64_t{3}, uint64_t{1} << 16})
+    CHECK_THROWS_WITH(cgtdb::read_chunk(*o.db, lay, lo, "chunk", forms, 1 << 20, [](uint64_t, auto&) {}),
+                      Contains("form 4 of the chunk does not add up (damaged)"));
+  const auto rep = toadbase::with_threads(0, [&] { return o.instance->verify(*o.db, nullptr); });
+  CHECK_FALSE(rep.ok);
+  CHECK_THAT(rep.problem, Contains("form 4 of the chunk does not add up (damaged)"));
+}
+
 // ---- long forms -------------------------------------------------------------------------
 
 TEST_CASE("cgt database: a form printed longer than the text cap keeps no text, and every way in answers the same",

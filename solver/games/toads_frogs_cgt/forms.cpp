@@ -156,7 +156,7 @@ void ChunkWriter::commit(TierStore& store, TierId columns, TierId options, TierI
 
 std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::span<const uint32_t> options,
                                      const std::vector<uint32_t>* text, const std::string& where,
-                                     std::optional<uint64_t> text_records) {
+                                     std::optional<uint64_t> text_records, uint64_t first_row) {
   if (text) text_records = text->size();
   if (columns.size() % kColumns) throw std::runtime_error(where + ": its column tier does not hold whole forms (damaged)");
   const size_t n = columns.size() / kColumns;
@@ -182,7 +182,8 @@ std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::spa
                      (text_records && tend > *text_records) || (stored && aw != kNoAtomicWeight && aw > tend - tstart) ||
                      (!stored && (tend != tstart || aw == UINT32_MAX)) || (stored && (info & kHasAtomicWeight)) ||
                      (info >> 16 & 0xf) > 4;
-    if (bad) throw std::runtime_error(where + ": form " + std::to_string(r) + " of the chunk does not add up (damaged)");
+    if (bad)
+      throw std::runtime_error(where + ": form " + std::to_string(first_row + r) + " of the chunk does not add up (damaged)");
     f.left.assign(options.begin() + static_cast<ptrdiff_t>(ostart), options.begin() + static_cast<ptrdiff_t>(ostart + nl));
     f.right.assign(options.begin() + static_cast<ptrdiff_t>(ostart + nl), options.begin() + static_cast<ptrdiff_t>(oend));
     if (!stored) {

@@ -190,10 +190,20 @@ class ChunkWriter {
 
 /// The forms of a chunk read back (without their texts when `text` is null: then
 /// `text_records`, when known, is how many characters its text tier holds); throws
-/// std::runtime_error naming `where` when the records do not add up (a damaged chunk).
+/// std::runtime_error naming `where` when the records do not add up (a damaged chunk), a
+/// form by its row (counted from `first_row` when `columns` are a chunk's rows from there).
 std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::span<const uint32_t> options,
                                      const std::vector<uint32_t>* text, const std::string& where,
-                                     std::optional<uint64_t> text_records = std::nullopt);
+                                     std::optional<uint64_t> text_records = std::nullopt, uint64_t first_row = 0);
+
+/// Chunk k's forms with their texts, read back a batch at a time in id order, each batch's
+/// text read for it alone: at most `max_forms` forms and `max_text` characters a batch (a
+/// single longer form alone), so that a chunk of billions of characters is read holding a
+/// batch's. `each(first_row, forms)` for every batch; throws std::runtime_error naming
+/// `where` as decode_forms does (a damaged chunk), and what `each` throws.
+template <class Each>
+void read_chunk(const TierSource& source, const TierLayout& layout, uint32_t k, const std::string& where,
+                uint64_t max_forms, uint64_t max_text, Each&& each);
 
 /// The database's numbering of a FormTable's forms (see the top of this file). Not
 /// thread-safe: one thread numbers; reads are safe while nobody numbers.
@@ -292,5 +302,45 @@ class FormReader {
   TierLayout layout_;
   std::vector<uint32_t> first_;  // [k]: first id of chunk k; [classes]: the count
 };
+
+template <class Each>
+void read_chunk(const TierSource& source, const TierLayout& layout, uint32_t k, const std::string& where,
+                uint64_t max_forms, uint64_t max_text, Each&& each) {
+  const std::vector<uint32_t> cols = source.load<uint32_t>(layout.forms(k));
+  const std::vector<uint32_t> opts = source.load<uint32_t>(layout.options(k));
+  if (cols.size() % kColumns) throw std::runtime_error(where + ": its column tier does not hold whole forms (damaged)");
+  const uint64_t rows = cols.size() / kColumns, text_records = source.tier_kept(layout.text(k));
+  auto row = [&](uint64_t r) { return cols.data() + r * kColumns; };
+  auto damaged = [&](uint64_t r) {
+    return std::runtime_error(where + ": form " + std::to_string(r) + " of the chunk does not add up (damaged)");
+  };
+  std::vector<uint32_t> batch, text;
+  uint64_t ostart = 0, tstart = 0;
+  for (uint64_t r0 = 0; r0 < rows;) {
+    uint64_t r1 = r0 + 1;  // the batch: rows [r0, r1)
+    while (r1 < rows && r1 - r0 < max_forms && text_end(row(r1)) >= tstart && text_end(row(r1)) - tstart <= max_text)
+      ++r1;
+    const uint64_t oend = options_end(row(r1 - 1)), tend = text_end(row(r1 - 1));
+    if (oend < ostart || oend > opts.size() || tend < tstart || tend > text_records) throw damaged(r1 - 1);
+    // its rows, their ends counted from the batch's first option and character
+    batch.assign(row(r0), row(r1));
+    for (uint64_t r = r0; r < r1; ++r) {
+      uint32_t* w = batch.data() + (r - r0) * kColumns;
+      const uint64_t o = options_end(w), t = text_end(w);
+      if (o < ostart || o > oend || t < tstart || t > tend) throw damaged(r);
+      set_ends(w, o - ostart, t - tstart);
+    }
+    text.resize(tend - tstart);
+    if (!text.empty()) source.read_records(layout.text(k), tstart, text.size(), text.data());
+    std::vector<StoredForm> forms =
+        decode_forms(batch, std::span<const uint32_t>(opts).subspan(ostart, oend - ostart), &text, where, std::nullopt, r0);
+    each(r0, forms);
+    ostart = oend;
+    tstart = tend;
+    r0 = r1;
+  }
+  if (ostart != opts.size() || tstart != text_records)
+    throw std::runtime_error(where + ": its options or text hold more than its forms (damaged)");
+}
 
 }  // namespace toadbase::toads_frogs_cgt

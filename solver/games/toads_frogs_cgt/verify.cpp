@@ -85,6 +85,9 @@ std::string recompute_class(const Boards& boards, FormTable& table, const std::v
 }
 
 constexpr uint64_t kProbes = 16;  // boards of each class looked up as query does
+// a batch of a chunk's forms verified at once: at most this many, and this many characters of
+// text (a form of more alone)
+constexpr uint64_t kBatchForms = uint64_t{1} << 16, kBatchText = uint64_t{1} << 24;
 
 /// A sample of class k's boards looked up through `value_of(board)` (the query's value), each
 /// itself and, padded with a dead frog when it can be and mirrored, its negative; the first
@@ -132,32 +135,33 @@ VerifyReport CgtInstance::verify(const TierSource& source, Progress* progress) c
   for (TierId t = 0; t < lay.tiers(); ++t)
     if (!source.has_tier(t)) return fail("tier " + all[t].name + " is not committed");
 
-  // 1. the form table, chunk by chunk
+  // 1. the form table, chunk by chunk, a batch of forms at a time (a chunk of 21 cells holds
+  // more than 4 billion characters of text: read whole, 16 GB)
   FormTable table;
   Numbering ids(table);
   for (uint32_t k = 0; k < classes; ++k) {
     const std::string where = "the form table's chunk " + boards_.cls(k).name();
-    std::vector<StoredForm> forms;
-    const uint32_t first = ids.count();
     try {
-      const std::vector<uint32_t> text = source.load<uint32_t>(lay.text(k));
-      forms = decode_forms(source.load<uint32_t>(lay.forms(k)), source.load<uint32_t>(lay.options(k)), &text, where);
-      build_forms(table, ids, forms, where);
+      read_chunk(source, lay, k, where, kBatchForms, kBatchText, [&](uint64_t, std::vector<StoredForm>& forms) {
+        const uint32_t first = ids.count();
+        build_forms(table, ids, forms, where);
+        FirstProblem bad;
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, forms.size(), 64), [&](const tbb::blocked_range<size_t>& r) {
+          for (size_t i = r.begin(); i != r.end(); ++i) {
+            try {
+              const std::string d =
+                  differs(forms[i], describe(table, ids.form(first + static_cast<uint32_t>(i)), ids, text_cap()));
+              if (!d.empty()) bad.report(i, "form " + std::to_string(first + i) + " (" + forms[i].text + "): its stored " + d);
+            } catch (const std::exception& e) {
+              bad.report(i, "form " + std::to_string(first + i) + " (" + forms[i].text + "): " + e.what());
+            }
+          }
+        });
+        if (bad.found()) throw std::runtime_error(bad.what);
+      });
     } catch (const std::exception& e) {
       return fail(e.what());
     }
-    FirstProblem bad;
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, forms.size(), 64), [&](const tbb::blocked_range<size_t>& r) {
-      for (size_t i = r.begin(); i != r.end(); ++i) {
-        try {
-          const std::string d = differs(forms[i], describe(table, ids.form(first + static_cast<uint32_t>(i)), ids, text_cap()));
-          if (!d.empty()) bad.report(i, "form " + std::to_string(first + i) + " (" + forms[i].text + "): its stored " + d);
-        } catch (const std::exception& e) {
-          bad.report(i, "form " + std::to_string(first + i) + " (" + forms[i].text + "): " + e.what());
-        }
-      }
-    });
-    if (bad.found()) return fail(bad.what);
     if (progress) {
       progress->tier_done(all[lay.forms(k)].name, 0, false);
       progress->tier_done(all[lay.options(k)].name, 0, false);
