@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -113,6 +114,18 @@ TEST_CASE("cli interrupt: a database being solved is named as such, and Ctrl-C k
   CHECK(after.at("committedTiers") == committed);
   CHECK(after.at("tierCount") == tiers);
   CHECK(after.at("beingSolvedBy").is_null());
+  // --tiers lists the tiers committed so far, named, as a complete database's list
+  const json listed = json::parse(ok({"info", "--db", db, "--json", "--tiers"}).out);
+  REQUIRE(listed.at("tiers").size() == committed);
+  std::set<std::string> names;
+  for (const auto& t : listed.at("tiers")) {
+    names.insert(t.at("name").get<std::string>());
+    CHECK(t.at("positions").get<uint64_t>() > 0);
+    CHECK(t.at("digest").get<std::string>().size() == 16);
+    CHECK(t.at("stored").is_boolean());
+  }
+  CHECK(names.size() == committed);
+  CHECK_THAT(ok({"info", "--db", db, "--tiers"}).out, Contains("  " + *names.begin() + " "));
   const RunResult q2 = run_toadbase({"query", "--db", db, "1_TT--FF"});
   CHECK(q2.rc == 1);
   CHECK_THAT(q2.err, Contains("incomplete") && Contains("run the same solve command again to resume"));

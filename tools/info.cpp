@@ -5,13 +5,29 @@
 #include <iostream>
 
 #include "tools/cli.hpp"
+#include "tools/open.hpp"
 #include "tools/info.hpp"
 
 namespace toadbase::tools {
 
-nlohmann::json info_json(const db::Database& d, bool with_tiers) {
+nlohmann::json info_json(const db::Database& d, bool with_tiers, const std::vector<TierInfo>* names) {
   // the per-tier list only when asked for (a damaged list leaves the rest readable)
   nlohmann::json m = with_tiers ? d.manifest() : d.summary();
+  if (with_tiers && !d.complete() && names && names->size() == d.tier_count()) {
+    // no list is written until the solve finishes: the commit records of the tiers so far
+    nlohmann::json list = nlohmann::json::array();
+    for (TierId t = 0; t < d.tier_count(); ++t) {
+      if (!d.has_tier(t)) continue;
+      const db::TierMeta& tm = d.tier_meta(t);
+      list.push_back({{"name", (*names)[t].name},
+                      {"positions", tm.positions},
+                      {"stored_bytes", tm.stored_bytes},
+                      {"stored", !(tm.kept == 0 && tm.positions > 0)},
+                      {"kept", tm.kept},
+                      {"digest", db::hex64(tm.digest)}});
+    }
+    m["tiers"] = std::move(list);
+  }
   m["committed_tiers"] = d.committed_tiers();
   m["disk_bytes"] = d.disk_bytes();
   if (!d.complete()) {
@@ -38,7 +54,16 @@ struct InfoOptions {
 int run_info(const InfoOptions& o) {
   const Common& c = o.c;
   auto d = db::Database::open_read_only(c.db);
-  const nlohmann::json m = info_json(*d, o.with_tiers);
+  // an incomplete database's tiers are named by its game's (when this toadbase knows it)
+  std::vector<TierInfo> names;
+  if (o.with_tiers && !d->complete()) {
+    try {
+      names = open_database(c.db, false, 0).instance->tiers();
+    } catch (const db::DbError&) {
+      // a game this toadbase does not know: no names, no list
+    }
+  }
+  const nlohmann::json m = info_json(*d, o.with_tiers, names.empty() ? nullptr : &names);
   if (c.json_out) {
     std::cout << dump(m) << "\n";
     return 0;
@@ -76,7 +101,7 @@ Command add_info(CLI::App& root) {
   auto* info = root.add_subcommand("info", "the manifest: game, parameters, counts, sizes, digest");
   add_db_option(info, o->c);
   add_json_flag(info, o->c);
-  info->add_flag("--tiers", o->with_tiers, "also every tier's counts, size and digest");
+  info->add_flag("--tiers", o->with_tiers, "also every tier's counts, size and digest (of an incomplete database: the tiers committed so far)");
   examples(info, {"toadbase info --db data/tf10", "toadbase info --db data/tf10 --json --tiers"});
   return {info, [o] { return run_info(*o); }};
 }

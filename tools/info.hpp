@@ -11,7 +11,9 @@ namespace toadbase::tools {
 /// The manifest with camelCase keys (the manifest on disk keeps its own), plus what the
 /// directory says now: committedTiers, diskBytes, bitsPerPosition, and for an incomplete
 /// database storedBytes and committedPositions so far and beingSolvedBy (the pid of a solve
-/// writing it now, else null). `with_tiers`: every tier's counts, size and digest too.
-nlohmann::json info_json(const db::Database& d, bool with_tiers = false);
+/// writing it now, else null). `with_tiers`: every tier's counts, size and digest too; of an
+/// incomplete database, the tiers committed so far, named by `names` (the game's tiers; the
+/// list is left out without them).
+nlohmann::json info_json(const db::Database& d, bool with_tiers = false, const std::vector<TierInfo>* names = nullptr);
 
 }  // namespace toadbase::tools
