@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <iostream>
 
+#include "db/manifest.hpp"
 #include "tools/cli.hpp"
 #include "tools/open.hpp"
-#include "tools/info.hpp"
 
 namespace toadbase::tools {
 
@@ -14,19 +14,13 @@ nlohmann::json info_json(const db::Database& d, bool with_tiers, const std::vect
   // the per-tier list only when asked for (a damaged list leaves the rest readable)
   nlohmann::json m = with_tiers ? d.manifest() : d.summary();
   if (with_tiers && !d.complete() && names && names->size() == d.tier_count()) {
-    // no list is written until the solve finishes: the commit records of the tiers so far
-    nlohmann::json list = nlohmann::json::array();
-    for (TierId t = 0; t < d.tier_count(); ++t) {
-      if (!d.has_tier(t)) continue;
-      const db::TierMeta& tm = d.tier_meta(t);
-      list.push_back({{"name", (*names)[t].name},
-                      {"positions", tm.positions},
-                      {"stored_bytes", tm.stored_bytes},
-                      {"stored", !(tm.kept == 0 && tm.positions > 0)},
-                      {"kept", tm.kept},
-                      {"digest", db::hex64(tm.digest)}});
-    }
-    m["tiers"] = std::move(list);
+    // no list is written until the solve finishes: the commit records of the tiers so far,
+    // each entry as the finished manifest writes it
+    std::vector<TierInfo> done;
+    std::vector<db::TierMeta> meta;
+    for (TierId t = 0; t < d.tier_count(); ++t)
+      if (d.has_tier(t)) done.push_back((*names)[t]), meta.push_back(d.tier_meta(t));
+    m["tiers"] = nlohmann::json::parse(db::tier_list_text(done, meta));
   }
   m["committed_tiers"] = d.committed_tiers();
   m["disk_bytes"] = d.disk_bytes();
@@ -58,7 +52,7 @@ int run_info(const InfoOptions& o) {
   std::vector<TierInfo> names;
   if (o.with_tiers && !d->complete()) {
     try {
-      names = open_database(c.db, false, 0).instance->tiers();
+      names = instance_of(*d, c.db)->tiers();
     } catch (const db::DbError&) {
       // a game this toadbase does not know: no names, no list
     }

@@ -5,22 +5,28 @@
 
 namespace toadbase::tools {
 
-Opened open_database(const std::string& path, bool need_complete, size_t cache_bytes) {
-  Opened o;
-  o.db = db::Database::open_read_only(path, cache_bytes);
-  const Identity id = o.db->identity();
+std::unique_ptr<Instance> instance_of(const db::Database& d, const std::string& path) {
+  const Identity id = d.identity();
   const Game* g = find_game(id.game);
   if (!g || !g->has_database())
     throw db::DbError(path + " holds the game '" + id.game + "', which this toadbase does not know");
+  std::unique_ptr<Instance> instance;
   try {
-    o.instance = g->instance(id.parameters, id.record);
+    instance = g->instance(id.parameters, id.record);
   } catch (const std::invalid_argument& e) {
     throw db::DbError(path + " holds " + id.game + " with parameters " + id.parameters.dump() +
                       " this toadbase cannot use: " + e.what());
   }
-  const Identity mine = o.instance->identity();
+  const Identity mine = instance->identity();
   if (mine.record != id.record || mine.record_bytes != id.record_bytes)
     throw db::DbError(path + " stores records '" + id.record + "', this toadbase writes '" + mine.record + "'");
+  return instance;
+}
+
+Opened open_database(const std::string& path, bool need_complete, size_t cache_bytes) {
+  Opened o;
+  o.db = db::Database::open_read_only(path, cache_bytes);
+  o.instance = instance_of(*o.db, path);
   if (need_complete && !o.db->complete()) {
     const std::string so_far = std::to_string(o.db->committed_tiers()) + " of " +
                                std::to_string(o.db->tier_count()) + " tiers committed";

@@ -16,6 +16,10 @@ struct Opened {
   std::unique_ptr<Instance> instance;
 };
 
+/// The instance of the game `d` (opened from `path`) holds. Throws db::DbError naming the
+/// path when this toadbase does not know the game, its parameters or its record type.
+std::unique_ptr<Instance> instance_of(const db::Database& d, const std::string& path);
+
 /// Opens `path` read-only with the instance of the game it holds. Throws db::DbError naming
 /// the path when the database is missing, damaged, of a game or record type this toadbase
 /// does not know, or (with `need_complete`) incomplete (saying so when another process is
