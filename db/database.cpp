@@ -747,7 +747,9 @@ uint64_t get64(const uint8_t* p) {
   return v;
 }
 
-constexpr uint64_t kPackedHeader = 56;  // a packed tier's fixed fields (BlockPacker::pack)
+constexpr uint64_t kPackedHeader = 64;  // a packed tier's fixed fields (BlockPacker::pack)
+// its first eight bytes: "tbpack" and the layout's version (1: the fields below)
+constexpr uint64_t kPackedMagic = 0x0001'6b6361'706274ULL;
 
 std::string layout_name(uint64_t width, uint64_t block_bytes, uint64_t per_block) {
   return "records of " + std::to_string(width) + " bytes in blocks of " + std::to_string(block_bytes) +
@@ -758,13 +760,14 @@ class BlockPacker : public toadbase::TierPacker {
  public:
   BlockPacker(unsigned width, int level, uint64_t block_bytes, bool per_block)
       : width_(width), level_(level), block_bytes_(block_bytes), per_block_(per_block) {}
-  // u64 positions, kept, blocks, digest; the layout: u64 record bytes, block bytes, planes
-  // per block (1) or per tier (0); u64 size of each block; the blocks
+  // u64 kPackedMagic; u64 positions, kept, blocks, digest; the layout: u64 record bytes, block
+  // bytes, planes per block (1) or per tier (0); u64 size of each block; the blocks
   std::vector<uint8_t> pack(const void* records, uint64_t count, uint64_t keep) const override {
     const PackedTier p =
         pack_tier(width_, level_, block_bytes_, per_block_, static_cast<const uint8_t*>(records), count, std::min(keep, count));
     std::vector<uint8_t> out;
     out.reserve(kPackedHeader + 8 * p.blocks.size() + p.meta.stored_bytes);
+    put64(out, kPackedMagic);
     put64(out, p.meta.positions);
     put64(out, p.meta.kept);
     put64(out, p.meta.blocks);
@@ -803,19 +806,25 @@ void Database::commit_tier_from(TierId t, uint64_t count, const RecordSource& so
   write_tier(t, pack_tier_from(width_, zstd_level_, block_bytes_, per_block_, count, source));
 }
 
-void Database::commit_packed(TierId t, std::span<const uint8_t> packed) {
+void Database::commit_packed(TierId t, std::span<const uint8_t> packed, uint64_t count, uint64_t keep) {
   const std::string where = path_ + ": tier " + std::to_string(t) + " as another rank packed it";
   const uint8_t* p = packed.data();
-  if (packed.size() < kPackedHeader) throw DbError(where + " is damaged");
+  if (packed.size() < kPackedHeader) throw DbError(where + " is damaged (" + std::to_string(packed.size()) + " bytes)");
+  if (get64(p) != kPackedMagic)
+    throw DbError(where + " is not a packed tier of this toadbase (its first bytes: " + hex64(get64(p)) + ")");
   PackedTier tier;
-  tier.meta.positions = get64(p);
-  tier.meta.kept = get64(p + 8);
-  tier.meta.blocks = get64(p + 16);
-  tier.meta.digest = get64(p + 24);
-  const uint64_t width = get64(p + 32), block_bytes = get64(p + 40), per_block = get64(p + 48);
+  tier.meta.positions = get64(p + 8);
+  tier.meta.kept = get64(p + 16);
+  tier.meta.blocks = get64(p + 24);
+  tier.meta.digest = get64(p + 32);
+  const uint64_t width = get64(p + 40), block_bytes = get64(p + 48), per_block = get64(p + 56);
   if (width != width_ || block_bytes != block_bytes_ || per_block != (per_block_ ? 1 : 0))
     throw DbError(where + " holds " + layout_name(width, block_bytes, per_block) + "; this database holds " +
                   layout_name(width_, block_bytes_, per_block_));
+  if (tier.meta.positions != count || tier.meta.kept != std::min(keep, count))
+    throw DbError(where + " holds " + std::to_string(tier.meta.positions) + " records keeping " +
+                  std::to_string(tier.meta.kept) + "; the solve's plan has " + std::to_string(count) + " keeping " +
+                  std::to_string(std::min(keep, count)));
   const uint64_t nblocks = tier.meta.blocks;
   if (tier.meta.positions > UINT64_MAX / width_ / 2 || tier.meta.kept > tier.meta.positions ||
       nblocks != layout(tier.meta).blocks() ||

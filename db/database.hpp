@@ -108,7 +108,7 @@ class Database : public TierStore {
   /// between levels). Committing a tier again replaces it.
   void commit_tier(TierId t, const void* records, uint64_t count, uint64_t keep) override;
   /// As commit_tier, from the bytes packer() made of a tier on another rank.
-  void commit_packed(TierId t, std::span<const uint8_t> packed) override;
+  void commit_packed(TierId t, std::span<const uint8_t> packed, uint64_t count, uint64_t keep) override;
   /// As commit_tier, its records asked for a block's run at a time: no more than a few
   /// blocks' records (per thread) are made at once.
   void commit_tier_from(TierId t, uint64_t count, const RecordSource& source) override;

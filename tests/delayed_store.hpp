@@ -23,8 +23,8 @@ class DelayedStore : public PassReads<toadbase::TierStore> {
     if (report_) std::fputs("committed\n", report_), std::fflush(report_);
     std::this_thread::sleep_for(std::chrono::milliseconds(ms_));
   }
-  void commit_packed(TierId t, std::span<const uint8_t> packed) override {
-    inner_.commit_packed(t, packed);
+  void commit_packed(TierId t, std::span<const uint8_t> packed, uint64_t count, uint64_t keep) override {
+    inner_.commit_packed(t, packed, count, keep);
     std::this_thread::sleep_for(std::chrono::milliseconds(ms_));
   }
 

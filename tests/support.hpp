@@ -117,11 +117,13 @@ class BasicMemStore : public toadbase::TierStore {
     counts.erase(t);
   }
   /// A tier packed by MemPacker (below) on another rank: its kept records and its digest.
-  void commit_packed(TierId t, std::span<const uint8_t> packed) override {
+  void commit_packed(TierId t, std::span<const uint8_t> packed, uint64_t plan_count, uint64_t plan_keep) override {
     uint64_t head[3];
     if (packed.size() < sizeof head) throw std::logic_error("a packed tier too short");
     std::memcpy(head, packed.data(), sizeof head);
     const uint64_t count = head[0], keep = head[1];
+    if (count != plan_count || keep != std::min(plan_keep, plan_count))
+      throw std::logic_error("a packed tier of another size than the plan's");
     if (packed.size() != sizeof head + keep * sizeof(R)) throw std::logic_error("a packed tier of the wrong size");
     std::lock_guard lock(mu_);
     ++commits;

@@ -1014,7 +1014,7 @@ TEST_CASE("records wider than a byte: format 4 keeps each block's records' plane
         CHECK(d->planes_per_block());
         // tier 0 packed as another rank packs it, tier 3 from a record source, the others at once
         const auto packer = Database::packer(width, 3, block, true);
-        d->commit_packed(0, packer->pack(recs[0].data(), sizes[0], toadbase::kAllRecords));
+        d->commit_packed(0, packer->pack(recs[0].data(), sizes[0], toadbase::kAllRecords), sizes[0], toadbase::kAllRecords);
         d->commit_tier_from(3, sizes[3], [&](uint64_t first, uint64_t count, void* out) {
           std::memcpy(out, recs[3].data() + first * width, count * width);
         });
@@ -1302,7 +1302,8 @@ TEST_CASE("prefetch fetches no more than kPrefetchBlocks blocks a hint, nor more
   CHECK(first_held(small, 20));
 }
 
-TEST_CASE("a tier packed on another rank in another layout is refused, naming both layouts, and commits nothing",
+TEST_CASE("a tier packed on another rank in another layout, of another size than the plan's, or not packed by toadbase is "
+          "refused, naming what is wrong, and commits nothing",
           "[db][layout]") {
   TempDir dir("db-packed-layout");
   const unsigned width = 4;
@@ -1315,31 +1316,49 @@ TEST_CASE("a tier packed on another rank in another layout is refused, naming bo
   auto packed = [&](unsigned w, uint64_t b, bool per_block) {
     return Database::packer(w, 3, b, per_block)->pack(recs.data(), recs.size() / w, toadbase::kAllRecords);
   };
+  const uint64_t whole = tiers[0].positions;
+  auto commit = [&](const std::vector<uint8_t>& v, uint64_t count = 0, uint64_t keep = toadbase::kAllRecords) {
+    if (!count) count = whole;
+    d->commit_packed(0, v, count, keep);
+  };
   const auto ours = Contains("this database holds records of 4 bytes in blocks of 4096 bytes, planes per block");
   // the other layout makes as many blocks of these 4-byte records: only the layout tells
-  CHECK_THAT(db_error([&] { d->commit_packed(0, packed(width, block, false)); }),
+  CHECK_THAT(db_error([&] { commit(packed(width, block, false)); }),
              ours && Contains("holds records of 4 bytes in blocks of 4096 bytes, planes per tier"));
-  CHECK_THAT(db_error([&] { d->commit_packed(0, packed(width, 2 * block, true)); }),
+  CHECK_THAT(db_error([&] { commit(packed(width, 2 * block, true)); }),
              ours && Contains("blocks of 8192 bytes, planes per block;"));
-  CHECK_THAT(db_error([&] { d->commit_packed(0, packed(2, block, true)); }), ours && Contains("records of 2 bytes"));
+  CHECK_THAT(db_error([&] { commit(packed(2, block, true)); }), ours && Contains("records of 2 bytes"));
   CHECK_FALSE(d->has_tier(0));
   // cut short, or claiming more blocks than it holds: damaged
   auto good = packed(width, block, true);
   std::vector<uint8_t> cut(good.begin(), good.begin() + 40);
-  CHECK_THAT(db_error([&] { d->commit_packed(0, cut); }), Contains("is damaged"));
+  CHECK_THAT(db_error([&] { commit(cut); }), Contains("is damaged (40 bytes)"));
   auto forged = [&](uint64_t positions, uint64_t kept, uint64_t blocks) {  // its header's counts
     std::vector<uint8_t> v = good;
-    for (const auto& [at, x] : {std::pair{0, positions}, {8, kept}, {16, blocks}})
+    for (const auto& [at, x] : {std::pair{8, positions}, {16, kept}, {24, blocks}})
       for (int i = 0; i < 8; ++i) v[at + i] = static_cast<uint8_t>(x >> (8 * i));
     return v;
   };
   // more blocks than its records fill; as many as 2^40 records fill, more than it holds; a
-  // count whose bytes overflow
-  for (const auto& v : {forged(tiers[0].positions, tiers[0].positions, 255), forged(uint64_t{1} << 40, uint64_t{1} << 40, uint64_t{1} << 30),
-                        forged(uint64_t{1} << 62, uint64_t{1} << 62, 0)})
-    CHECK_THAT(db_error([&] { d->commit_packed(0, v); }), Contains("does not add up (damaged)"));
+  // count whose bytes overflow (each as the plan's size: the counts are checked also then)
+  uint64_t layout_blocks = 0;  // good's count of blocks
+  for (int i = 7; i >= 0; --i) layout_blocks = (layout_blocks << 8) | good[24 + i];
+  const uint64_t n = tiers[0].positions, huge = uint64_t{1} << 40, over = uint64_t{1} << 62;
+  CHECK_THAT(db_error([&] { commit(forged(n, n, 255)); }), Contains("does not add up (damaged)"));
+  CHECK_THAT(db_error([&] { commit(forged(huge, huge, uint64_t{1} << 30), huge); }), Contains("does not add up (damaged)"));
+  CHECK_THAT(db_error([&] { commit(forged(over, over, 0), over); }), Contains("does not add up (damaged)"));
+  // a tier of another size, or keeping other records, than the solve's plan
+  CHECK_THAT(db_error([&] { commit(good, n + 1); }),
+             Contains("holds " + std::to_string(n) + " records keeping " + std::to_string(n) + "; the solve's plan has " +
+                      std::to_string(n + 1) + " keeping " + std::to_string(n + 1)));
+  CHECK_THAT(db_error([&] { commit(good, n, 7); }), Contains("the solve's plan has " + std::to_string(n) + " keeping 7"));
+  CHECK_THAT(db_error([&] { commit(forged(n, n - 1, layout_blocks)); }), Contains("keeping " + std::to_string(n - 1) + "; the solve's plan"));
+  // not a packed tier of this toadbase (another version's, or bytes of something else)
+  std::vector<uint8_t> foreign = good;
+  foreign[6] = 2;
+  CHECK_THAT(db_error([&] { commit(foreign); }), Contains("is not a packed tier of this toadbase (its first bytes: 00026b6361706274)"));
   CHECK_FALSE(d->has_tier(0));
-  d->commit_packed(0, good);
+  commit(good, n, toadbase::kAllRecords);
   d->finish(tiers);
   d.reset();
   auto r = Database::open_read_only(dir / "db");
@@ -1363,8 +1382,8 @@ TEST_CASE("a database of format 3 with records wider than a byte resumes in its 
   for (size_t t = 0; t < tiers.size(); ++t) recs.push_back(wide_records(tiers[t].positions, width, 50 + t));
   auto commit = [&](Database& d, TierId t) {
     if (t == 2) {  // as another rank packs it, in the database's own layout
-      d.commit_packed(t, Database::packer(width, 3, block, d.planes_per_block())
-                             ->pack(recs[t].data(), tiers[t].positions, keep[t]));
+      d.commit_packed(t, Database::packer(width, 3, block, d.planes_per_block())->pack(recs[t].data(), tiers[t].positions, keep[t]),
+                      tiers[t].positions, keep[t]);
     } else if (t == 3) {
       d.commit_tier_from(t, tiers[t].positions, [&](uint64_t first, uint64_t count, void* out) {
         std::memcpy(out, recs[t].data() + first * width, count * width);

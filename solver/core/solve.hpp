@@ -276,7 +276,7 @@ SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer
   };
   steps.pack = [&](TierId t, const R* whole) { return packer->pack(whole, plan.size[t], plan.kept[t]); };
   steps.report_packed = [&](TierId t, std::span<const uint8_t> packed) {
-    store->commit_packed(t, packed);
+    store->commit_packed(t, packed, plan.size[t], plan.kept[t]);
     committed(t);
   };
   if (transport) {

@@ -143,9 +143,10 @@ class TierStore : public TierSource {
   /// one level), so it must be thread-safe. A resumed solve may commit a tier again.
   virtual void commit_tier(TierId tier, const void* records, uint64_t count, uint64_t keep) = 0;
   /// Commits a tier packed by this kind of store's TierPacker (below): a tier a rank that
-  /// holds no store solved. Atomic and thread-safe as commit_tier.
-  virtual void commit_packed(TierId tier, std::span<const uint8_t> packed) {
-    (void)packed;
+  /// holds no store solved, of `count` records keeping `keep` (the plan's, as commit_tier's;
+  /// a packed tier of another size is refused). Atomic and thread-safe as commit_tier.
+  virtual void commit_packed(TierId tier, std::span<const uint8_t> packed, uint64_t count, uint64_t keep) {
+    (void)packed, (void)count, (void)keep;
     throw std::logic_error("this store cannot commit tier " + std::to_string(tier) + " packed elsewhere");
   }
 
