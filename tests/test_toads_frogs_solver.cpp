@@ -233,7 +233,7 @@ TEST_CASE(
       std::vector<const Record*> kids;
       for (TierId c : space.child_tiers(t)) kids.push_back(s.store.records[c].data());
       std::vector<Record> scanned(size, 0);
-      ParityRecord::Accumulator acc{kids.data(), scanned.data()};
+      ParityRecord::Accumulator acc{kids, scanned.data()};
       space.scan(t, prefix, size, acc);
       std::vector<Record> copied(size, 0);
       space.fill_tail(t, s.store.records[src].data(), copied.data());

@@ -44,8 +44,8 @@ TEST_CASE("wide record: decodes and combines as the one-byte record, and goes on
     for (unsigned k = 0; k < count; ++k) wide_slots.push_back(&wide[k]), narrow_slots.push_back(&narrow[k]);
     uint16_t wide_out = 0;
     uint8_t narrow_out = 0;
-    WideParityRecord::Accumulator wa{wide_slots.data(), &wide_out};
-    ParityRecord::Accumulator na{narrow_slots.data(), &narrow_out};
+    WideParityRecord::Accumulator wa{wide_slots, &wide_out};
+    ParityRecord::Accumulator na{narrow_slots, &narrow_out};
     for (unsigned k = 0; k < count; ++k) wa.child(k, 0, true), na.child(k, 0, true);
     if (count > 0) wa.child(0, 0, false);  // not a move (a slot that exists): changes nothing
     wa.position(0);
@@ -75,7 +75,7 @@ TEST_CASE("the one-byte record's hot-loop accumulator: combine's value, and an o
     std::vector<const uint8_t*> slots;
     for (const uint8_t& k : kids) slots.push_back(&k);
     uint8_t out = 0;
-    ParityRecord::Accumulator acc{slots.data(), &out};
+    ParityRecord::Accumulator acc{slots, &out};
     for (uint32_t k = 0; k < kids.size(); ++k) acc.child(k, 0, true);
     acc.position(0);
     const unsigned want = ParityRecord::combine(static_cast<unsigned>(kids.size()), [&](unsigned k) { return kids[k]; });
@@ -91,7 +91,7 @@ TEST_CASE("the one-byte record's hot-loop accumulator: combine's value, and an o
   std::vector<uint8_t> records = {255, 3, 4};
   std::vector<const uint8_t*> slots = {records.data()};
   std::vector<uint8_t> out(3);
-  ParityRecord::Accumulator acc{slots.data(), out.data()};
+  ParityRecord::Accumulator acc{slots, out.data()};
   acc.child(0, 0, true);
   acc.position(0);  // every child a win of 255: a loss of 256
   CHECK(acc.overflowed());
@@ -102,7 +102,7 @@ TEST_CASE("the one-byte record's hot-loop accumulator: combine's value, and an o
   CHECK(acc.overflowed());
   CHECK(out[1] == 4);
   CHECK(out[2] == 5);
-  ParityRecord::Accumulator fine{slots.data(), out.data()};
+  ParityRecord::Accumulator fine{slots, out.data()};
   fine.child(0, 1, true);
   fine.child(0, 2, true);
   fine.position(0);  // a losing child of 4: a win of 5

@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -50,6 +51,20 @@ struct Outcome {
 
 /// GamesmanOne's value codes (the top four bits of its 16-bit record).
 inline constexpr uint16_t kGamesmanLose = 1, kGamesmanTie = 3, kGamesmanWin = 4;
+
+/// The child tiers' records an accumulator reads, by slot. The first two slots' pointers are
+/// held by value: the accumulator is a local (with_local_visitor) whose members stay in
+/// registers, where a pointer read from the caller's list would be read again after every
+/// record written (a byte store may alias it).
+template <class S>
+struct ChildRecords {
+  const S* const* list;
+  const S* first[2] = {nullptr, nullptr};
+  explicit ChildRecords(std::span<const S* const> slots) : list(slots.data()) {
+    for (size_t k = 0; k < slots.size() && k < 2; ++k) first[k] = slots[k];
+  }
+  const S* operator[](uint32_t slot) const { return slot < 2 ? first[slot] : list[slot]; }
+};
 
 /// The two-player parity record: remoteness in a byte, value by parity.
 struct ParityRecord {
@@ -92,10 +107,11 @@ struct ParityRecord {
   /// OR, and overflowed() reads its ninth bit once the range is done.
   struct Accumulator {
     static constexpr unsigned kNone = 1025;
-    const Record* const* child_records;  // [slot] -> that child tier's records
+    ChildRecords<Record> child_records;  // [slot] -> that child tier's records
     Record* out;
     unsigned best = kNone;
     unsigned seen = 0;
+    Accumulator(std::span<const Record* const> slots, Record* o) : child_records(slots), out(o) {}
     void child(uint32_t slot, uint64_t index, bool real) {
       const unsigned k = real ? kKey[child_records[slot][index]] : kNone;
       best = k < best ? k : best;
@@ -160,10 +176,11 @@ struct WideParityRecord {
   ///     winning child (odd r):   key 2^17 - r          above every losing key; the longest first
   struct Accumulator {
     static constexpr unsigned kNone = 1u << 18;
-    const Storage* const* child_records;
+    ChildRecords<Storage> child_records;
     Storage* out;
     unsigned best = kNone;
     bool overflow = false;
+    Accumulator(std::span<const Storage* const> slots, Storage* o) : child_records(slots), out(o) {}
     void child(uint32_t slot, uint64_t index, bool real) {
       const unsigned r = child_records[slot][index];
       const unsigned key = (r & 1) ? (1u << 17) - r : r;
@@ -216,10 +233,11 @@ struct PuzzleRecord {
   }
 
   struct Accumulator {
-    const Record* const* child_records;
+    ChildRecords<Record> child_records;
     Record* out;
     unsigned best = 1024;
     bool overflow = false;
+    Accumulator(std::span<const Record* const> slots, Record* o) : child_records(slots), out(o) {}
     void child(uint32_t slot, uint64_t index, bool real) {
       const unsigned r = child_records[slot][index];
       const unsigned key = (real && r) ? r : 1024u;

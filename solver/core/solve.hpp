@@ -48,7 +48,7 @@ void solve_range(const G& game, TierId tier, uint64_t lo, uint64_t hi,
   std::atomic<bool> overflow{false};
   if (lo < scan_hi)
     tbb::parallel_for(tbb::blocked_range<uint64_t>(lo, scan_hi, kScanGrain), [&](const tbb::blocked_range<uint64_t>& r) {
-      typename Rec::Accumulator acc{child_records.data(), out};
+      typename Rec::Accumulator acc{child_records, out};
       game.scan(tier, r.begin(), r.end(), acc);
       if (acc.overflowed()) overflow.store(true, std::memory_order_relaxed);
     });

@@ -404,7 +404,7 @@ template <class Visit>
   const int n = n_;
   const uint64_t nb = tier.frog_sets;
   const uint32_t full = (1u << n) - 1;
-  uint64_t cand = 0, jump = 0;
+  uint64_t cand = 0, jump = 0;  // jump: the candidates whose toad can jump (a subset of cand)
   uint64_t slide_base[kMaxLength + 1], jump_base[kMaxLength + 1] = {};
   auto block = [&](uint32_t toads, uint64_t row) {
     cand = jump = 0;
@@ -426,7 +426,7 @@ template <class Visit>
       const int o = std::countr_zero(m);
       visit.child(0, slide_base[o] + index, true);
     }
-    for (uint64_t m = cand & jump & B & ~(B >> 1); m; m &= m - 1) {  // jumps
+    for (uint64_t m = jump & B & ~(B >> 1); m; m &= m - 1) {  // jumps
       const int o = std::countr_zero(m);
       const int j = std::popcount(B & ((uint64_t{1} << o) - 1));  // frogs below ordinal o
       visit.child(1, jump_base[o] + index + choose_[o][j], true);
