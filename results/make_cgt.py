@@ -6,6 +6,11 @@
 its boards by kind and outcome class.
 
 Usage: results/make_cgt.py --render remakes cgt.md and the plot from cgt.jsonl, solving nothing.
+Usage: results/make_cgt.py --solved N DB [ANALYZE_JSON]   adds (or replaces) the row of length N from a database
+solved outside this script (a solve stopped and resumed: not one run, so its row has no time and
+no peak; the rest is measured here as for a solve of its own), and takes the census from it when
+N is the longest length (ANALYZE_JSON: what `toadbase analyze --db DB --json` printed, when it
+was already run; its length and count of boards must be DB's).
 Usage: results/make_cgt.py [max_length] [min_length]   (default 18 and 10; the solves run one
 after another, each on every core; length 18 takes minutes, 20 about an hour: run it on a
 quiet machine). TOADBASE=path picks the binary (default build/toadbase); CGT_DIR=path the
@@ -25,7 +30,8 @@ from cgt_find import e4_cells  # (results/: the directory of this script)
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.environ.get("TOADBASE", os.path.join(HERE, "..", "build", "toadbase"))
 RENDER = sys.argv[1:2] == ["--render"]
-MAX = int(sys.argv[1]) if len(sys.argv) > 1 and not RENDER else 18
+SOLVED = sys.argv[1:2] == ["--solved"]
+MAX = int(sys.argv[1]) if len(sys.argv) > 1 and not RENDER and not SOLVED else 18
 MIN = int(sys.argv[2]) if len(sys.argv) > 2 else min(10, MAX)
 KINDS = ["number", "nimber", "infinitesimal", "number plus infinitesimal", "hot"]
 
@@ -72,8 +78,58 @@ def kept_rows():
     return [r for r in old if r["length"] < MIN]
 
 
+def measured_row(db, n, seconds, rss):
+    """The row of length n: the solve's time and peak (None: not one run) and what is measured
+    of its database here (size, lookups, digest)."""
+    info = json.loads(run(["info", "--db", db, "--json"]))
+    if not info.get("complete") or info.get("parameters", {}).get("length") != n:
+        sys.exit(f"{db} is not a complete toads-frogs-cgt database of length {n}")
+    answered = sum(3 ** m for m in range(1, n + 1))  # every board of 1..n cells
+    lookup = json.loads(run(["bench", "lookup", "--db", db, "--count", "20000", "--singles", "200", "--json"]))
+    return {"length": n, "boards_stored": info["positions"], "boards_answered": answered,
+            "seconds": seconds, "peak_rss_bytes": rss, "stored_bytes": info["storedBytes"],
+            "disk_bytes": info["diskBytes"],
+            "bits_per_stored_board": 8 * info["storedBytes"] / info["positions"],
+            "bits_per_board_answered": 8 * info["storedBytes"] / answered,
+            "bits_per_board_of_n_cells": 8 * info["storedBytes"] / 3 ** n,
+            "queries_per_second": lookup["batchLookupsPerSecond"],
+            "query_p50_us_cold": lookup["singleP50Us"], "query_p99_us_cold": lookup["singleP99Us"],
+            "block_bytes": info["blockRecords"], "digest": info["digest"]}
+
+
+def write_rows(rows, a):
+    with open(os.path.join(HERE, "cgt.jsonl"), "w") as f:
+        for r in rows:
+            f.write(json.dumps(r) + "\n")
+        kept = {k: a[k] for k in a if k != "report"}
+        # the longest forms' texts stay in the database (queried by board), not here
+        kept["longestForms"] = [{k: e[k] for k in e if k != "value" or len(e[k]) <= 2000}
+                                for e in a["longestForms"]]
+        f.write(json.dumps({"analyze": kept}) + "\n")
+
+
+def add_solved(n, db, analyzed=None):
+    """--solved N DB [ANALYZE_JSON]: the row of length N from a database solved outside this script."""
+    global MAX
+    lines = [json.loads(line) for line in open(os.path.join(HERE, "cgt.jsonl")) if line.strip()]
+    rows, a = [r for r in lines[:-1] if r["length"] != n], lines[-1]["analyze"]
+    row = measured_row(db, n, None, None)
+    rows = sorted(rows + [row], key=lambda r: r["length"])
+    if n == rows[-1]["length"]:  # the longest database: the census is its analyze
+        a = json.load(open(analyzed)) if analyzed else json.loads(run(["analyze", "--db", db, "--json"]))
+        if a.get("parameters", {}).get("length") != n or a.get("positions") != row["boards_stored"]:
+            sys.exit(f"{analyzed} is the analyze of another database (not of {row['boards_stored']:,} boards of {n} cells)")
+    MAX = rows[-1]["length"]
+    write_rows(rows, a)
+    render(rows, a)
+
+
 def main():
     global MAX
+    if SOLVED:
+        if len(sys.argv) not in (4, 5):
+            sys.exit(__doc__)
+        return add_solved(int(sys.argv[2]), sys.argv[3], sys.argv[4] if len(sys.argv) == 5 else None)
     if RENDER:  # the rows of the last measuring run, then its analyze
         lines = [json.loads(line) for line in open(os.path.join(HERE, "cgt.jsonl")) if line.strip()]
         rows, a = lines[:-1], lines[-1]["analyze"]
@@ -86,18 +142,7 @@ def main():
     for n in range(MIN, MAX + 1):
         db = os.path.join(work, f"cgt{n}")
         s, rss = solve_measured(db, n)
-        answered = sum(3 ** m for m in range(1, n + 1))  # every board of 1..n cells
-        lookup = json.loads(run(["bench", "lookup", "--db", db, "--count", "20000", "--singles", "200", "--json"]))
-        info = json.loads(run(["info", "--db", db, "--json"]))
-        row = {"length": n, "boards_stored": s["positions"], "boards_answered": answered,
-               "seconds": s["seconds"], "peak_rss_bytes": rss, "stored_bytes": s["storedBytes"],
-               "disk_bytes": s["diskBytes"],
-               "bits_per_stored_board": 8 * s["storedBytes"] / s["positions"],
-               "bits_per_board_answered": 8 * s["storedBytes"] / answered,
-               "bits_per_board_of_n_cells": 8 * s["storedBytes"] / 3 ** n,
-               "queries_per_second": lookup["batchLookupsPerSecond"],
-               "query_p50_us_cold": lookup["singleP50Us"], "query_p99_us_cold": lookup["singleP99Us"],
-               "block_bytes": info["blockRecords"], "digest": s["digest"]}
+        row = measured_row(db, n, s["seconds"], rss)
         rows.append(row)
         print(f"length {n}: {row['seconds']:.2f} s, {rss / 2**20:.0f} MiB", file=sys.stderr)
         if n < MAX and not os.environ.get("CGT_KEEP"):
@@ -108,14 +153,7 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
     rows = kept_rows() + rows
-    with open(os.path.join(HERE, "cgt.jsonl"), "w") as f:
-        for r in rows:
-            f.write(json.dumps(r) + "\n")
-        kept = {k: a[k] for k in a if k != "report"}
-        # the longest forms' texts stay in the database (queried by board), not here
-        kept["longestForms"] = [{k: e[k] for k in e if k != "value" or len(e[k]) <= 2000}
-                                for e in a["longestForms"]]
-        f.write(json.dumps({"analyze": kept}) + "\n")
+    write_rows(rows, a)
     render(rows, a)
 
 
@@ -134,13 +172,18 @@ def render(rows, a):
           "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     distinct = {r["length"]: r["values"] for r in a["distinctValuesByLength"]}
     for r in rows:
-        md.append(f"| {r['length']} | {r['boards_stored']:,} | {r['boards_answered']:,} | {r['seconds']:.2f} | "
-                  f"{r['peak_rss_bytes'] / 2**20:.0f} MiB | {r['stored_bytes'] / 2**20:.2f} MiB | "
+        one_run = r["seconds"] is not None
+        md.append(f"| {r['length']} | {r['boards_stored']:,} | {r['boards_answered']:,} | "
+                  + (f"{r['seconds']:.2f} | {r['peak_rss_bytes'] / 2**20:.0f} MiB | " if one_run
+                     else "not one run | not one run | ")
+                  + f"{r['stored_bytes'] / 2**20:.2f} MiB | "
                   f"{r['bits_per_stored_board']:.2f} | {r['bits_per_board_answered']:.3f} | {r['bits_per_board_of_n_cells']:.3f} | "
                   f"{distinct[r['length']]:,} | {r['queries_per_second']:,.0f} | "
                   f"{r['query_p50_us_cold']:.0f} / {r['query_p99_us_cold']:.0f} us |")
     md += ["", "seconds: the solve on every core, end to end (the database written); peak RSS: the solve",
-           "process's maximum resident set; stored: the compressed blocks (boards and the form table);",
+           "process's maximum resident set (\"not one run\": a database solved in more than one run, stopped",
+           "and resumed, added by `make_cgt.py --solved`; its runs' times are in its issue's note);",
+           "stored: the compressed blocks (boards and the form table);",
            "bits / board answered: the same over every board of 1..n cells (and over the 3^n boards of n",
            "cells); distinct values: of the boards of n cells; queries / s: `bench lookup`'s batch of random stored boards, each a whole query",
            "(value, columns, every move's child); cold query: a fresh reader with an empty block cache",
@@ -152,7 +195,7 @@ def render(rows, a):
     verdicts = []
     for n, secs, gib in ((18, 300, 4), (20, 3600, 12)):
         r = by_len.get(n)
-        if r:
+        if r and r["seconds"] is not None:
             ok = r["seconds"] < secs and r["peak_rss_bytes"] < gib * 2**30
             verdicts.append(f"length {n}: {r['seconds']:.0f} s and {r['peak_rss_bytes'] / 2**30:.2f} GiB "
                             f"({'met' if ok else 'missed'});")
