@@ -174,30 +174,41 @@ FindIndex FindIndex::build(const Boards& boards, const TierSource& source, const
   offsets.push_back(stream.size());
   std::vector<Raw>().swap(raw);
 
-  std::string body;
-  body.reserve(size_t{F} * 17 + offsets.size() * 8 + stream.size());
-  for (const auto& [key, g] : col.keys) put_u32(body, key), put_u32(body, g);
-  for (uint32_t v : col.negative) put_u32(body, v);
-  for (uint32_t v : col.mean) put_u32(body, v);
-  for (uint32_t v : col.temperature) put_u32(body, v);
-  body.append(reinterpret_cast<const char*>(col.info.data()), col.info.size());
-  for (uint64_t o : offsets) put_u64(body, o);
-  body += stream;
-
-  std::string table;
-  for (size_t b = 0; b < body.size(); b += kBlock) put_u64(table, xxh64(body.data() + b, std::min(kBlock, body.size() - b)));
+  // the file made in place (header, then the body's block hashes, then the body): no second
+  // copy of the body beside it (at 21 cells the body is about 3 GB)
+  const size_t body_size = col.keys.size() * 8 + (col.negative.size() + col.mean.size() + col.temperature.size()) * 4 +
+                           col.info.size() + offsets.size() * 8 + stream.size();
+  const size_t table_size = (body_size + kBlock - 1) / kBlock * 8;
   FindIndex x;
-  x.owned_ = std::string(kMagic, sizeof kMagic);
   std::string& bytes = x.owned_;
+  bytes.reserve(kHeader + table_size + body_size);
+  bytes.assign(kMagic, sizeof kMagic);
   put_u32(bytes, kVersion);
   put_u32(bytes, static_cast<uint32_t>(boards.max_length()));
   put_u32(bytes, C);
   put_u32(bytes, F);
   put_u64(bytes, P);
   put_u64(bytes, stream.size());
-  put_u64(bytes, xxh64(table.data(), table.size()));
-  bytes += table;
-  bytes += body;
+  const size_t table_digest_at = bytes.size();
+  put_u64(bytes, 0);  // the table's digest, once the table is made
+  bytes.append(table_size, '\0');
+  const size_t body_at = bytes.size();
+  for (const auto& [key, g] : col.keys) put_u32(bytes, key), put_u32(bytes, g);
+  for (uint32_t v : col.negative) put_u32(bytes, v);
+  for (uint32_t v : col.mean) put_u32(bytes, v);
+  for (uint32_t v : col.temperature) put_u32(bytes, v);
+  bytes.append(reinterpret_cast<const char*>(col.info.data()), col.info.size());
+  for (uint64_t o : offsets) put_u64(bytes, o);
+  bytes += stream;
+  std::string().swap(stream);
+  if (body_at != kHeader + table_size || bytes.size() != body_at + body_size)
+    throw std::logic_error("find index: the body is not the size it was planned");
+  for (size_t b = 0, at = kHeader; b < body_size; b += kBlock, at += 8) {
+    const uint64_t h = xxh64(bytes.data() + body_at + b, std::min(kBlock, body_size - b));
+    std::memcpy(bytes.data() + at, &h, 8);
+  }
+  const uint64_t table_digest = xxh64(bytes.data() + kHeader, table_size);
+  std::memcpy(bytes.data() + table_digest_at, &table_digest, 8);
   x.data_ = bytes.data();
   x.size_ = bytes.size();
   x.attach("the index just made", boards, F);
