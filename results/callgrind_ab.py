@@ -133,7 +133,8 @@ def targets(rows):
     if "compaction_ir" in r:
         out += ["", "For information (the target counts the whole process): the same run less RocksDB's background "
                 "compaction, %.1f instructions a position." % ((r["total_ir"] - r["compaction_ir"]) / p)]
-    reps = [x for x in rows if str(x["which"]).startswith("repeat") and "compaction_ir" in x]
+    reps = [x for x in rows if str(x["which"]).startswith("repeat") and "compaction_ir" in x and x["length"] == 16
+            and x.get("game", "toads-frogs") == "toads-frogs"]
     reps = [x for x in reps if x["run"] == reps[-1]["run"]] if reps else []  # the newest binary counted again
     if reps:
         whole = [x["total_ir"] / x["positions"] for x in reps]

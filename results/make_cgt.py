@@ -32,7 +32,7 @@ BIN = os.environ.get("TOADBASE", os.path.join(HERE, "..", "build", "toadbase"))
 RENDER = sys.argv[1:2] == ["--render"]
 SOLVED = sys.argv[1:2] == ["--solved"]
 MAX = int(sys.argv[1]) if len(sys.argv) > 1 and not RENDER and not SOLVED else 18
-MIN = int(sys.argv[2]) if len(sys.argv) > 2 else min(10, MAX)
+MIN = int(sys.argv[2]) if len(sys.argv) > 2 and not RENDER and not SOLVED else min(10, MAX)
 KINDS = ["number", "nimber", "infinitesimal", "number plus infinitesimal", "hot"]
 
 
@@ -82,7 +82,8 @@ def measured_row(db, n, seconds, rss):
     """The row of length n: the solve's time and peak (None: not one run) and what is measured
     of its database here (size, lookups, digest)."""
     info = json.loads(run(["info", "--db", db, "--json"]))
-    if not info.get("complete") or info.get("parameters", {}).get("length") != n:
+    if (info.get("game") != "toads-frogs-cgt" or not info.get("complete")
+            or info.get("parameters", {}).get("length") != n):
         sys.exit(f"{db} is not a complete toads-frogs-cgt database of length {n}")
     answered = sum(3 ** m for m in range(1, n + 1))  # every board of 1..n cells
     lookup = json.loads(run(["bench", "lookup", "--db", db, "--count", "20000", "--singles", "200", "--json"]))
@@ -101,7 +102,7 @@ def write_rows(rows, a):
     with open(os.path.join(HERE, "cgt.jsonl"), "w") as f:
         for r in rows:
             f.write(json.dumps(r) + "\n")
-        kept = {k: a[k] for k in a if k != "report"}
+        kept = {k: a[k] for k in a if k not in ("report", "tiers")}  # render reads neither
         # the longest forms' texts stay in the database (queried by board), not here
         kept["longestForms"] = [{k: e[k] for k in e if k != "value" or len(e[k]) <= 2000}
                                 for e in a["longestForms"]]
@@ -118,7 +119,10 @@ def add_solved(n, db, analyzed=None):
     if n == rows[-1]["length"]:  # the longest database: the census is its analyze
         a = json.load(open(analyzed)) if analyzed else json.loads(run(["analyze", "--db", db, "--json"]))
         if a.get("parameters", {}).get("length") != n or a.get("positions") != row["boards_stored"]:
-            sys.exit(f"{analyzed} is the analyze of another database (not of {row['boards_stored']:,} boards of {n} cells)")
+            sys.exit(f"{analyzed or 'analyze --db ' + db} is the analyze of another database "
+                     f"(not of {row['boards_stored']:,} boards of {n} cells)")
+    elif analyzed:
+        sys.exit(f"length {n} is not the longest in cgt.jsonl ({rows[-1]['length']}): its analyze is not used")
     MAX = rows[-1]["length"]
     write_rows(rows, a)
     render(rows, a)
@@ -167,23 +171,24 @@ def render(rows, a):
           "cell 0, a toad on the last cell) and with no more toads than frogs are stored, the rest are",
           "answered through them (mirror: the negative).", "",
           "## Solve time, memory and size by length", "",
-          "| length | boards stored | boards answered | seconds | peak RSS | stored | bits / stored board | "
+          "| length | boards stored | boards answered | seconds | peak RSS | stored | block | bits / stored board | "
           "bits / board answered | bits / board of n cells | distinct values | queries / s | cold query p50 / p99 |",
-          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+          "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     distinct = {r["length"]: r["values"] for r in a["distinctValuesByLength"]}
     for r in rows:
         one_run = r["seconds"] is not None
         md.append(f"| {r['length']} | {r['boards_stored']:,} | {r['boards_answered']:,} | "
                   + (f"{r['seconds']:.2f} | {r['peak_rss_bytes'] / 2**20:.0f} MiB | " if one_run
                      else "not one run | not one run | ")
-                  + f"{r['stored_bytes'] / 2**20:.2f} MiB | "
+                  + f"{r['stored_bytes'] / 2**20:.2f} MiB | {r.get('block_bytes', 65536) // 1024} KiB | "
                   f"{r['bits_per_stored_board']:.2f} | {r['bits_per_board_answered']:.3f} | {r['bits_per_board_of_n_cells']:.3f} | "
                   f"{distinct[r['length']]:,} | {r['queries_per_second']:,.0f} | "
                   f"{r['query_p50_us_cold']:.0f} / {r['query_p99_us_cold']:.0f} us |")
     md += ["", "seconds: the solve on every core, end to end (the database written); peak RSS: the solve",
            "process's maximum resident set (\"not one run\": a database solved in more than one run, stopped",
            "and resumed, added by `make_cgt.py --solved`; its runs' times are in its issue's note);",
-           "stored: the compressed blocks (boards and the form table);",
+           "stored: the compressed blocks (boards and the form table); block: the size a database's records",
+           "are cut into (4 KiB from format 4: more blocks, each compressed alone, so more bytes stored);",
            "bits / board answered: the same over every board of 1..n cells (and over the 3^n boards of n",
            "cells); distinct values: of the boards of n cells; queries / s: `bench lookup`'s batch of random stored boards, each a whole query",
            "(value, columns, every move's child); cold query: a fresh reader with an empty block cache",
@@ -220,15 +225,17 @@ def render(rows, a):
             f"A query at length {n}: {warm:.0f} us in the batch ({verdict(warm < 1000)}), cold {p50:.0f} us at "
             f"the median ({verdict(p50 < 1000)}) and {p99:.0f} us at the 99th percentile ({verdict(p99 < 1000)}).")
     if rows:
+        kib = sorted({r.get("block_bytes", 65536) // 1024 for r in rows})
         verdicts.append(
             "A cold query reads its board's form id, its form's row, options and text, and every move's child's "
             "form id, row and text: each a RocksDB read and, for each of a record's 4 byte planes, a zstd block "
-            f"of {rows[-1].get('block_bytes', 65536) // 1024} KiB decompressed into an empty cache (the batch "
-            "keeps a cache of 256 MiB).")
-        if rows[-1].get("block_bytes", 65536) != 4096:
+            "(of the row's `block` size) decompressed into an empty cache (the batch keeps a cache of 256 MiB).")
+        if len(kib) > 1 or kib != [4]:
             verdicts.append("A database solved today is cut into 4 KiB blocks, with its files' data blocks as small, "
                             "each block holding its own records' 4 byte planes (format 4: a form id is read from one "
-                            "block): `results/cgt-cold.md` compares its cold queries with these at 20 cells.")
+                            "block); rows of larger blocks were solved before, and their sizes and cold queries are "
+                            "not comparable with a row of 4 KiB blocks: `results/cgt-cold.md` compares the two "
+                            "layouts at 20 cells.")
     md += ["Against the targets: " + " ".join(verdicts), ""]
     lf = a.get("longForms")
     if lf:

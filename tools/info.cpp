@@ -53,8 +53,8 @@ int run_info(const InfoOptions& o) {
   if (o.with_tiers && !d->complete()) {
     try {
       names = instance_of(*d, c.db)->tiers();
-    } catch (const db::DbError&) {
-      // a game this toadbase does not know: no names, no list
+    } catch (const std::exception&) {
+      // a game (or parameters) this toadbase does not know: no names, no list
     }
   }
   const nlohmann::json m = info_json(*d, o.with_tiers, names.empty() ? nullptr : &names);

@@ -81,15 +81,16 @@ class ColexByteRank {
         }
     for (uint32_t m = 0; m < low_.size(); ++m) low_[m] = static_cast<uint32_t>(by_bytes(m));
   }
-  /// The rank of `mask` (below 2^bits): a byte at a time, unrolled (the byte count is the
-  /// table's, so each test goes the same way every call); each byte's row is the elements
-  /// below it, counted at once rather than carried from byte to byte.
+  /// The rank of `mask` (below 2^bits): one lookup below 2^16, else by_bytes.
   [[gnu::always_inline]] uint64_t operator()(uint32_t mask) const {
     if (mask < low_.size()) return low_[mask];
     return by_bytes(mask);
   }
 
  private:
+  /// A byte at a time, unrolled (the byte count is the table's, so each test goes the same
+  /// way every call); each byte's row is the elements below it, counted at once rather than
+  /// carried from byte to byte.
   [[gnu::always_inline]] uint64_t by_bytes(uint32_t mask) const {
     const uint32_t* t = table_.data();
     uint64_t r = t[mask & 0xff];

@@ -395,7 +395,7 @@ template <class Block, class Each>
 // ordinals: `cand` = ordinals of the non-toad cells just right of a toad (the toad can slide
 // there when no frog sits on it), `jump` = those whose next ordinal is the cell two to the
 // right (the toad can jump the frog when that cell is free). Per frog set B the moves are
-//     slides = cand & ~B          jumps = cand & jump & B & ~(B >> 1)
+//     slides = cand & ~B          jumps = jump & B & ~(B >> 1)
 // and the child indices are the precomputed toad-set ranks plus rankB (a jump moves one frog
 // from ordinal o to o + 1, adding C(o, j) to rankB, j = the frogs below it). The bases are
 // kept less the block's first index (modulo 2^64), so that base + index is the child's.
