@@ -61,9 +61,11 @@ inline uint64_t colex_rank(uint64_t mask) {
 
 /// colex_rank of a subset of {0..bits-1} by table lookups: a subset of the lowest 16 elements
 /// by one lookup in the ranks of every such subset (256 KiB), a larger one a byte at a time
-/// (the rank of a byte's elements given how many lie below it): no loop over the elements,
-/// no branch but the bytes' count. Tables for fewer bits stay smaller (bytes: 34 KiB for 16
-/// bits, 135 KiB for 32; the subsets of the lowest 16: 2^bits entries up to 16).
+/// (the rank of a byte's elements given how many lie below it): no loop over the elements.
+/// The branches are which of the two (by the subset's highest element: always the lookup
+/// when bits is 16 or fewer) and the bytes' count. Tables for fewer bits stay smaller
+/// (bytes: 34 KiB for 16 bits, 135 KiB for 32; the subsets of the lowest 16: 2^bits entries
+/// up to 16).
 class ColexByteRank {
  public:
   explicit ColexByteRank(int bits = 32)

@@ -9,11 +9,6 @@
 
 namespace toadbase::toads_frogs_cgt {
 
-namespace {
-
-int bit_sum(uint32_t x) { return FixedSumSets::bit_sum(x); }
-
-}  // namespace
 
 std::string board_string(const Board& b) {
   std::string s(static_cast<size_t>(b.length), '-');
@@ -55,7 +50,7 @@ std::string BoardClass::name() const {
   return "m" + std::to_string(m) + "_t" + std::to_string(t) + "f" + std::to_string(f);
 }
 
-Boards::Boards(int n) : n_(n) {
+Boards::Boards(int n) : n_(n), colex_(std::clamp(n - 1, 1, 32)) {
   if (n < 1 || n > kMaxLength)
     throw std::invalid_argument("board length " + std::to_string(n) + " is outside 1.." + std::to_string(kMaxLength));
   inner_.resize(static_cast<size_t>(n) + 1);
@@ -120,20 +115,6 @@ std::optional<uint32_t> Boards::class_of(int m, int t, int f) const {
   const int32_t c = class_index_[(static_cast<size_t>(m) * M + t) * M + f];
   if (c < 0) return std::nullopt;
   return static_cast<uint32_t>(c);
-}
-
-uint64_t Boards::index_in(const BoardClass& c, uint32_t toads, uint32_t frogs) const {
-  if (c.m == 1) return 0;
-  const int sa = bit_sum(toads);
-  const uint32_t in = toads >> 1;  // the inner cells 1..m-2, counted from 0
-  uint64_t pos;
-  if (toads & 1) {
-    pos = inner(c.m, c.t - 1).rank(in, sa - (c.t - 1)) * c.b0;
-  } else {
-    pos = c.cnt0[sa] * c.b0 + inner(c.m, c.t).rank(in, sa - c.t) * c.b1;
-  }
-  const uint32_t free_cells = ((1u << c.m) - 2) & ~toads;  // cells 1..m-1 without a toad
-  return c.level_start[sa] + pos + colex_rank(extract_bits(frogs, free_cells));
 }
 
 Located Boards::locate_reduced(const Board& b) const {

@@ -54,6 +54,7 @@
 #include <string_view>
 #include <vector>
 
+#include "solver/core/combinatorics.hpp"
 #include "solver/core/fixed_sum_sets.hpp"
 #include "solver/core/store.hpp"
 
@@ -125,7 +126,15 @@ class Boards {
   /// Any board of 1..n cells: stripped, then located.
   Located locate(const Board& b) const { return locate_reduced(strip(b)); }
   /// The index of a reduced board in its own class (no mirroring).
-  uint64_t index_in(const BoardClass& c, uint32_t toads, uint32_t frogs) const;
+  uint64_t index_in(const BoardClass& c, uint32_t toads, uint32_t frogs) const {
+    if (c.m == 1) return 0;
+    const int sa = bit_index_sum(toads);
+    const uint64_t in = toads >> 1;  // the inner cells 1..m-2, counted from 0
+    const uint64_t pos = toads & 1 ? inner(c.m, c.t - 1).rank(in, sa - (c.t - 1)) * c.b0
+                                   : c.cnt0[sa] * c.b0 + inner(c.m, c.t).rank(in, sa - c.t) * c.b1;
+    const uint32_t free_cells = ((1u << c.m) - 2) & ~toads;  // cells 1..m-1 without a toad
+    return c.level_start[sa] + pos + colex_(static_cast<uint32_t>(extract_bits(frogs, free_cells)));
+  }
   /// The board at an index of a class.
   Board unrank(uint32_t c, uint64_t index) const;
 
@@ -144,6 +153,8 @@ class Boards {
   std::vector<int32_t> class_index_;         // [m][t][f] -> class id, -1 for none
   // [m][k]: k-subsets of the m - 2 inner cells 1..m-2, by sum (m >= 2)
   std::vector<std::vector<std::unique_ptr<FixedSumSets>>> inner_;
+  // the frog set's rank among the free cells (at most n - 1 of them), by table
+  ColexByteRank colex_;
   uint64_t total_ = 0;
 };
 

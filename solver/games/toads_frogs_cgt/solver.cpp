@@ -205,7 +205,7 @@ class Solver {
     const int m = c.m;
     if (c.t == c.f) {  // its mirror, solved already at a higher SA, is its negative
       const Board mb = mirror(Board{toads, frogs, m});
-      if (FixedSumSets::bit_sum(mb.toads) > sa) return table_.negate(v[b_.index_in(c, mb.toads, mb.frogs)]);
+      if (bit_index_sum(mb.toads) > sa) return table_.negate(v[b_.index_in(c, mb.toads, mb.frogs)]);
     }
     const uint32_t full = (1u << m) - 1;
     const uint32_t empty = ~(toads | frogs) & full;
