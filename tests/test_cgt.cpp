@@ -753,6 +753,59 @@ TEST_CASE("notation: the length counted without printing, and printing bounded b
   CHECK_FALSE(t.to_string(t.zero(), 0).has_value());  // "0" is one character
 }
 
+TEST_CASE("notation: printing with a memo of texts printed before gives the texts printed without one",
+          "[cgt][notation]") {
+  FormTable t;
+  EngineBoards engine{t, {}};
+  for (int n = 1; n <= 9; ++n)
+    for (const std::string& b : all_boards(n)) engine.value(b);
+  for (const char* b : {"T-TTF-FFFFFF", "TTTTTT-TFF-F", "T-T-FTFFFFFF", "TT-T-F-TFFFFF"}) engine.value(b);
+  const FormId n = static_cast<FormId>(t.size());
+  std::vector<std::string> plain(n);
+  for (FormId g = 0; g < n; ++g) plain[g] = t.to_string(g);
+
+  // a memo large enough to keep everything, and one so small it forgets again and again
+  PrintMemo big, small(4096);
+  uint64_t bad = 0;
+  auto check = [&](PrintMemo& memo, FormId g) {
+    const auto s = t.to_string(g, UINT64_MAX, &memo);
+    if (s != plain[g] && ++bad <= 5) FAIL_CHECK(plain[g] << " printed with a memo as " << s.value_or("(none)"));
+  };
+  for (FormId g = 0; g < n; ++g) check(big, g);     // options before the forms they make
+  for (FormId g = n; g-- > 0;) check(small, g);      // forms before their options
+  for (FormId g = 0; g < n; ++g) check(big, g);      // everything from the memo
+  CHECK(bad == 0);
+  CHECK(small.chars() <= 4096);
+  CHECK(big.chars() > 4096);
+
+  // a text cut short by the limit leaves nothing of itself in the memo
+  for (FormId g = 0; g < n; ++g) {
+    if (plain[g].size() < 40) continue;
+    PrintMemo memo;
+    CHECK_FALSE(t.to_string(g, plain[g].size() - 1, &memo).has_value());
+    CHECK(t.to_string(g, plain[g].size() - 1, &memo) == std::nullopt);
+    CHECK(t.to_string(g, plain[g].size(), &memo) == plain[g]);
+    CHECK(t.to_string(g, UINT64_MAX, &memo) == plain[g]);
+  }
+
+  // a memo handed another table forgets the first's texts: the same ids are other forms there
+  FormTable u;
+  EngineBoards other{u, {}};
+  for (const char* b : {"TT-T-F-TFFFFF", "T-T-FTFFFFFF"}) other.value(b);
+  for (int m = 9; m >= 1; --m)
+    for (const std::string& b : all_boards(m)) other.value(b);
+  uint64_t differ = 0, wrong = 0;
+  for (FormId g = 0; g < std::min<FormId>(n, static_cast<FormId>(u.size())); ++g) {
+    const std::string s = u.to_string(g);
+    differ += s != plain[g];
+    wrong += u.to_string(g, UINT64_MAX, &big) != s;
+  }
+  CHECK(differ > 100);  // the test means something: the two tables number their forms apart
+  CHECK(wrong == 0);
+  for (FormId g = 0; g < n; ++g) check(big, g);  // and back to the first table
+  CHECK(bad == 0);
+}
+
 TEST_CASE("atomic weights: ups, nimbers, Tiny, and sums of all-small games", "[cgt]") {
   FormTable t;
   auto aw = [&](const char* g) { return str(t, t.atomic_weight(t.parse(g))); };

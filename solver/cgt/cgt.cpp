@@ -393,8 +393,13 @@ struct FormTable::Pending {
   std::span<const FormId> l, r;
 };
 
+namespace {
+std::atomic<uint64_t> table_serials{0};
+}  // namespace
+
 FormTable::FormTable(Options options)
-    : chunks_(new std::atomic<Record*>[kMaxChunks]),
+    : serial_(++table_serials),
+      chunks_(new std::atomic<Record*>[kMaxChunks]),
       shards_(new Shard[kShards]),
       leq_cache_(std::make_unique<LeqCache>(std::bit_ceil(std::max<size_t>(options.leq_cache_entries, 1024)))),
       op_cache_(std::make_unique<OpCache>(std::bit_ceil(std::max<size_t>(options.op_cache_entries, 1024)))),

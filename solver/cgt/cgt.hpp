@@ -180,6 +180,27 @@ class ParseError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+class FormTable;
+
+/// Texts printed before, for printing many forms that share followers (a solve describing
+/// its new forms: their options were printed as forms of their own): a follower printed in
+/// the same place again, (form, braces, parens), is copied rather than walked and its
+/// options sorted again. One memo is one thread's, for one table at a time (a memo handed
+/// another table forgets the first's); it forgets everything when it would hold more than
+/// `max_chars` characters, and keeps no text longer than kLongest (or than max_chars).
+class PrintMemo {
+ public:
+  explicit PrintMemo(size_t max_chars = size_t{1} << 24) : max_chars_(max_chars) {}
+  static constexpr size_t kLongest = size_t{1} << 16;
+  size_t chars() const { return chars_; }
+
+ private:
+  friend class FormTable;
+  uint64_t table_ = 0;  // the serial of the table its texts are of (0: none)
+  std::unordered_map<uint64_t, std::pair<std::string, int>> texts_;  // key as print()'s: (text, bars)
+  size_t chars_ = 0, max_chars_;
+};
+
 /// The table of canonical forms. See the drawing at the top of this file.
 class FormTable {
  public:
@@ -297,6 +318,8 @@ class FormTable {
   /// The same when it is at most `limit` characters long; nullopt otherwise (the printing
   /// stops once past the limit: its cost is bounded by it).
   std::optional<std::string> to_string(FormId g, uint64_t limit);
+  /// The same, copying what `memo` holds of g's followers and keeping what it prints there.
+  std::optional<std::string> to_string(FormId g, uint64_t limit, PrintMemo* memo);
   /// How many characters to_string(g) prints, counted without printing them: a follower
   /// met again in the same place costs a lookup, so the count costs the form's followers,
   /// not its length (a form of 10^7 characters has far fewer).
@@ -438,6 +461,7 @@ class FormTable {
   const uint32_t* hot_walls(FormId g);
   Trajectory wall(FormId g, bool left_wall);
 
+  const uint64_t serial_;  // this table among the tables of the process (a PrintMemo's)
   std::atomic<FormId> next_id_{0};
   std::unique_ptr<std::atomic<Record*>[]> chunks_;
   std::unique_ptr<Shard[]> shards_;

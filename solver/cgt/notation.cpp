@@ -231,6 +231,7 @@ struct FormTable::PrintOut {
   uint64_t chars = 0;
   uint64_t limit = UINT64_MAX;
   std::unordered_map<uint64_t, std::pair<uint64_t, int>>* memo = nullptr;  // counting
+  PrintMemo* texts = nullptr;                                               // printing: texts printed before
 
   void add(std::string_view s) {
     chars += s.size();
@@ -255,7 +256,7 @@ struct FormTable::PrintOut {
     }
   }
   /// A part printed on its own first (a side of a form: its bars decide the braces).
-  PrintOut part(std::string* buffer) const { return {text ? buffer : nullptr, 0, limit, memo}; }
+  PrintOut part(std::string* buffer) const { return {text ? buffer : nullptr, 0, limit, memo, texts}; }
 };
 
 std::string FormTable::to_string(FormId g) {
@@ -265,9 +266,16 @@ std::string FormTable::to_string(FormId g) {
   return out;
 }
 
-std::optional<std::string> FormTable::to_string(FormId g, uint64_t limit) {
+std::optional<std::string> FormTable::to_string(FormId g, uint64_t limit) { return to_string(g, limit, nullptr); }
+
+std::optional<std::string> FormTable::to_string(FormId g, uint64_t limit, PrintMemo* memo) {
+  if (memo && memo->table_ != serial_) {
+    memo->texts_.clear();
+    memo->chars_ = 0;
+    memo->table_ = serial_;
+  }
   std::string out;
-  PrintOut o{&out, 0, limit};
+  PrintOut o{&out, 0, limit, nullptr, memo};
   try {
     print(o, g, true, false);
   } catch (const PrintOut::TooLong&) {
@@ -305,9 +313,27 @@ int FormTable::print(PrintOut& out, FormId g, bool force_brackets, bool force_pa
       return it->second.second;
     }
   }
+  // printing with a memo: a follower printed before in the same place is copied
+  PrintMemo* const texts = out.text ? out.texts : nullptr;
+  if (texts) {
+    if (const auto it = texts->texts_.find(key); it != texts->texts_.end()) {
+      out.add(it->second.first);
+      return it->second.second;
+    }
+  }
   const uint64_t before = out.chars;
+  const size_t at = out.text ? out.text->size() : 0;
   const int bars = print_composite(out, g, force_brackets, force_parens);
   if (out.memo) out.memo->emplace(key, std::make_pair(out.chars - before, bars));
+  if (texts && out.text->size() - at <= std::min(PrintMemo::kLongest, texts->max_chars_)) {
+    const size_t n = out.text->size() - at;
+    if (texts->chars_ + n > texts->max_chars_) {
+      texts->texts_.clear();
+      texts->chars_ = 0;
+    }
+    texts->texts_.emplace(key, std::make_pair(out.text->substr(at), bars));
+    texts->chars_ += n;
+  }
   return bars;
 }
 

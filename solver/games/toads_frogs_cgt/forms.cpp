@@ -286,8 +286,8 @@ uint32_t Numbering::number(FormId g) {
 
 // ---- describing a form ------------------------------------------------------------------
 
-StoredForm describe(cgt::FormTable& t, FormId g, const Numbering& ids, uint64_t cap) {
-  StoredForm f = describe_value(t, g, cap);
+StoredForm describe(cgt::FormTable& t, FormId g, const Numbering& ids, uint64_t cap, cgt::PrintMemo* memo) {
+  StoredForm f = describe_value(t, g, cap, memo);
   auto ids_of = [&](std::span<const FormId> side) {
     std::vector<uint32_t> v;
     for (FormId x : side) v.push_back(ids.id(x).value());
@@ -300,11 +300,11 @@ StoredForm describe(cgt::FormTable& t, FormId g, const Numbering& ids, uint64_t 
   return f;
 }
 
-StoredForm describe_value(cgt::FormTable& t, FormId g, uint64_t cap) {
+StoredForm describe_value(cgt::FormTable& t, FormId g, uint64_t cap, cgt::PrintMemo* memo) {
   StoredForm f;
-  std::optional<std::string> text = t.to_string(g, cap), aw_text;
+  std::optional<std::string> text = t.to_string(g, cap, memo), aw_text;
   const auto aw = t.atomic_weight(g);
-  if (aw) aw_text = t.to_string(*aw, cap);
+  if (aw) aw_text = t.to_string(*aw, cap, memo);
   if (text && (!aw || aw_text)) {
     f.text = std::move(*text);
     if (aw) f.atomic_weight = std::move(*aw_text);

@@ -234,10 +234,12 @@ class Numbering {
 };
 
 /// What the table stores about engine form g (its options numbered; no text past `cap`).
-StoredForm describe(cgt::FormTable& t, FormId g, const Numbering& ids, uint64_t cap);
+/// `memo`: the calling thread's texts printed before (FormTable::to_string), or none.
+StoredForm describe(cgt::FormTable& t, FormId g, const Numbering& ids, uint64_t cap,
+                    cgt::PrintMemo* memo = nullptr);
 /// The same but its options and negative: any form of any table (a sum, say), its texts
 /// kept when they print in at most `cap` characters each.
-StoredForm describe_value(cgt::FormTable& t, FormId g, uint64_t cap = UINT64_MAX);
+StoredForm describe_value(cgt::FormTable& t, FormId g, uint64_t cap = UINT64_MAX, cgt::PrintMemo* memo = nullptr);
 
 /// Makes stored forms (a chunk, in id order, ids from ids.count()) in `t` from their
 /// options and adopts them; throws std::runtime_error naming `where` when a stored form is

@@ -1,6 +1,7 @@
 #include "solver/games/toads_frogs_cgt/solver.hpp"
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -258,8 +259,9 @@ class Solver {
       forms.assign(std::min(kDescribeBatch, count - from), StoredForm{});
       tbb::parallel_for(tbb::blocked_range<uint32_t>(0, static_cast<uint32_t>(forms.size()), 64),
                         [&](const tbb::blocked_range<uint32_t>& r) {
+                          cgt::PrintMemo& memo = print_memos_.local();
                           for (uint32_t i = r.begin(); i != r.end(); ++i)
-                            forms[i] = describe(table_, ids_.form(first + from + i), ids_, text_cap_);
+                            forms[i] = describe(table_, ids_.form(first + from + i), ids_, text_cap_, &memo);
                         });
       writer.append(forms);
     }
@@ -290,6 +292,8 @@ class Solver {
   uint64_t text_cap_;
   FormTable table_;
   Numbering ids_;
+  // each thread's texts printed before: a new form's options were printed as forms of their own
+  tbb::enumerable_thread_specific<cgt::PrintMemo> print_memos_;
   std::vector<std::vector<FormId>> values_;  // [class]: engine ids, while held
   std::vector<uint32_t> readers_;             // [class]: classes left to solve that read it; mu_
   uint32_t first_ = 0;                        // the first class not read back
