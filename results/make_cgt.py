@@ -109,11 +109,18 @@ def write_rows(rows, a):
         f.write(json.dumps({"analyze": kept}) + "\n")
 
 
+def read_rows():
+    """cgt.jsonl: its rows (one a length) and the analyze of its longest database."""
+    with open(os.path.join(HERE, "cgt.jsonl")) as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    return lines[:-1], lines[-1]["analyze"]
+
+
 def add_solved(n, db, analyzed=None):
     """--solved N DB [ANALYZE_JSON]: the row of length N from a database solved outside this script."""
     global MAX
-    lines = [json.loads(line) for line in open(os.path.join(HERE, "cgt.jsonl")) if line.strip()]
-    rows, a = [r for r in lines[:-1] if r["length"] != n], lines[-1]["analyze"]
+    rows, a = read_rows()
+    rows = [r for r in rows if r["length"] != n]
     row = measured_row(db, n, None, None)
     rows = sorted(rows + [row], key=lambda r: r["length"])
     if n == rows[-1]["length"]:  # the longest database: the census is its analyze
@@ -135,8 +142,7 @@ def main():
             sys.exit(__doc__)
         return add_solved(int(sys.argv[2]), sys.argv[3], sys.argv[4] if len(sys.argv) == 5 else None)
     if RENDER:  # the rows of the last measuring run, then its analyze
-        lines = [json.loads(line) for line in open(os.path.join(HERE, "cgt.jsonl")) if line.strip()]
-        rows, a = lines[:-1], lines[-1]["analyze"]
+        rows, a = read_rows()
         MAX = max(r["length"] for r in rows)
         return render(rows, a)
     kept_rows()  # refused before any solve
@@ -230,7 +236,7 @@ def render(rows, a):
             "A cold query reads its board's form id, its form's row, options and text, and every move's child's "
             "form id, row and text: each a RocksDB read and, for each of a record's 4 byte planes, a zstd block "
             "(of the row's `block` size) decompressed into an empty cache (the batch keeps a cache of 256 MiB).")
-        if len(kib) > 1 or kib != [4]:
+        if kib != [4]:
             verdicts.append("A database solved today is cut into 4 KiB blocks, with its files' data blocks as small, "
                             "each block holding its own records' 4 byte planes (format 4: a form id is read from one "
                             "block); rows of larger blocks were solved before, and their sizes and cold queries are "
