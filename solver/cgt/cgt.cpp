@@ -215,13 +215,25 @@ uint32_t hash_options(std::span<const FormId> left, std::span<const FormId> righ
   return static_cast<uint32_t>(mix64(h) >> 32);
 }
 
-/// Compares two packed dyadics (numerator * 64 + exponent) without unpacking when their
-/// denominators agree, the common case.
-inline int compare_packed(int64_t a, int64_t b) {
-  if (a == b) return 0;
-  if ((a & 63) == (b & 63)) return (a >> 6) < (b >> 6) ? -1 : 1;
+/// compare_packed when the exponents differ: the numerators brought to one denominator in
+/// 64 bits when they fit (numerators of 31 bits or fewer, exponents 32 or fewer apart), else
+/// by Dyadic's comparison.
+[[gnu::noinline]] int compare_packed_apart(int64_t a, int64_t b) {
+  const int64_t na = a >> 6, nb = b >> 6;  // the numerators (a = n * 64 + e: an exact shift)
+  const int d = static_cast<int>(a & 63) - static_cast<int>(b & 63);
+  if (na == static_cast<int32_t>(na) && nb == static_cast<int32_t>(nb) && d >= -32 && d <= 32) {
+    const int64_t x = d < 0 ? na * (int64_t{1} << -d) : na, y = d > 0 ? nb * (int64_t{1} << d) : nb;
+    return (x > y) - (x < y);
+  }
   const auto c = Dyadic::unpack(a) <=> Dyadic::unpack(b);
   return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+/// Compares two packed dyadics (numerator * 64 + exponent): with one exponent, the common
+/// case, as the packed words (the numerators' order), inline; else compare_packed_apart.
+[[gnu::always_inline]] inline int compare_packed(int64_t a, int64_t b) {
+  if ((a & 63) == (b & 63)) return (a > b) - (a < b);
+  return compare_packed_apart(a, b);
 }
 
 /// The side of one of number_up_star()'s shapes (FormTable::describe: every option is x +
