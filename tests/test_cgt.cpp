@@ -101,6 +101,46 @@ TEST_CASE("dyadic rationals: reduced, exact, ordered, printed", "[cgt]") {
     CHECK(Dyadic::unpack(d.packed()) == d);
   CHECK_THROWS_AS(Dyadic::fraction(1, 61), std::overflow_error);
   CHECK_THROWS_AS(Dyadic(int64_t{1} << 56) * 4, std::overflow_error);
+
+  // sums and comparisons against plain 128-bit arithmetic: one denominator and two, both
+  // signs, zero, numerators up to the largest kept (below 2^57) and sums past it
+  __extension__ typedef __int128 wide;  // GCC's 128-bit integer
+  std::vector<Dyadic> ds;
+  for (const int64_t n : {int64_t{0}, int64_t{1}, int64_t{-1}, int64_t{3}, int64_t{-6}, int64_t{1} << 31,
+                          -(int64_t{1} << 31), (int64_t{1} << 56) - 1, (int64_t{1} << 57) - 1,
+                          -(int64_t{1} << 57) + 1})
+    for (const int e : {0, 1, 2, 31, 32, 33, 60}) ds.push_back(Dyadic::fraction(n, e));
+  uint64_t bad = 0, overflows = 0;
+  for (const Dyadic a : ds)
+    for (const Dyadic b : ds) {
+      const int e = std::max(a.exponent(), b.exponent());
+      const wide x = static_cast<wide>(a.numerator()) << (e - a.exponent());
+      const wide y = static_cast<wide>(b.numerator()) << (e - b.exponent());
+      const bool order = (a < b) == (x < y) && (a == b) == (x == y) && (b < a) == (y < x);
+      wide s = x + y;
+      int se = e;
+      while (se > 0 && s % 2 == 0) {
+        s /= 2;
+        --se;
+      }
+      bool sum = true;
+      if (s >= (static_cast<wide>(1) << 57) || s <= -(static_cast<wide>(1) << 57)) {
+        ++overflows;
+        try {
+          (void)(a + b);
+          sum = false;
+        } catch (const std::overflow_error&) {
+        }
+      } else {
+        const Dyadic got = a + b;
+        sum = got.numerator() == static_cast<int64_t>(s) && got.exponent() == se;
+      }
+      if ((!order || !sum) && ++bad <= 5)
+        FAIL_CHECK(a.to_string() << " and " << b.to_string() << (order ? "" : ": compared wrong")
+                                 << (sum ? "" : ": added wrong"));
+    }
+  CHECK(bad == 0);
+  CHECK(overflows > 0);
 }
 
 TEST_CASE("simplest number between two numbers", "[cgt]") {
@@ -760,12 +800,16 @@ TEST_CASE("notation: printing with a memo of texts printed before gives the text
   for (int n = 1; n <= 9; ++n)
     for (const std::string& b : all_boards(n)) engine.value(b);
   for (const char* b : {"T-TTF-FFFFFF", "TTTTTT-TFF-F", "T-T-FTFFFFFF", "TT-T-F-TFFFFF"}) engine.value(b);
+  // each way print_composite prints: Tiny and Miny, switches, uptimals, and forms of them
+  for (const char* v : {"3Tiny({3|1})", "(1/32).Miny", "+-{1,{2|1}}", "+-(1*)", "^<3>*", "^[4]", "{1|{0|-1}}",
+                        "{3Tiny({3|1}),+-{1,{2|1}}|^<3>*,(1/32).Miny}", "{^[4],+-(1*)||{1|{0|-1}}}"})
+    t.parse(v);
   const FormId n = static_cast<FormId>(t.size());
   std::vector<std::string> plain(n);
   for (FormId g = 0; g < n; ++g) plain[g] = t.to_string(g);
 
   // a memo large enough to keep everything, and one so small it forgets again and again
-  PrintMemo big, small(4096);
+  PrintMemo big, small(4096), tiny(16);
   uint64_t bad = 0;
   auto check = [&](PrintMemo& memo, FormId g) {
     const auto s = t.to_string(g, UINT64_MAX, &memo);
@@ -773,9 +817,13 @@ TEST_CASE("notation: printing with a memo of texts printed before gives the text
   };
   for (FormId g = 0; g < n; ++g) check(big, g);     // options before the forms they make
   for (FormId g = n; g-- > 0;) check(small, g);      // forms before their options
+  for (FormId g = 0; g < n; ++g) check(tiny, g);     // only the shortest texts kept
   for (FormId g = 0; g < n; ++g) check(big, g);      // everything from the memo
   CHECK(bad == 0);
   CHECK(small.chars() <= 4096);
+  CHECK(tiny.chars() <= 16);
+  for (const char* v : {"3Tiny({3|1})", "+-{1,{2|1}}", "^<3>*"})  // the branches were printed
+    CHECK(std::find(plain.begin(), plain.end(), std::string(v)) != plain.end());
   CHECK(big.chars() > 4096);
 
   // a text cut short by the limit leaves nothing of itself in the memo

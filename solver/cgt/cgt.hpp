@@ -187,7 +187,9 @@ class FormTable;
 /// the same place again, (form, braces, parens), is copied rather than walked and its
 /// options sorted again. One memo is one thread's, for one table at a time (a memo handed
 /// another table forgets the first's); it forgets everything when it would hold more than
-/// `max_chars` characters, and keeps no text longer than kLongest (or than max_chars).
+/// `max_chars` characters of text, and keeps no text longer than kLongest (or than
+/// max_chars). The bound is of characters: the map's nodes come on top (about 70 bytes a
+/// text kept).
 class PrintMemo {
  public:
   explicit PrintMemo(size_t max_chars = size_t{1} << 24) : max_chars_(max_chars) {}

@@ -64,7 +64,7 @@ inline uint64_t colex_rank(uint64_t mask) {
 /// (the rank of a byte's elements given how many lie below it): no loop over the elements.
 /// The branches are which of the two (by the subset's highest element: always the lookup
 /// when bits is 16 or fewer) and the bytes' count. Tables for fewer bits stay smaller
-/// (bytes: 34 KiB for 16 bits, 135 KiB for 32; the subsets of the lowest 16: 2^bits entries
+/// (bytes: 34 KiB for 16 bits, 132 KiB for 32; the subsets of the lowest 16: 2^bits entries
 /// up to 16).
 class ColexByteRank {
  public:

@@ -9,7 +9,6 @@
 
 namespace toadbase::toads_frogs_cgt {
 
-
 std::string board_string(const Board& b) {
   std::string s(static_cast<size_t>(b.length), '-');
   for (int i = 0; i < b.length; ++i) s[i] = (b.toads >> i & 1) ? 'T' : (b.frogs >> i & 1) ? 'F' : '-';

@@ -267,7 +267,7 @@ class Solver {
     }
     std::vector<StoredForm>().swap(forms);
 #if defined(__GLIBC__)
-    malloc_trim(0);  // the printing's memory back before the chunk is packed
+    malloc_trim(0);  // the printing's temporaries back before the chunk is packed (the memos stay)
 #endif
     // the chunk first, the boards last: a class is done when its board tier is in
     writer.commit(store_, layout_.forms(k), layout_.options(k), layout_.text(k));

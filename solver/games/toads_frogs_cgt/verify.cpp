@@ -8,7 +8,6 @@
 //      every stored form;
 //   4. a sample of every class looked up as query does (also padded and mirrored).
 #include <tbb/blocked_range.h>
-#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <mutex>
@@ -140,7 +139,6 @@ VerifyReport CgtInstance::verify(const TierSource& source, Progress* progress) c
   // more than 4 billion characters of text: read whole, 16 GB)
   FormTable table;
   Numbering ids(table);
-  tbb::enumerable_thread_specific<cgt::PrintMemo> memos;  // each thread's texts printed before
   for (uint32_t k = 0; k < classes; ++k) {
     const std::string where = "the form table's chunk " + boards_.cls(k).name();
     try {
@@ -149,11 +147,11 @@ VerifyReport CgtInstance::verify(const TierSource& source, Progress* progress) c
         build_forms(table, ids, forms, where);
         FirstProblem bad;
         tbb::parallel_for(tbb::blocked_range<size_t>(0, forms.size(), 64), [&](const tbb::blocked_range<size_t>& r) {
-          cgt::PrintMemo& memo = memos.local();
           for (size_t i = r.begin(); i != r.end(); ++i) {
             try {
-              const std::string d = differs(
-                  forms[i], describe(table, ids.form(first + static_cast<uint32_t>(i)), ids, text_cap(), &memo));
+              // printed without the solve's PrintMemo: a fault of the memo would be in both texts
+              const std::string d =
+                  differs(forms[i], describe(table, ids.form(first + static_cast<uint32_t>(i)), ids, text_cap()));
               if (!d.empty()) bad.report(i, "form " + std::to_string(first + i) + " (" + forms[i].text + "): its stored " + d);
             } catch (const std::exception& e) {
               bad.report(i, "form " + std::to_string(first + i) + " (" + forms[i].text + "): " + e.what());
