@@ -76,6 +76,15 @@ bool is_canonical(FormTable& t, FormId g) {
 
 std::string str(FormTable& t, std::optional<FormId> g) { return g ? t.to_string(*g) : "none"; }
 
+/// The values of every board of 1..9 cells and a few long ones, whose followers are met
+/// many times over (printing's tests: the count's memo, the texts' memo).
+void add_printing_forms(FormTable& t) {
+  EngineBoards engine{t, {}};
+  for (int n = 1; n <= 9; ++n)
+    for (const std::string& b : all_boards(n)) engine.value(b);
+  for (const char* b : {"T-TTF-FFFFFF", "TTTTTT-TFF-F", "T-T-FTFFFFFF", "TT-T-F-TFFFFF"}) engine.value(b);
+}
+
 }  // namespace
 
 // ---- dyadic rationals -----------------------------------------------------------------
@@ -771,11 +780,7 @@ TEST_CASE("notation: round trips of every form met, and the parser's forms and e
 TEST_CASE("notation: the length counted without printing, and printing bounded by a limit, agree with the text",
           "[cgt][notation]") {
   FormTable t;
-  EngineBoards engine{t, {}};
-  for (int n = 1; n <= 9; ++n)
-    for (const std::string& b : all_boards(n)) engine.value(b);
-  // a few long ones: their followers are met many times over (the count's memo)
-  for (const char* b : {"T-TTF-FFFFFF", "TTTTTT-TFF-F", "T-T-FTFFFFFF", "TT-T-F-TFFFFF"}) engine.value(b);
+  add_printing_forms(t);
   const size_t n = t.size();
   size_t longest = 0;
   uint64_t bad = 0;
@@ -796,10 +801,7 @@ TEST_CASE("notation: the length counted without printing, and printing bounded b
 TEST_CASE("notation: printing with a memo of texts printed before gives the texts printed without one",
           "[cgt][notation]") {
   FormTable t;
-  EngineBoards engine{t, {}};
-  for (int n = 1; n <= 9; ++n)
-    for (const std::string& b : all_boards(n)) engine.value(b);
-  for (const char* b : {"T-TTF-FFFFFF", "TTTTTT-TFF-F", "T-T-FTFFFFFF", "TT-T-F-TFFFFF"}) engine.value(b);
+  add_printing_forms(t);
   // each way print_composite prints: Tiny and Miny, switches, uptimals, and forms of them
   for (const char* v : {"3Tiny({3|1})", "(1/32).Miny", "+-{1,{2|1}}", "+-(1*)", "^<3>*", "^[4]", "{1|{0|-1}}",
                         "{3Tiny({3|1}),+-{1,{2|1}}|^<3>*,(1/32).Miny}", "{^[4],+-(1*)||{1|{0|-1}}}"})
