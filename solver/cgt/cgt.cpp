@@ -47,16 +47,9 @@ Dyadic Dyadic::fraction(int64_t num, int exp) {
 }
 
 Dyadic Dyadic::operator+(Dyadic o) const {
-  // one denominator, the common case (integers above all): in 64 bits when the sum fits
-  if (exp_ == o.exp_) {
-    int64_t n;
-    if (!__builtin_add_overflow(num_, o.num_, &n)) {
-      if (n == 0) return {};
-      const int tz = std::min(std::countr_zero(static_cast<uint64_t>(n)), exp_);
-      n >>= tz;  // arithmetic shift of a multiple of 2^tz: exact
-      if (n < kMaxNumerator && n > -kMaxNumerator) return from_parts(n, exp_ - tz);
-    }
-  }
+  // one denominator, the common case (integers above all): the sum in 64 bits when it fits,
+  // reduced (and refused past the bounds) as fraction() does
+  if (int64_t n; exp_ == o.exp_ && !__builtin_add_overflow(num_, o.num_, &n)) return fraction(n, exp_);
   const int e = std::max(exp_, o.exp_);
   const i128 a = static_cast<i128>(num_) << (e - exp_);
   const i128 b = static_cast<i128>(o.num_) << (e - o.exp_);

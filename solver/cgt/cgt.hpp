@@ -198,6 +198,10 @@ class PrintMemo {
 
  private:
   friend class FormTable;
+  void forget() {
+    texts_.clear();
+    chars_ = 0;
+  }
   uint64_t table_ = 0;  // the serial of the table its texts are of (0: none)
   std::unordered_map<uint64_t, std::pair<std::string, int>> texts_;  // key as print()'s: (text, bars)
   size_t chars_ = 0, max_chars_;

@@ -270,8 +270,7 @@ std::optional<std::string> FormTable::to_string(FormId g, uint64_t limit) { retu
 
 std::optional<std::string> FormTable::to_string(FormId g, uint64_t limit, PrintMemo* memo) {
   if (memo && memo->table_ != serial_) {
-    memo->texts_.clear();
-    memo->chars_ = 0;
+    memo->forget();
     memo->table_ = serial_;
   }
   std::string out;
@@ -327,10 +326,7 @@ int FormTable::print(PrintOut& out, FormId g, bool force_brackets, bool force_pa
   if (out.memo) out.memo->emplace(key, std::make_pair(out.chars - before, bars));
   if (texts && out.text->size() - at <= std::min(PrintMemo::kLongest, texts->max_chars_)) {
     const size_t n = out.text->size() - at;
-    if (texts->chars_ + n > texts->max_chars_) {
-      texts->texts_.clear();
-      texts->chars_ = 0;
-    }
+    if (texts->chars_ + n > texts->max_chars_) texts->forget();
     texts->texts_.emplace(key, std::make_pair(out.text->substr(at), bars));
     texts->chars_ += n;
   }
