@@ -33,6 +33,8 @@ RENDER = sys.argv[1:2] == ["--render"]
 SOLVED = sys.argv[1:2] == ["--solved"]
 MAX = int(sys.argv[1]) if len(sys.argv) > 1 and not RENDER and not SOLVED else 18
 MIN = int(sys.argv[2]) if len(sys.argv) > 2 and not RENDER and not SOLVED else min(10, MAX)
+# the digest of the first database of 20 cells (2026-11-26): every solve of 20 cells since gives it
+DIGEST_20 = "7d4238aeb42fb734"
 KINDS = ["number", "nimber", "infinitesimal", "number plus infinitesimal", "hot"]
 
 
@@ -214,12 +216,23 @@ def render(rows, a):
             verdicts.append(f"length {n}: not run;")
     def verdict(ok):
         return "met" if ok else "missed"
+    r21, r20 = by_len.get(21), by_len.get(20)
+    if r21 and r21["seconds"] is not None:  # issue 25: length 21 in one run, 20's digest kept
+        ok = r21["seconds"] < 7200 and r21["peak_rss_bytes"] < 20 * 2**30
+        same = r20 and r20.get("digest") == DIGEST_20
+        verdicts.append(f"length 21 (issue 25: under 2 hours and 20 GiB, length 20's digest unchanged): "
+                        f"{r21['seconds']:.0f} s and {r21['peak_rss_bytes'] / 2**30:.2f} GiB ({verdict(ok)}), "
+                        f"length 20's digest `{r20.get('digest') if r20 else 'not run'}` "
+                        f"({'unchanged' if same else 'CHANGED from ' + DIGEST_20});")
     r16 = by_len.get(16)
     if r16:
         bits = r16["bits_per_board_of_n_cells"]
         verdicts.append(
             f"length 16: {bits:.2f} bits a board of 16 cells and {r16['bits_per_board_answered']:.2f} a board "
-            f"answered ({verdict(bits < 6)}), {r16['bits_per_stored_board']:.2f} a stored board (the board that "
+            f"answered ({verdict(bits < 6)}"
+            + ("" if bits < 6 else ": the 4 KiB blocks of format 4, which cold queries needed, store more; "
+               "`results/cgt-cold.md` measures what they cost at 20 cells")
+            + f"), {r16['bits_per_stored_board']:.2f} a stored board (the board that "
             "stands for itself, its mirror and its dead-piece paddings: a quarter of the boards, so its form id "
             "carries more; the form table is counted in).")
     for n in sorted({16, MAX}):
