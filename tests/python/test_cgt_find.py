@@ -7,6 +7,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import urllib.error
 import urllib.request
 from collections import Counter, defaultdict
@@ -200,6 +201,106 @@ def test_bad_input(indexed, tmp_path):
     assert r.returncode == 1 and "does not match its checksum" in r.stderr, r.stderr
 
 
+def test_a_message_names_the_properties_that_left_nothing(indexed):
+    path, db, answers = indexed
+    # * is on boards of 9 cells, never a number: the properties, not the value, left nothing
+    assert any(a["value"] == "*" for a in answers.values())
+    got = db.find("*", kind="number", outcome="N")
+    assert not got["found"]
+    assert got["message"] == (f"no board of 1..{N} cells has value * with outcome class N, kind number "
+                              "(boards with that value occur, none with the properties asked for)")
+    r = run(["cgt", "find", "--db", str(path), "*", "--kind", "number"], check=False)
+    assert r.returncode == 1 and "has value * with kind number (boards with that value occur" in r.stderr
+    got = db.find(kind="nimber", temperature_at_least="1")
+    assert not got["found"] and got["message"].endswith("has a value with kind nimber, temperature at least 1")
+    got = db.find("*2", mean="0")
+    assert not got["found"] and "has value *2 with mean 0 (it is none of the database's" in got["message"]
+
+
+def test_a_long_board_is_quoted_cut_short(indexed, tmp_path):
+    """A board of a megabyte in a claim, a query or a call: the error quotes its start and
+    its size, not all of it (each error quoted the whole line: 3 MB for three claims)."""
+    path, db, answers = indexed
+    board = "T" * 1_000_000
+    claims = tmp_path / "long.tsv"
+    claims.write_text("".join(f"{board}\t0\n" for _ in range(3)) + "T-F-\t1/2\n")
+    r = run(["validate", "--db", str(path), str(claims), "--json"], check=False)
+    got = json.loads(r.stdout)
+    assert r.returncode == 1 and (got["agreeing"], got["unparseable"]) == (1, 3)
+    assert len(r.stdout) < 4000 and all("(1000000 bytes)" in e["error"] for e in got["firstUnparseable"])
+    for b in ["T" * 100000, "T" * 40, "1_" + "T" * 100000]:  # (an argument holds 128 KiB at most)
+        r = run(["query", "--db", str(path), b], check=False)  # an error line, exit 1 (README)
+        line = json.loads(r.stdout)  # (its "position" is the input, as given)
+        assert r.returncode == 1 and line["position"] == b and len(line["error"]) < 400, (len(b), line["error"][:400])
+    with pytest.raises(ValueError) as e:
+        db.value(board)
+    assert len(str(e.value)) < 400 and "(1000000 bytes)" in str(e.value)
+
+
+def test_a_kept_index_follows_its_file(tmp_path):
+    """A process keeps the index it read between queries (serve, Python): an index made again
+    is read at the next query, one copied over or cut short in place is never read through
+    the old mapping (its bytes past a cut stopped the process: SIGBUS; blocks checked before
+    were trusted as they now read), and one that met a damaged block is let go. Python reads
+    the index where the database was opened, whatever the directory is later. Run in a
+    process of its own: a fault here stops that process, not the test run."""
+    script = r"""
+import json, os, subprocess, sys
+import toadbase
+BIN, base = sys.argv[1], sys.argv[2]
+os.chdir(base)
+run = lambda *a: subprocess.run([BIN, *a], check=True, capture_output=True)
+run("solve", "toads-frogs-cgt", "--length", "12", "--db", "cgt12", "--quiet")
+run("cgt", "index", "--db", "cgt12")
+db = toadbase.open("cgt12")  # a relative path
+os.chdir("/")
+zero, hot = db.find("0"), db.find(kind="hot", limit=3)
+assert zero["found"] and hot["found"]
+index = os.path.join(base, "cgt12", "cgt-find.index")
+whole = open(index, "rb").read()
+out = {}
+def attempt(name, **q):
+    try:
+        out[name] = db.find(**q)
+    except Exception as e:
+        out[name] = type(e).__name__ + ": " + str(e)
+# same size, changed in place: every form's kind made "hot" (blocks checked before)
+F = int.from_bytes(whole[36:40], "little")
+blocks = 1
+while (len(whole) - 64 - 8 * blocks + 65535) // 65536 != blocks:
+    blocks += 1
+info = 64 + 8 * blocks + 20 * F
+tampered = bytearray(whole)
+for g in range(F):
+    tampered[info + g] = (tampered[info + g] & 0xF0) | 4
+with open(index, "r+b") as f:
+    f.write(tampered)
+attempt("tampered", kind="hot", limit=3)
+# made again: read at once (the damaged one was let go)
+run("cgt", "index", "--db", os.path.join(base, "cgt12"))
+attempt("remade", kind="hot", limit=3)
+# cut short in place
+with open(index, "r+b") as f:
+    f.truncate(100)
+attempt("cut", value="0")
+attempt("cut_again", kind="hot", limit=3)
+with open(index, "wb") as f:
+    f.write(whole)
+attempt("restored", value="0")
+print(json.dumps({"out": out, "zero": zero, "hot": hot}))
+"""
+    r = subprocess.run([sys.executable, "-c", script, BIN, str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
+    got = json.loads(r.stdout)
+    out, zero, hot = got["out"], got["zero"], got["hot"]
+    # (refused where the changed bytes are first read: the offsets' block, or a column's)
+    assert isinstance(out["tampered"], str) and "not a find index of this database" in out["tampered"], out["tampered"]
+    assert out["remade"] == hot
+    assert isinstance(out["cut"], str) and "not a find index of this database" in out["cut"], out["cut"]
+    assert isinstance(out["cut_again"], str) and "not a find index" in out["cut_again"]
+    assert out["restored"] == zero
+
+
 def test_served_find_is_the_commands(indexed):
     path, db, answers = indexed
     server = subprocess.Popen([BIN, "serve", "--db", str(path), "--port", "0", "--quiet"], stdout=subprocess.PIPE,
@@ -345,6 +446,11 @@ def test_forms_without_stored_text_are_found_and_listed(indexed, tmp_path):
         for v in values:
             got, want = small.find(v, limit=2), db.find(v, limit=2)
             assert got["found"] and got["byLength"] == want["byLength"], (cap, v)
+            # the value asked for, as the boards list theirs: past the cap, its characters
+            if len(v) > cap:
+                assert got["value"] is None and got["characters"] == len(v), (cap, v)
+            else:
+                assert got["value"] == v and "characters" not in got, (cap, v)
             for e, w in zip(got["shortest"], want["shortest"]):
                 assert e["board"] == w["board"]
                 if len(v) > cap or v in long_weight:

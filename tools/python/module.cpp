@@ -251,6 +251,8 @@ std::string turn_arg(const py::handle& t) {
 /// their own reference.
 struct State {
   std::string path;  // the file name's bytes (path_str() shows them to Python)
+  std::string folder;  // the same, absolute: where its files are read later (a chdir after
+                       // open does not move them: find's index)
   std::shared_ptr<tools::Opened> opened;
   std::shared_ptr<std::function<std::vector<uint8_t>(TierId)>> tier_reader;  // made on first use
 
@@ -264,6 +266,9 @@ struct State {
 std::shared_ptr<State> open_state(const std::string& path, size_t cache_bytes) {
   auto s = std::make_shared<State>();
   s->path = path;
+  std::error_code no_cwd;
+  const std::filesystem::path whole = std::filesystem::absolute(path, no_cwd);
+  s->folder = no_cwd ? path : whole.string();
   try {
     py::gil_scoped_release release;
     s->opened = std::make_shared<tools::Opened>(tools::open_database(path, true, cache_bytes));
@@ -596,7 +601,7 @@ class Database {
     nlohmann::ordered_json j;
     {
       py::gil_scoped_release release;
-      j = o->instance->find(*o->db, state_->path, params);
+      j = o->instance->find(*o->db, state_->folder, params);
     }
     return to_python(j);
   }

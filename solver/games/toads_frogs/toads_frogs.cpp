@@ -79,7 +79,8 @@ std::string format(const Position& p) {
 
 Position parse(std::string_view text, std::optional<Player> default_turn) {
   // built only for an error: a lookup of a good position allocates nothing here
-  const auto quoted = [&] { return "position '" + std::string(text) + "': "; };
+  // (a long one cut short with its size: a line of a megabyte is not echoed whole)
+  const auto quoted = [&] { return "position '" + printable_excerpt(text) + "': "; };
   std::string_view s = text;
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);

@@ -142,6 +142,7 @@ int run_find(const FindOptions& o, const Host& host) {
   } else {
     std::ostringstream s;
     if (a.contains("value") && a["value"].is_string()) s << "value " << a["value"].get<std::string>() << ": ";
+    else if (a.contains("characters")) s << "value (" << a["characters"].get<uint64_t>() << " characters): ";
     s << a["values"].get<uint64_t>() << " distinct value(s) on boards of 1.." << a["maxLength"].get<int>() << " cells\n";
     s << "cells  boards\n";
     for (const auto& e : a["byLength"])

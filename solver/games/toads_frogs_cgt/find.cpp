@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <bit>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -217,9 +218,10 @@ FindIndex FindIndex::build(const Boards& boards, const TierSource& source, const
 
 FindIndex::FindIndex(FindIndex&& o) noexcept
     : owned_(std::move(o.owned_)), map_(o.map_), data_(o.map_ ? o.data_ : owned_.data()), size_(o.size_),
-      where_(std::move(o.where_)), forms_(o.forms_), classes_(o.classes_), pairs_(o.pairs_), table_off_(o.table_off_),
-      body_off_(o.body_off_), keys_off_(o.keys_off_), neg_off_(o.neg_off_), mean_off_(o.mean_off_),
-      temp_off_(o.temp_off_), info_off_(o.info_off_), offsets_off_(o.offsets_off_), stream_off_(o.stream_off_),
+      where_(std::move(o.where_)), stamp_(o.stamp_), loaded_ns_(o.loaded_ns_), forms_(o.forms_),
+      classes_(o.classes_), pairs_(o.pairs_), table_off_(o.table_off_), body_off_(o.body_off_),
+      keys_off_(o.keys_off_), neg_off_(o.neg_off_), mean_off_(o.mean_off_), temp_off_(o.temp_off_),
+      info_off_(o.info_off_), offsets_off_(o.offsets_off_), stream_off_(o.stream_off_),
       verified_(std::move(o.verified_)), class_size_(std::move(o.class_size_)) {
   o.map_ = nullptr;
   o.data_ = nullptr;
@@ -320,6 +322,9 @@ FindIndex FindIndex::load(const std::string& file, const Boards& boards, uint32_
     throw std::runtime_error(file + " is not a find index of this database: not a regular file");
   }
   FindIndex x;
+  x.stamp_ = stamp_of(fd);
+  x.loaded_ns_ = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                     std::chrono::system_clock::now().time_since_epoch()).count();
   x.size_ = static_cast<size_t>(st.st_size);
   if (x.size_ > 0) {
     void* m = ::mmap(nullptr, x.size_, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -336,6 +341,26 @@ FindIndex FindIndex::load(const std::string& file, const Boards& boards, uint32_
   ::close(fd);
   x.attach(file, boards, forms);
   return x;
+}
+
+std::optional<FindIndex::FileStamp> FindIndex::stamp_of(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return std::nullopt;
+  auto ns = [](const timespec& t) { return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec; };
+  return FileStamp{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_size),
+                   ns(st.st_mtim), ns(st.st_ctim)};
+}
+
+bool FindIndex::unchanged(const std::string& file) const {
+  // a file changed shortly before it was mapped may change again within the same tick of the
+  // file system's clock, its times unchanged: such an index is mapped again at every query
+  constexpr int64_t kRacyNs = 2'000'000'000;
+  if (!stamp_ || std::max(stamp_->mtime_ns, stamp_->ctime_ns) > loaded_ns_ - kRacyNs) return false;
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const std::optional<FileStamp> now = stamp_of(fd);
+  ::close(fd);
+  return now == stamp_;
 }
 
 void FindIndex::save(const std::string& file) const {
@@ -528,6 +553,7 @@ std::optional<uint32_t> find_target(const FindIndex& index, const FormReader& re
   const bool stored = length <= text_cap;
   const std::string text = stored ? t.to_string(g) : std::string();
   out["value"] = stored ? nlohmann::ordered_json(text) : nlohmann::ordered_json(nullptr);
+  if (!stored) out["characters"] = length;  // as the database gives a value past its cap
   // a form keeps no text (keyed by its printed length) when its value or its atomic weight
   // prints past the cap: a short value may be such a form, so both keys are tried
   std::vector<uint32_t> candidates;
@@ -615,7 +641,7 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
   // the values met: a flag for a value lookup, a bit a form for a search by property (a
   // value lookup stays a few reads of the index, whatever the table's size)
   std::vector<uint64_t> occurs(target || absent ? 0 : (F + 63) / 64, 0);
-  bool target_occurs = false;
+  bool target_occurs = false, target_on_boards = false;  // (the latter: the properties aside)
   auto met = [&](uint32_t v) {
     if (target) target_occurs = true;
     else occurs[v / 64] |= uint64_t{1} << (v % 64);
@@ -624,6 +650,7 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
     const BoardClass& c = boards.cls(p.cls);
     if (mirrored && c.t == c.f) return;  // its mirror is stored: counted as itself
     const uint32_t v = mirrored ? index.negative(g) : g;
+    if (target) target_on_boards = true;
     if (!matches(v)) return;
     reduced[c.m] += p.count;
     met(v);
@@ -661,10 +688,18 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
 
   const nlohmann::ordered_json shortest = shortest_boards(boards, source, reader, kept, static_cast<size_t>(q.limit));
   out["shortest"] = shortest;
-  if (values == 0) {
-    std::string what = q.value ? "value " + printable_excerpt(*q.value) : "such a value";
-    out["message"] = "no board of 1.." + std::to_string(n) + " cells has " + what +
-                     (absent ? " (it is none of the database's " + std::to_string(F) + " values and followers)" : "");
+  if (values == 0) {  // what was asked, each property named: which of them left nothing
+    std::vector<std::string> asked;
+    if (q.outcome) asked.push_back("outcome class " + std::string(1, cgt::outcome_name(*q.outcome)));
+    if (q.kind) asked.push_back("kind " + std::string(cgt::kind_name(*q.kind)));
+    if (q.temperature_at_least) asked.push_back("temperature at least " + q.temperature_at_least->to_string());
+    if (q.mean) asked.push_back("mean " + q.mean->to_string());
+    std::string what = q.value ? "value " + printable_excerpt(*q.value) : "a value";
+    for (size_t i = 0; i < asked.size(); ++i) what += (i ? ", " : " with ") + asked[i];
+    std::string why;
+    if (absent) why = " (it is none of the database's " + std::to_string(F) + " values and followers)";
+    else if (target_on_boards) why = " (boards with that value occur, none with the properties asked for)";
+    out["message"] = "no board of 1.." + std::to_string(n) + " cells has " + what + why;
   }
   return out;
 }
@@ -678,17 +713,27 @@ nlohmann::ordered_json CgtInstance::find(const TierSource& source, const std::st
 
 nlohmann::ordered_json CgtInstance::find(const TierSource& source, const std::string& path, const FindQuery& q) const {
   const FormReader reader(source, layout());
+  const std::string file = (std::filesystem::path(path) / kFindIndexFile).string();
   std::shared_ptr<const FindIndex> index;
   {
     std::lock_guard lock(find_mutex_);
-    if (!find_index_ || find_path_ != path) {
-      find_index_ = std::make_shared<const FindIndex>(
-          FindIndex::load((std::filesystem::path(path) / kFindIndexFile).string(), boards_, reader.count()));
+    // the index kept from the last query, while its file is the one mapped (see unchanged())
+    if (!find_index_ || find_path_ != path || !find_index_->unchanged(file)) {
+      find_index_.reset();  // (a query still reading it keeps it mapped until it ends)
+      find_index_ = std::make_shared<const FindIndex>(FindIndex::load(file, boards_, reader.count()));
       find_path_ = path;
     }
     index = find_index_;
   }
-  return find_boards(*index, boards_, source, reader, q, text_cap());
+  try {
+    return find_boards(*index, boards_, source, reader, q, text_cap());
+  } catch (const std::runtime_error&) {
+    // a damaged block met (or the database's own damage): the index is not kept, so the next
+    // query maps the file again (one made again by `cgt index` is read at once)
+    std::lock_guard lock(find_mutex_);
+    if (find_index_ == index) find_index_.reset();
+    throw;
+  }
 }
 
 }  // namespace toadbase::toads_frogs_cgt

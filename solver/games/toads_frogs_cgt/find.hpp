@@ -69,6 +69,12 @@ class FindIndex {
   static FindIndex load(const std::string& file, const Boards& boards, uint32_t forms);
   /// Written whole or not at all (a temporary file synced and renamed over `file`).
   void save(const std::string& file) const;
+  /// Whether `file` is still the file this index was mapped from: the same inode, size and
+  /// times of change. A process that keeps an index between queries (serve, Python) maps it
+  /// again when not: an index made again is read, and a file changed in place (copied over,
+  /// cut short) is never read through the old mapping, where its bytes past a cut would stop
+  /// the process (SIGBUS) and its blocks checked before would be trusted.
+  bool unchanged(const std::string& file) const;
 
   FindIndex(FindIndex&&) noexcept;
   FindIndex& operator=(FindIndex&&) = delete;
@@ -134,6 +140,14 @@ class FindIndex {
   const char* data_ = nullptr;   // the file's bytes
   size_t size_ = 0;
   std::string where_;            // the file, for messages
+  struct FileStamp {
+    uint64_t dev = 0, ino = 0, size = 0;
+    int64_t mtime_ns = 0, ctime_ns = 0;
+    bool operator==(const FileStamp&) const = default;
+  };
+  static std::optional<FileStamp> stamp_of(int fd);
+  std::optional<FileStamp> stamp_;  // a loaded index's file when it was mapped
+  int64_t loaded_ns_ = 0;           // when (the realtime clock, as the file's times)
   uint32_t forms_ = 0, classes_ = 0;
   uint64_t pairs_ = 0;
   size_t table_off_ = 0, body_off_ = 0, keys_off_ = 0, neg_off_ = 0, mean_off_ = 0, temp_off_ = 0, info_off_ = 0,

@@ -98,8 +98,9 @@ Board CgtInstance::parse(const std::string& text, const std::string& turn) const
     throw BadPosition(e.what());
   }
   if (b.length > boards_.max_length())
-    throw BadPosition("board '" + text + "' has " + std::to_string(b.length) + " cells; this database holds every board of 1.." +
-                      std::to_string(boards_.max_length()) + " cells");
+    throw BadPosition("board '" + printable_excerpt(text) + "' has " + std::to_string(b.length) +
+                      " cells; this database holds every board of 1.." + std::to_string(boards_.max_length()) +
+                      " cells");
   return b;
 }
 
