@@ -309,7 +309,8 @@ void FindIndex::ensure(size_t off, size_t len) const {
 void FindIndex::check_columns() const { ensure(neg_off_, offsets_off_ - neg_off_); }
 
 FindIndex FindIndex::load(const std::string& file, const Boards& boards, uint32_t forms) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  // (O_NONBLOCK: a FIFO put in its place is refused below, not waited on)
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     if (errno == ENOENT)
       throw Unavailable("no find index " + file + ": make it once with toadbase cgt index --db " +
@@ -322,7 +323,7 @@ FindIndex FindIndex::load(const std::string& file, const Boards& boards, uint32_
     throw std::runtime_error(file + " is not a find index of this database: not a regular file");
   }
   FindIndex x;
-  x.stamp_ = stamp_of(fd);
+  x.stamp_ = stamp_from(st);
   x.loaded_ns_ = std::chrono::duration_cast<std::chrono::nanoseconds>(
                      std::chrono::system_clock::now().time_since_epoch()).count();
   x.size_ = static_cast<size_t>(st.st_size);
@@ -343,24 +344,21 @@ FindIndex FindIndex::load(const std::string& file, const Boards& boards, uint32_
   return x;
 }
 
-std::optional<FindIndex::FileStamp> FindIndex::stamp_of(int fd) {
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) return std::nullopt;
+FindIndex::FileStamp FindIndex::stamp_from(const struct ::stat& st) {
   auto ns = [](const timespec& t) { return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec; };
-  return FileStamp{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_size),
-                   ns(st.st_mtim), ns(st.st_ctim)};
+  return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino), static_cast<uint64_t>(st.st_size),
+          ns(st.st_mtim), ns(st.st_ctim)};
 }
 
 bool FindIndex::unchanged(const std::string& file) const {
   // a file changed shortly before it was mapped may change again within the same tick of the
-  // file system's clock, its times unchanged: such an index is mapped again at every query
+  // file system's clock, its times unchanged: such an index is mapped again at every query.
+  // (ctime alone: any change, times set included, makes it now; mtime can be set to any time)
   constexpr int64_t kRacyNs = 2'000'000'000;
-  if (!stamp_ || std::max(stamp_->mtime_ns, stamp_->ctime_ns) > loaded_ns_ - kRacyNs) return false;
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  const std::optional<FileStamp> now = stamp_of(fd);
-  ::close(fd);
-  return now == stamp_;
+  if (!stamp_ || stamp_->ctime_ns > loaded_ns_ - kRacyNs) return false;
+  struct stat st {};  // (stat, not open: no descriptor taken, no wait on a FIFO put there)
+  if (::stat(file.c_str(), &st) != 0) return false;
+  return stamp_from(st) == *stamp_;
 }
 
 void FindIndex::save(const std::string& file) const {
@@ -719,21 +717,14 @@ nlohmann::ordered_json CgtInstance::find(const TierSource& source, const std::st
     std::lock_guard lock(find_mutex_);
     // the index kept from the last query, while its file is the one mapped (see unchanged())
     if (!find_index_ || find_path_ != path || !find_index_->unchanged(file)) {
-      find_index_.reset();  // (a query still reading it keeps it mapped until it ends)
+      find_index_.reset();  // (a query still reading it keeps it mapped until it ends: a file
+                            // cut short under it still faults; see unchanged())
       find_index_ = std::make_shared<const FindIndex>(FindIndex::load(file, boards_, reader.count()));
       find_path_ = path;
     }
     index = find_index_;
   }
-  try {
-    return find_boards(*index, boards_, source, reader, q, text_cap());
-  } catch (const std::runtime_error&) {
-    // a damaged block met (or the database's own damage): the index is not kept, so the next
-    // query maps the file again (one made again by `cgt index` is read at once)
-    std::lock_guard lock(find_mutex_);
-    if (find_index_ == index) find_index_.reset();
-    throw;
-  }
+  return find_boards(*index, boards_, source, reader, q, text_cap());
 }
 
 }  // namespace toadbase::toads_frogs_cgt

@@ -34,6 +34,8 @@
 // class read on from it.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <atomic>
 #include <cstring>
 #include <map>
@@ -71,9 +73,11 @@ class FindIndex {
   void save(const std::string& file) const;
   /// Whether `file` is still the file this index was mapped from: the same inode, size and
   /// times of change. A process that keeps an index between queries (serve, Python) maps it
-  /// again when not: an index made again is read, and a file changed in place (copied over,
-  /// cut short) is never read through the old mapping, where its bytes past a cut would stop
-  /// the process (SIGBUS) and its blocks checked before would be trusted.
+  /// again when not: an index made again is read, and a query that begins after a file was
+  /// changed in place (copied over, cut short) does not read it through the old mapping,
+  /// where its bytes past a cut would stop the process (SIGBUS) and its blocks checked before
+  /// would be trusted. A query already reading the old mapping still does: an index is
+  /// replaced by a new file renamed over it (as `cgt index` does), never rewritten in place.
   bool unchanged(const std::string& file) const;
 
   FindIndex(FindIndex&&) noexcept;
@@ -145,7 +149,7 @@ class FindIndex {
     int64_t mtime_ns = 0, ctime_ns = 0;
     bool operator==(const FileStamp&) const = default;
   };
-  static std::optional<FileStamp> stamp_of(int fd);
+  static FileStamp stamp_from(const struct ::stat& st);
   std::optional<FileStamp> stamp_;  // a loaded index's file when it was mapped
   int64_t loaded_ns_ = 0;           // when (the realtime clock, as the file's times)
   uint32_t forms_ = 0, classes_ = 0;
