@@ -313,6 +313,27 @@ TEST_CASE("a work budget stops a costly value part way, and the table stays whol
     }
   }
   {
+    // a budget with a stop: asked once every kPollSteps steps taken, and its true ends the
+    // work as a spent budget does (Python's Ctrl-C during a value's work)
+    struct Asked {
+      int times = 0, stop_at = 3;
+    } asked;
+    const WorkBudget::Stop stop = [](void* c) {
+      Asked& a = *static_cast<Asked*>(c);
+      return ++a.times == a.stop_at;
+    };
+    WorkBudget budget(UINT64_MAX, stop, &asked);
+    WorkBudget::spend(WorkBudget::kPollSteps - 1);
+    CHECK(asked.times == 0);
+    WorkBudget::spend();
+    CHECK(asked.times == 1);
+    WorkBudget::spend(WorkBudget::kPollSteps);
+    CHECK(asked.times == 2);
+    CHECK_THROWS_AS(t.to_string(t.parse("{^256|*256}")), WorkLimit);  // stopped at the third
+    CHECK(asked.times == 3);
+    CHECK(budget.spent() == budget.limit());
+  }
+  {
     // budgets nest: the innermost counts, the outer one resumes where it was
     WorkBudget outer(1000);
     WorkBudget::spend(10);

@@ -37,6 +37,15 @@ class WorkLimit : public std::exception {
 class WorkBudget {
  public:
   explicit WorkBudget(uint64_t steps) : limit_(steps), left_(steps), outer_(current()) { current() = this; }
+  /// As above, asking stop(context) every kPollSteps steps taken: true ends the work as a
+  /// spent budget does (WorkLimit). A caller's way to be interrupted by what only it can see
+  /// (Python's Ctrl-C, whose flag is read under the interpreter's lock).
+  using Stop = bool (*)(void* context);
+  static constexpr uint64_t kPollSteps = uint64_t{1} << 16;
+  WorkBudget(uint64_t steps, Stop stop, void* context) : WorkBudget(steps) {
+    stop_ = stop;
+    context_ = context;
+  }
   ~WorkBudget() { current() = outer_; }
   WorkBudget(const WorkBudget&) = delete;
   WorkBudget& operator=(const WorkBudget&) = delete;
@@ -56,6 +65,13 @@ class WorkBudget {
       throw WorkLimit(limit_);
     }
     left_ -= steps;
+    if (stop_ && (polled_ += steps) >= kPollSteps) {
+      polled_ = 0;
+      if (stop_(context_)) {
+        left_ = 0;
+        throw WorkLimit(limit_);
+      }
+    }
   }
   static WorkBudget*& current() {
     static constinit thread_local WorkBudget* b = nullptr;
@@ -63,6 +79,9 @@ class WorkBudget {
   }
   uint64_t limit_, left_;
   WorkBudget* outer_;
+  Stop stop_ = nullptr;
+  void* context_ = nullptr;
+  uint64_t polled_ = 0;  // steps since stop_ was last asked
 };
 
 }  // namespace toadbase::core

@@ -152,7 +152,9 @@ def test_every_function_against_the_command_bad_input_and_threads(installed, dbs
     assert status("batch bad turn") == -1 and message("batch bad turn").startswith("turn: ")
     long_garbage = next(line for line in rest if line.startswith("long garbage: "))
     m = re.fullmatch(r"long garbage: status -3, message of (\d+) bytes, ends (.*)", long_garbage)
-    assert m and int(m.group(1)) <= 4096 and m.group(2) == " bytes in all)", long_garbage
+    # the parser quotes a long position cut short with its size (the C API also cuts any
+    # message past 4096 bytes, "... (N bytes in all)", which no message reaches now)
+    assert m and int(m.group(1)) < 1000, long_garbage
     assert status("batch a NULL entry") == 1
     assert message("batch a NULL entry") == "positions[1]: the position is NULL"
     assert status("open missing") == -2 and "/nonexistent/toadbase-db" in message("open missing")

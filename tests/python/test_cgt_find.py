@@ -237,6 +237,33 @@ def test_a_long_board_is_quoted_cut_short(indexed, tmp_path):
     assert len(str(e.value)) < 400 and "(1000000 bytes)" in str(e.value)
 
 
+def test_ctrl_c_stops_a_long_find(indexed):
+    """{^256|*256} is eleven characters and minutes of work to print; serve bounds it
+    (--max-value-steps), Python runs it unbounded but open to Ctrl-C: KeyboardInterrupt soon
+    after the signal (it came only when the call returned), and the database still answers.
+    In a process of its own, for its signal."""
+    path, db, answers = indexed
+    script = r"""
+import os, signal, sys, threading, time
+import toadbase
+db = toadbase.open(sys.argv[1])
+before = db.find("^", limit=2)
+threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+t = time.monotonic()
+try:
+    db.find("{^256|*256}")
+    print("returned")
+except KeyboardInterrupt:
+    print("interrupted %.2f" % (time.monotonic() - t))
+assert db.find("^", limit=2) == before
+"""
+    r = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    lines = r.stdout.split()
+    assert lines[0::2] == ["interrupted"], r.stdout
+    assert all(float(x) < 20 for x in lines[1::2]), r.stdout
+
+
 def test_a_kept_index_follows_its_file(tmp_path):
     """A process keeps the index it read between queries (serve, Python): an index made again
     is read at the next query, one copied over or cut short in place is never read through

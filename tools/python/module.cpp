@@ -36,6 +36,7 @@
 #include "db/database.hpp"
 #include "solver/core/threads.hpp"
 #include "solver/core/printable.hpp"
+#include "solver/core/work_budget.hpp"
 #include "tools/cli.hpp"
 #include "tools/info.hpp"
 #include "tools/open.hpp"
@@ -261,6 +262,30 @@ struct State {
     return opened;
   }
 };
+
+/// Runs work on typed game values (find, a claim of validate), which a short value can make
+/// last minutes, without the interpreter's lock and open to Ctrl-C: the work asks for
+/// Python's signals every WorkBudget::kPollSteps of its steps, under the lock, and stops at
+/// one (WorkLimit out of the engine, where nothing is left half-changed); the
+/// KeyboardInterrupt is raised when it has returned.
+template <class Work>
+void interruptible(Work&& work) {
+  bool interrupted = false;
+  {
+    py::gil_scoped_release release;
+    const core::WorkBudget::Stop signalled = [](void*) -> bool {
+      py::gil_scoped_acquire gil;
+      return PyErr_CheckSignals() != 0;
+    };
+    core::WorkBudget budget(std::numeric_limits<uint64_t>::max(), signalled, nullptr);
+    try {
+      work();
+    } catch (const core::WorkLimit&) {
+      interrupted = true;
+    }
+  }
+  if (interrupted) throw py::error_already_set();
+}
 
 /// Opens a database the way the command does; a missing directory is FileNotFoundError.
 std::shared_ptr<State> open_state(const std::string& path, size_t cache_bytes) {
@@ -599,10 +624,7 @@ class Database {
     if (!whole) throw py::error_already_set();
     params["limit"] = py::str(whole).cast<std::string>();
     nlohmann::ordered_json j;
-    {
-      py::gil_scoped_release release;
-      j = o->instance->find(*o->db, state_->folder, params);
-    }
+    interruptible([&] { j = o->instance->find(*o->db, state_->folder, params); });
     return to_python(j);
   }
 
@@ -616,8 +638,7 @@ class Database {
       if (!line.empty() && line.back() == '\n') line.pop_back();
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (tools::skipped_line(line)) return;
-      py::gil_scoped_release release;
-      tally.add(lineno, line);
+      interruptible([&] { tally.add(lineno, line); });
     };
     std::string file = "-";
     if (py::isinstance<py::str>(claims) || py::isinstance<py::bytes>(claims) ||
