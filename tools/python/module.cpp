@@ -263,13 +263,22 @@ struct State {
   }
 };
 
+/// Whether the caller runs on Python's main thread, the one signals are handled on (called
+/// with the interpreter's lock held).
+bool on_main_thread() {
+  py::module_ threading = py::module_::import("threading");
+  return threading.attr("current_thread")().is(threading.attr("main_thread")());
+}
+
 /// Runs work on typed game values (find, a claim of validate), which a short value can make
-/// last minutes, without the interpreter's lock and open to Ctrl-C: the work asks for
-/// Python's signals every WorkBudget::kPollSteps of its steps, under the lock, and stops at
-/// one (WorkLimit out of the engine, where nothing is left half-changed); the
-/// KeyboardInterrupt is raised when it has returned.
+/// last minutes, without the interpreter's lock and, on the main thread, open to Ctrl-C: the
+/// work asks for Python's signals every WorkBudget::kPollSteps of its steps, under the lock,
+/// and stops at one (WorkLimit out of the engine, where nothing is left half-changed); the
+/// KeyboardInterrupt is raised when it has returned. (Another thread sees no signal: its
+/// work is not stopped to take the lock for nothing.) Not polled: a make() of thousands of
+/// options a side, whose pairs are charged at once before they are compared.
 template <class Work>
-void interruptible(Work&& work) {
+void interruptible(bool main_thread, Work&& work) {
   bool interrupted = false;
   {
     py::gil_scoped_release release;
@@ -277,7 +286,7 @@ void interruptible(Work&& work) {
       py::gil_scoped_acquire gil;
       return PyErr_CheckSignals() != 0;
     };
-    core::WorkBudget budget(std::numeric_limits<uint64_t>::max(), signalled, nullptr);
+    core::WorkBudget budget(std::numeric_limits<uint64_t>::max(), main_thread ? signalled : nullptr, nullptr);
     try {
       work();
     } catch (const core::WorkLimit&) {
@@ -624,7 +633,7 @@ class Database {
     if (!whole) throw py::error_already_set();
     params["limit"] = py::str(whole).cast<std::string>();
     nlohmann::ordered_json j;
-    interruptible([&] { j = o->instance->find(*o->db, state_->folder, params); });
+    interruptible(on_main_thread(), [&] { j = o->instance->find(*o->db, state_->folder, params); });
     return to_python(j);
   }
 
@@ -634,11 +643,15 @@ class Database {
     const std::string t = turn_arg(turn);
     const int shown = static_cast<int>(int_arg(show, "show", 0, std::numeric_limits<int>::max()));
     tools::ClaimTally tally(*o, t, shown);
+    const bool main_thread = on_main_thread();
     auto line_of = [&](uint64_t lineno, std::string line) {
       if (!line.empty() && line.back() == '\n') line.pop_back();
       if (!line.empty() && line.back() == '\r') line.pop_back();
       if (tools::skipped_line(line)) return;
-      interruptible([&] { tally.add(lineno, line); });
+      // each line's work polled, and Ctrl-C between lines too: many cheap lines never reach
+      // a poll of their own (the lock is held here)
+      if (lineno % 1024 == 0 && PyErr_CheckSignals() != 0) throw py::error_already_set();
+      interruptible(main_thread, [&] { tally.add(lineno, line); });
     };
     std::string file = "-";
     if (py::isinstance<py::str>(claims) || py::isinstance<py::bytes>(claims) ||
