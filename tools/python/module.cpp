@@ -852,8 +852,7 @@ nlohmann::json given_parameters(const tools::Game& game, const py::kwargs& kwarg
 class DefaultInterrupt {
  public:
   DefaultInterrupt() {
-    py::module_ threading = py::module_::import("threading");
-    if (!threading.attr("current_thread")().is(threading.attr("main_thread")())) return;
+    if (!on_main_thread()) return;
     if (sigaction(SIGINT, nullptr, &saved_) != 0 || saved_.sa_handler == SIG_IGN) return;
     struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;

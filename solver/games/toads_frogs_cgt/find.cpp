@@ -350,14 +350,14 @@ FindIndex::FileStamp FindIndex::stamp_from(const struct ::stat& st) {
           ns(st.st_mtim), ns(st.st_ctim)};
 }
 
-bool FindIndex::unchanged(const std::string& file) const {
+bool FindIndex::unchanged() const {
   // a file changed shortly before it was mapped may change again within the same tick of the
   // file system's clock, its times unchanged: such an index is mapped again at every query.
   // (ctime alone: any change, times set included, makes it now; mtime can be set to any time)
   constexpr int64_t kRacyNs = 2'000'000'000;
   if (!stamp_ || stamp_->ctime_ns > loaded_ns_ - kRacyNs) return false;
   struct stat st {};  // (stat, not open: no descriptor taken, no wait on a FIFO put there)
-  if (::stat(file.c_str(), &st) != 0) return false;
+  if (::stat(where_.c_str(), &st) != 0) return false;
   return stamp_from(st) == *stamp_;
 }
 
@@ -716,7 +716,7 @@ nlohmann::ordered_json CgtInstance::find(const TierSource& source, const std::st
   {
     std::lock_guard lock(find_mutex_);
     // the index kept from the last query, while its file is the one mapped (see unchanged())
-    if (!find_index_ || find_path_ != path || !find_index_->unchanged(file)) {
+    if (!find_index_ || find_path_ != path || !find_index_->unchanged()) {
       find_index_.reset();  // (a query still reading it keeps it mapped until it ends: a file
                             // cut short under it still faults; see unchanged())
       find_index_ = std::make_shared<const FindIndex>(FindIndex::load(file, boards_, reader.count()));

@@ -71,14 +71,14 @@ class FindIndex {
   static FindIndex load(const std::string& file, const Boards& boards, uint32_t forms);
   /// Written whole or not at all (a temporary file synced and renamed over `file`).
   void save(const std::string& file) const;
-  /// Whether `file` is still the file this index was mapped from: the same inode, size and
+  /// Whether its file is still the one this index was mapped from: the same inode, size and
   /// times of change. A process that keeps an index between queries (serve, Python) maps it
   /// again when not: an index made again is read, and a query that begins after a file was
   /// changed in place (copied over, cut short) does not read it through the old mapping,
   /// where its bytes past a cut would stop the process (SIGBUS) and its blocks checked before
   /// would be trusted. A query already reading the old mapping still does: an index is
   /// replaced by a new file renamed over it (as `cgt index` does), never rewritten in place.
-  bool unchanged(const std::string& file) const;
+  bool unchanged() const;
 
   FindIndex(FindIndex&&) noexcept;
   FindIndex& operator=(FindIndex&&) = delete;
@@ -143,7 +143,7 @@ class FindIndex {
   void* map_ = nullptr;          // a loaded one's mapping
   const char* data_ = nullptr;   // the file's bytes
   size_t size_ = 0;
-  std::string where_;            // the file, for messages
+  std::string where_;            // the file (a made index: words saying so), for messages
   struct FileStamp {
     uint64_t dev = 0, ino = 0, size = 0;
     int64_t mtime_ns = 0, ctime_ns = 0;
