@@ -329,8 +329,16 @@ TEST_CASE("a work budget stops a costly value part way, and the table stays whol
     CHECK(asked.times == 1);
     WorkBudget::spend(WorkBudget::kPollSteps);
     CHECK(asked.times == 2);
-    CHECK_THROWS_AS(t.to_string(t.parse("{^256|*256}")), WorkLimit);  // stopped at the third
+    // work paid for before it began counts towards the stop, not against the budget again
+    const uint64_t spent = budget.spent();
+    WorkBudget::paid(WorkBudget::kPollSteps - 1);
+    CHECK(asked.times == 2);
+    asked.stop_at = 4;
+    WorkBudget::paid(1);
     CHECK(asked.times == 3);
+    CHECK(budget.spent() == spent);
+    CHECK_THROWS_AS(t.to_string(t.parse("{^256|*256}")), WorkLimit);  // stopped at the fourth
+    CHECK(asked.times == 4);
     CHECK(budget.spent() == budget.limit());
   }
   {

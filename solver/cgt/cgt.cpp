@@ -278,11 +278,13 @@ std::optional<std::pair<int, unsigned>> nus_shape(std::span<const FormId> left, 
 }
 
 /// Drops the options of a side that another option of it dominates (Left keeps the greatest,
-/// Right the least).
+/// Right the least). Its pairs were paid for by make() before it began; each row of them is
+/// counted towards a stop (Ctrl-C in Python), with nothing changed yet but caches.
 void drop_dominated(FormTable& t, IdVec& side, bool is_left) {
   if (side.size() < 2) return;
   size_t kept = 0;
   for (size_t i = 0; i < side.size(); ++i) {
+    core::WorkBudget::paid(side.size() / 16);
     bool dominated = false;
     for (size_t j = 0; j < side.size() && !dominated; ++j) {
       if (j == i) continue;

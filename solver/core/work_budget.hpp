@@ -55,6 +55,12 @@ class WorkBudget {
   static void spend(uint64_t steps = 1) {
     if (WorkBudget* b = current()) [[unlikely]] b->take(steps);
   }
+  /// `steps` steps of work already paid for (a charge made up front, before the work, so
+  /// that work too large is refused before it begins): taken from no budget, but counted
+  /// towards the next ask of a stop, so that the work it paid for stays open to one.
+  static void paid(uint64_t steps) {
+    if (WorkBudget* b = current()) [[unlikely]] b->count_towards_stop(steps);
+  }
   uint64_t spent() const { return limit_ - left_; }
   uint64_t limit() const { return limit_; }
 
@@ -65,6 +71,9 @@ class WorkBudget {
       throw WorkLimit(limit_);
     }
     left_ -= steps;
+    count_towards_stop(steps);
+  }
+  void count_towards_stop(uint64_t steps) {
     if (stop_ && (polled_ += steps) >= kPollSteps) {
       polled_ = 0;
       if (stop_(context_)) {
