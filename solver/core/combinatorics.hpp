@@ -82,10 +82,11 @@ class ColexByteRank {
           table_[static_cast<size_t>((k * rows_ + c) * 256 + b)] = static_cast<uint32_t>(r);  // C(31, 15) < 2^32
         }
     for (uint32_t m = 0; m < low_.size(); ++m) low_[m] = static_cast<uint32_t>(by_bytes(m));
+    low_count_ = static_cast<uint32_t>(low_.size());
   }
   /// The rank of `mask` (below 2^bits): one lookup below 2^16, else by_bytes.
   [[gnu::always_inline]] uint64_t operator()(uint32_t mask) const {
-    if (mask < low_.size()) return low_[mask];
+    if (mask < low_count_) return low_[mask];
     return by_bytes(mask);
   }
 
@@ -107,6 +108,7 @@ class ColexByteRank {
   int bytes_, rows_;  // rows: the elements below a byte, 0 .. 8 * bytes
   std::vector<uint32_t> table_;
   std::vector<uint32_t> low_;  // [mask]: the rank of every subset of {0..min(bits, 16) - 1}
+  uint32_t low_count_ = 0;     // low_.size(), one load where the size took two and a shift
 };
 
 /// The sum of the indices of the set bits of x (no loop over them).
