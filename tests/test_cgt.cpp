@@ -365,6 +365,32 @@ TEST_CASE("a work budget stops a costly value part way, and the table stays whol
     CHECK_THROWS_AS(t.make(std::span<const FormId>(wide), std::span<const FormId>(&low, 1)), WorkLimit);
     CHECK(budget.spent() == budget.limit());
   }
+  {
+    // a form of 2,000 switches a side: its dominance pairs are paid for at once, before they
+    // are compared, and the pass that looks for reversible options after them is charged as
+    // it goes; both are counted towards the stop, so that it is asked all through the work
+    // (once, at the charge made up front, when they were not: Python's Ctrl-C waited for them)
+    std::vector<FormId> wide;
+    for (int i = 1; i <= 2000; ++i) {
+      const FormId x = t.number(Dyadic::fraction(i, 6));  // i/64
+      wide.push_back(t.make({x}, {t.negate(x)}));
+    }
+    struct Asked {
+      int times = 0;
+    } asked;
+    const WorkBudget::Stop count = [](void* c) {
+      ++static_cast<Asked*>(c)->times;
+      return false;
+    };
+    WorkBudget budget(UINT64_MAX, count, &asked);
+    const FormId g = t.make(std::span<const FormId>(wide), std::span<const FormId>(wide));
+    // 2 x 2,000^2 / 16 pairs paid for at once, as many counted row by row, and 2 x 2,000 x
+    // 4,000 / 16 charged in the reversal pass: some 20 asks of the stop, each 2^16 steps
+    INFO("asked " << asked.times);
+    CHECK(asked.times >= 12);
+    CHECK(budget.spent() >= 2 * 2000 * 4000 / 16);
+    CHECK(t.to_string(g) == "0");  // {A|A} with A = -A: the second player mirrors
+  }
   // the same table, past its interrupted work, answers as a fresh one does
   FormTable fresh;
   for (const char* v : {"{^32|*32}", "{^64|*64}", "{2|-1}", "^3*", "{1|{0|-1}}", "*5", "^<2>*", "{0|^256}"}) {

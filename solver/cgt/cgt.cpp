@@ -714,7 +714,9 @@ FormId FormTable::make(std::span<const FormId> left_in, std::span<const FormId> 
   // a step, one for 16 options (what the form may keep), and one for 16 of the pairs of a
   // side's options compared for dominance (most settled by their stops, quickly, but a
   // side of 60,000 switches is 3.6e9 of them): charged before anything is changed, so a
-  // typed form too wide to make is refused before the work
+  // typed form too wide to make is refused before the work (and counted towards a stop row
+  // by row as they are compared: drop_dominated). The pass for reversible options is charged
+  // as it goes, an option at a time (it changes nothing of the table either)
   const uint64_t nl = left_in.size(), nr = right_in.size();
   core::WorkBudget::spend(1 + (nl + nr) / 16 + (nl * nl + nr * nr) / 16);
   IdVec l(left_in), r(right_in);
@@ -765,6 +767,9 @@ FormId FormTable::make(std::span<const FormId> left_in, std::span<const FormId> 
       const Pending g{l.span(), r.span()};
       next.clear();
       for (FormId x : l) {
+        // each of x's Right options is compared with the pending form's options (a step for
+        // 16 of those pairs, as the dominance pairs above: a wide form's pass is long)
+        core::WorkBudget::spend(right(x).size() * (l.size() + r.size()) / 16);
         FormId reverser = kNoForm;
         for (FormId xr : right(x))
           if (leq_to_pending(xr, g)) {
@@ -788,6 +793,7 @@ FormId FormTable::make(std::span<const FormId> left_in, std::span<const FormId> 
       next.clear();
       bool changed_r = false;
       for (FormId x : r) {
+        core::WorkBudget::spend(left(x).size() * (l.size() + r.size()) / 16);
         FormId reverser = kNoForm;
         for (FormId xl : left(x))
           if (leq_from_pending(g, xl)) {

@@ -275,8 +275,9 @@ bool on_main_thread() {
 /// work asks for Python's signals every WorkBudget::kPollSteps of its steps, under the lock,
 /// and stops at one (WorkLimit out of the engine, where nothing is left half-changed); the
 /// KeyboardInterrupt is raised when it has returned. (Another thread sees no signal: its
-/// work is not stopped to take the lock for nothing.) Not polled: a make() of thousands of
-/// options a side, whose pairs are charged at once before they are compared.
+/// work is not stopped to take the lock for nothing.) A make() of thousands of options a side
+/// pays for its dominance pairs at once, before comparing them, and counts each row of them
+/// towards the poll as it goes (WorkBudget::paid()).
 template <class Work>
 void interruptible(bool main_thread, Work&& work) {
   bool interrupted = false;
