@@ -99,8 +99,16 @@ def solves_section(solves, resumes, summ):
             n, f"{r['positions']:,}", r["record"], minutes(r["wall_seconds"]), minutes(r["seconds"]),
             r["positionsPerSecond"] / 1e6, gib(r["peak_rss_kb"]), r["diskBytes"] / 1e9, r["bitsPerPosition"],
             r["digest"]))
-    if solves:
+    machines = {}  # the machine of each row: one line if all ran on one, else the lengths of each
+    for n, r in solves.items():
+        machines.setdefault(r["machine"], []).append((n, r["run"]))
+    if len(machines) == 1:
         lines += ["", "Machine: %s (run %s)." % (list(solves.values())[-1]["machine"], list(solves.values())[-1]["run"])]
+    elif machines:
+        lines += ["", "Machines: " + "; ".join(
+            "length%s %s on %s (run%s %s)" % ("s" if len(ns) > 1 else "", " and ".join(str(n) for n, _ in ns), m,
+                                             "s" if len(ns) > 1 else "", ", ".join(run for _, run in ns))
+            for m, ns in machines.items()) + "."]
     if solves:
         longest = max(solves)
         now = plan(longest)
@@ -146,7 +154,7 @@ def solves_section(solves, resumes, summ):
     return lines
 
 
-def checks_section(ids):
+def checks_section(ids, rows=()):
     lines = ["## Checks that do not trust the solver", "",
              "A frog on cell 0 never moves (frogs move left) and is never jumped (the toad would land off the strip); a "
              "toad on the last cell likewise. So a board X of n-1 cells has the value and remoteness of F+X and of X+T "
@@ -158,6 +166,18 @@ def checks_section(ids):
     for (a, b), r in ids.items():
         lines.append("| %d and %d | %s | %s | %d | `%s`, `%s` |" % (a, b, f"{r['count']:,}", f"{r['wins']:,}",
                                                                   r["mismatches"], r["aDigest"], r["bDigest"]))
+    # a database checked here that is not the newest solve of its length: say which solve it was
+    newest = newest_by(rows, "solve")
+    earlier = {}
+    for (a, b), r in ids.items():
+        for n, digest in ((a, r["aDigest"]), (b, r["bDigest"])):
+            if n in newest and newest[n]["digest"] != digest:
+                earlier[digest] = next((x for x in rows if x.get("kind") == "solve" and x["digest"] == digest), None)
+    for digest, x in earlier.items():
+        lines += ["", "`%s`: an earlier solve of %s cells (%s, %s records), not the newest in the table above; "
+                  "the same boards in records of another width, so other stored bytes and another digest." % (
+                      digest, x["length"], x["run"], x["record"]) if x else
+                  "`%s`: a database no solve row of this file records." % digest]
     return lines
 
 
@@ -452,7 +472,7 @@ def main():
              "Made by `results/make_frontier.py` from `results/frontier.jsonl`, which `results/frontier.sh` fills from "
              "real runs; rerun it to remake this page.", ""]
     lines += solves_section(solves, resumes, summ)
-    lines += [""] + checks_section(ids)
+    lines += [""] + checks_section(ids, rows)
     lines += [""] + verify_section(rows)
     threads = threads_section(rows)
     if threads:
