@@ -4,8 +4,10 @@
 // the win/lose database, deterministic digests (threads, interrupted solves), verify catching
 // damage, and the command line (solve, query, cgt sum, analyze, verify).
 #include <catch2/catch.hpp>
+#include <unistd.h>
 
 #include <cstring>
+#include <functional>
 #include <map>
 #include <optional>
 #include <nlohmann/json.hpp>
@@ -17,6 +19,7 @@
 #include "pass_reads.hpp"
 #include "solver/cgt/cgt.hpp"
 #include "solver/games/toads_frogs_cgt/boards.hpp"
+#include "solver/games/toads_frogs_cgt/find.hpp"
 #include "solver/games/toads_frogs_cgt/forms.hpp"
 #include "solver/games/toads_frogs_cgt/instance.hpp"
 #include "serve_support.hpp"
@@ -863,4 +866,61 @@ TEST_CASE("cgt database over HTTP: /api/ answers what query and info --json prin
     CHECK((r.status == 200) == (q.rc == 0));
   }
   CHECK(s.get("/uwapi/toads-frogs-cgt/cgt9/").status == 404);
+}
+
+// ---- the find index ---------------------------------------------------------------------
+
+TEST_CASE("cgt find index: a file cut short in place under a loaded index is an error naming it, never a fault",
+          "[cgt][cgt-db][find]") {
+  // A process keeps an index between queries and reloads it when its file changed (see
+  // FindIndex::unchanged()); a query that began before the change reads on. Read through a
+  // mapping, the bytes past the cut stopped the process (SIGBUS); read through the file, a
+  // read past its end is an error naming the file.
+  const Solved s("cgt-find-cut", 14);
+  const auto& inst = cgt_of(s);
+  const cgtdb::FormReader reader(*s.opened.db, inst.layout());
+  const std::string file = s.dir / "cgt-find.index";
+  const cgtdb::FindIndex made = cgtdb::FindIndex::build(inst.boards(), *s.opened.db, reader);
+  made.save(file);
+  // (the cut falls past whole pages and blocks; the pairs span windows of 4 blocks)
+  REQUIRE(made.file_bytes() - 21 * uint64_t{made.forms()} > 8 * cgtdb::FindIndex::kBlock);
+  const uint32_t key_of_zero = cgtdb::FindIndex::key("0");
+  const std::vector<uint32_t> zero = made.forms_with_key(key_of_zero);
+  REQUIRE(zero.size() == 1);
+  uint64_t pairs_made = 0;
+  made.each_pair([&](uint32_t, uint32_t, const cgtdb::FindIndex::Pair&) { ++pairs_made; });
+  CHECK(pairs_made == made.pairs());
+
+  auto cut_after_loading = [&](const std::function<void(const cgtdb::FindIndex&)>& read) {
+    const std::string whole = read_file(file);
+    const cgtdb::FindIndex x = cgtdb::FindIndex::load(file, inst.boards(), reader.count());
+    REQUIRE(::truncate(file.c_str(), 4096) == 0);
+    CHECK_THROWS_WITH(read(x), Contains(file) && Contains("cut short"));
+    write_file(file, whole);
+  };
+  cut_after_loading([&](const auto& x) { (void)x.forms_with_key(key_of_zero); });
+  cut_after_loading([&](const auto& x) { (void)x.pairs_of(x.forms() - 1); });
+  cut_after_loading([&](const auto& x) { (void)x.negative(x.forms() - 1); });
+  cut_after_loading([&](const auto& x) { x.each_pair([](uint32_t, uint32_t, const cgtdb::FindIndex::Pair&) {}); });
+  cut_after_loading([&](const auto& x) { x.each_form([](uint32_t, const cgtdb::FindIndex::Row&) {}); });
+  // a scan already under way when the file is cut: the windows it has not read yet
+  {
+    const std::string whole = read_file(file);
+    const cgtdb::FindIndex x = cgtdb::FindIndex::load(file, inst.boards(), reader.count());
+    uint64_t seen = 0;
+    CHECK_THROWS_WITH(x.each_pair([&](uint32_t, uint32_t, const cgtdb::FindIndex::Pair&) {
+      if (seen++ == 0) REQUIRE(::truncate(file.c_str(), 4096) == 0);
+    }),
+                      Contains(file) && Contains("cut short"));
+    CHECK(seen < made.pairs());
+    write_file(file, whole);
+  }
+  // the file whole again: loaded, it reads as the index made
+  const cgtdb::FindIndex again = cgtdb::FindIndex::load(file, inst.boards(), reader.count());
+  CHECK(again.forms_with_key(key_of_zero) == zero);
+  uint64_t pairs_read = 0;
+  again.each_pair([&](uint32_t g, uint32_t neg, const cgtdb::FindIndex::Pair& p) {
+    pairs_read += neg == again.negative(g) && p.count > 0;
+  });
+  CHECK(pairs_read == made.pairs());
 }

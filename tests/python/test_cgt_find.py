@@ -289,9 +289,9 @@ except KeyboardInterrupt:
 
 def test_a_kept_index_follows_its_file(tmp_path):
     """A process keeps the index it read between queries (serve, Python): an index made again
-    is read at the next query, one copied over or cut short in place is never read through
-    the old mapping (its bytes past a cut stopped the process: SIGBUS; blocks checked before
-    were trusted as they now read), and one that met a damaged block is let go. Python reads
+    is read at the next query, one copied over or cut short in place is opened again (blocks
+    checked before were trusted as they now read; when the index was mapped, its bytes past a
+    cut stopped the process: SIGBUS), and one that met a damaged block is let go. Python reads
     the index where the database was opened, whatever the directory is later. Run in a
     process of its own: a fault here stops that process, not the test run."""
     script = r"""

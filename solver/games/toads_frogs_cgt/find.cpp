@@ -6,7 +6,6 @@
 #include "solver/games/toads_frogs_cgt/instance.hpp"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -210,26 +209,44 @@ FindIndex FindIndex::build(const Boards& boards, const TierSource& source, const
   }
   const uint64_t table_digest = xxh64(bytes.data() + kHeader, table_size);
   std::memcpy(bytes.data() + table_digest_at, &table_digest, 8);
-  x.data_ = bytes.data();
   x.size_ = bytes.size();
   x.attach("the index just made", boards, F);
   return x;
 }
 
 FindIndex::FindIndex(FindIndex&& o) noexcept
-    : owned_(std::move(o.owned_)), map_(o.map_), data_(o.map_ ? o.data_ : owned_.data()), size_(o.size_),
-      where_(std::move(o.where_)), stamp_(o.stamp_), loaded_ns_(o.loaded_ns_), forms_(o.forms_),
-      classes_(o.classes_), pairs_(o.pairs_), table_off_(o.table_off_), body_off_(o.body_off_),
-      keys_off_(o.keys_off_), neg_off_(o.neg_off_), mean_off_(o.mean_off_), temp_off_(o.temp_off_),
-      info_off_(o.info_off_), offsets_off_(o.offsets_off_), stream_off_(o.stream_off_),
-      verified_(std::move(o.verified_)), class_size_(std::move(o.class_size_)) {
-  o.map_ = nullptr;
-  o.data_ = nullptr;
+    : owned_(std::move(o.owned_)), fd_(o.fd_), size_(o.size_), where_(std::move(o.where_)), stamp_(o.stamp_),
+      loaded_ns_(o.loaded_ns_), forms_(o.forms_), classes_(o.classes_), pairs_(o.pairs_), table_off_(o.table_off_),
+      body_off_(o.body_off_), keys_off_(o.keys_off_), neg_off_(o.neg_off_), mean_off_(o.mean_off_),
+      temp_off_(o.temp_off_), info_off_(o.info_off_), offsets_off_(o.offsets_off_), stream_off_(o.stream_off_),
+      block_sum_(std::move(o.block_sum_)), verified_(std::move(o.verified_)), class_size_(std::move(o.class_size_)) {
+  o.fd_ = -1;
   o.size_ = 0;
 }
 
 FindIndex::~FindIndex() {
-  if (map_) ::munmap(map_, size_);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void FindIndex::read(size_t off, size_t len, void* to) const {
+  if (off > size_ || len > size_ - off) throw std::runtime_error(where_ + ": a read beyond the index (damaged)");
+  if (fd_ < 0) {
+    std::memcpy(to, owned_.data() + off, len);
+    return;
+  }
+  char* p = static_cast<char*>(to);
+  while (len > 0) {
+    const ssize_t r = ::pread(fd_, p, len, static_cast<off_t>(off));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) throw std::runtime_error("cannot read " + where_ + ": " + std::strerror(errno));
+    if (r == 0)
+      throw std::runtime_error(where_ + " was cut short while it was read (it ends before byte " + std::to_string(off) +
+                               " of " + std::to_string(size_) +
+                               "): replace an index by renaming a new file over it, as toadbase cgt index does");
+    p += r;
+    off += static_cast<size_t>(r);
+    len -= static_cast<size_t>(r);
+  }
 }
 
 void FindIndex::attach(const std::string& where, const Boards& boards, uint32_t forms) {
@@ -238,15 +255,18 @@ void FindIndex::attach(const std::string& where, const Boards& boards, uint32_t 
     return std::runtime_error(where + " is not a find index of this database: " + what +
                               " (make it again: toadbase cgt index --db DB)");
   };
-  if (size_ < kHeader || std::memcmp(data_, kMagic, sizeof kMagic) != 0) throw bad("it does not begin as one");
+  char head[kHeader];
+  if (size_ < kHeader) throw bad("it does not begin as one");
+  read(0, kHeader, head);
+  if (std::memcmp(head, kMagic, sizeof kMagic) != 0) throw bad("it does not begin as one");
   auto u32_at = [&](size_t at) {
     uint32_t v;
-    std::memcpy(&v, data_ + at, 4);
+    std::memcpy(&v, head + at, 4);
     return v;
   };
   auto u64_at = [&](size_t at) {
     uint64_t v;
-    std::memcpy(&v, data_ + at, 8);
+    std::memcpy(&v, head + at, 8);
     return v;
   };
   if (u32_at(24) != kVersion) throw bad("version " + std::to_string(u32_at(24)) + ", not " + std::to_string(kVersion));
@@ -266,7 +286,9 @@ void FindIndex::attach(const std::string& where, const Boards& boards, uint32_t 
   body_off_ = table_off_ + 8 * blocks;
   if (body_off_ + body != size_)
     throw bad(std::to_string(size_) + " bytes, not the " + std::to_string(body_off_ + body) + " its header says");
-  if (xxh64(data_ + table_off_, 8 * blocks) != sum) throw bad("its block table does not match its checksum (damaged)");
+  block_sum_.resize(blocks);
+  read(table_off_, 8 * blocks, block_sum_.data());
+  if (xxh64(block_sum_.data(), 8 * blocks) != sum) throw bad("its block table does not match its checksum (damaged)");
   keys_off_ = body_off_;
   neg_off_ = keys_off_ + 8 * F;
   mean_off_ = neg_off_ + 4 * F;
@@ -278,35 +300,80 @@ void FindIndex::attach(const std::string& where, const Boards& boards, uint32_t 
   for (uint64_t b = 0; b < blocks; ++b) verified_[b].store(0, std::memory_order_relaxed);
   try {
     ensure(offsets_off_, 8 * offsets);
-  } catch (const std::runtime_error&) {
+  } catch (const Damaged&) {
     throw bad("its offsets are damaged");
   }
+  Sequence in(*this, offsets_off_, offsets_off_ + 8 * offsets);
   uint64_t prev = 0;
   for (uint64_t j = 0; j < offsets; ++j) {
-    const uint64_t o = u64_at(offsets_off_ + 8 * j);
+    const uint64_t o = in.u64();
     if (o < prev || o > stream) throw bad("its offsets are out of order (damaged)");
     prev = o;
   }
   for (uint32_t k = 0; k < classes_; ++k) class_size_.push_back(boards.cls(k).size);
 }
 
-void FindIndex::ensure(size_t off, size_t len) const {
-  if (off < body_off_ || off > size_ || len > size_ - off)
-    throw std::runtime_error(where_ + ": a read beyond the index (damaged)");
-  if (len == 0) return;
-  for (size_t b = (off - body_off_) / kBlock, last = (off + len - 1 - body_off_) / kBlock; b <= last; ++b) {
+void FindIndex::check_blocks(size_t b, size_t n, const char* bytes) const {
+  for (size_t i = 0; i < n; ++i, ++b) {
     if (verified_[b].load(std::memory_order_acquire)) continue;
-    const size_t from = body_off_ + b * kBlock, bytes = std::min(kBlock, size_ - from);
-    uint64_t want;
-    std::memcpy(&want, data_ + table_off_ + 8 * b, 8);
-    if (xxh64(data_ + from, bytes) != want)
-      throw std::runtime_error(where_ + " is not a find index of this database: block " + std::to_string(b) +
+    const size_t from = body_off_ + b * kBlock, len = std::min(kBlock, size_ - from);
+    if (xxh64(bytes + i * kBlock, len) != block_sum_[b])
+      throw Damaged(where_ + " is not a find index of this database: block " + std::to_string(b) +
                                " does not match its checksum (damaged; make it again: toadbase cgt index --db DB)");
     verified_[b].store(1, std::memory_order_release);
   }
 }
 
-void FindIndex::check_columns() const { ensure(neg_off_, offsets_off_ - neg_off_); }
+void FindIndex::ensure(size_t off, size_t len) const {
+  if (off < body_off_ || off > size_ || len > size_ - off)
+    throw std::runtime_error(where_ + ": a read beyond the index (damaged)");
+  if (len == 0) return;
+  std::vector<char> block;
+  for (size_t b = (off - body_off_) / kBlock, last = (off + len - 1 - body_off_) / kBlock; b <= last; ++b) {
+    if (verified_[b].load(std::memory_order_acquire)) continue;
+    const size_t from = body_off_ + b * kBlock;
+    block.resize(std::min(kBlock, size_ - from));
+    read(from, block.size(), block.data());
+    check_blocks(b, 1, block.data());
+  }
+}
+
+void FindIndex::Sequence::refill() {
+  if (at_ >= to_) throw std::runtime_error(x_.where_ + ": the index ends inside what it describes (damaged)");
+  if (at_ < x_.body_off_ || to_ > x_.size_) throw std::runtime_error(x_.where_ + ": a read beyond the index (damaged)");
+  constexpr size_t kWindowBlocks = 4;  // 256 KiB
+  const size_t b = (at_ - x_.body_off_) / kBlock, from = x_.body_off_ + b * kBlock;
+  const size_t last = (to_ - 1 - x_.body_off_) / kBlock, n = std::min(kWindowBlocks, last - b + 1);
+  const size_t len = std::min(n * kBlock, x_.size_ - from);
+  buf_.resize(len);
+  x_.read(from, len, buf_.data());
+  x_.check_blocks(b, n, buf_.data());
+  p_ = buf_.data() + (at_ - from);
+  end_ = buf_.data() + (std::min(to_, from + len) - from);
+}
+
+uint64_t FindIndex::Sequence::varint() {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (at_ >= to_) throw std::runtime_error(x_.where_ + ": the index ends inside a pair (damaged)");
+    const uint8_t b = byte();
+    v |= uint64_t{b & 0x7fu} << shift;
+    if (!(b & 0x80)) return v;
+  }
+  throw std::runtime_error(x_.where_ + ": the index holds a number too long (damaged)");
+}
+
+FindIndex::Pair FindIndex::Sequence::pair(uint64_t& cls) {
+  cls += varint();
+  const uint64_t count = varint();
+  return x_.checked_pair(cls, count, varint());
+}
+
+FindIndex::Pair FindIndex::checked_pair(uint64_t cls, uint64_t count, uint64_t first) const {
+  if (cls >= classes_ || count == 0 || first >= class_size_[cls] || count > class_size_[cls] - first)
+    throw std::runtime_error(where_ + ": the index names boards its database does not hold (damaged)");
+  return {static_cast<uint32_t>(cls), count, first};
+}
 
 FindIndex FindIndex::load(const std::string& file, const Boards& boards, uint32_t forms) {
   // (O_NONBLOCK: a FIFO put in its place is refused below, not waited on)
@@ -323,23 +390,11 @@ FindIndex FindIndex::load(const std::string& file, const Boards& boards, uint32_
     throw std::runtime_error(file + " is not a find index of this database: not a regular file");
   }
   FindIndex x;
+  x.fd_ = fd;  // closed with x, also when attach throws
   x.stamp_ = stamp_from(st);
   x.loaded_ns_ = std::chrono::duration_cast<std::chrono::nanoseconds>(
                      std::chrono::system_clock::now().time_since_epoch()).count();
   x.size_ = static_cast<size_t>(st.st_size);
-  if (x.size_ > 0) {
-    void* m = ::mmap(nullptr, x.size_, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (m == MAP_FAILED) {
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      throw std::runtime_error("cannot read " + file + ": " + why);
-    }
-    x.map_ = m;
-    x.data_ = static_cast<const char*>(m);
-  } else {
-    x.data_ = x.owned_.data();
-  }
-  ::close(fd);
   x.attach(file, boards, forms);
   return x;
 }
@@ -351,8 +406,8 @@ FindIndex::FileStamp FindIndex::stamp_from(const struct ::stat& st) {
 }
 
 bool FindIndex::unchanged() const {
-  // a file changed shortly before it was mapped may change again within the same tick of the
-  // file system's clock, its times unchanged: such an index is mapped again at every query.
+  // a file changed shortly before it was opened may change again within the same tick of the
+  // file system's clock, its times unchanged: such an index is opened again at every query.
   // (ctime alone: any change, times set included, makes it now; mtime can be set to any time)
   constexpr int64_t kRacyNs = 2'000'000'000;
   if (!stamp_ || stamp_->ctime_ns > loaded_ns_ - kRacyNs) return false;
@@ -362,12 +417,13 @@ bool FindIndex::unchanged() const {
 }
 
 void FindIndex::save(const std::string& file) const {
+  if (fd_ >= 0) throw std::logic_error("find index: only a made index is saved");
   const std::string tmp = file + ".part";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
   size_t done = 0;
   while (done < size_) {
-    const ssize_t w = ::write(fd, data_ + done, std::min<size_t>(size_ - done, size_t{1} << 26));
+    const ssize_t w = ::write(fd, owned_.data() + done, std::min<size_t>(size_ - done, size_t{1} << 26));
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) {
       const std::string why = w < 0 ? std::strerror(errno) : "nothing written";
@@ -410,49 +466,27 @@ std::vector<uint32_t> FindIndex::forms_with_key(uint32_t key) const {
   return out;
 }
 
-uint64_t FindIndex::varint(size_t& at, size_t end, bool checked) const {
-  uint64_t v = 0;
-  for (int shift = 0; shift < 64; shift += 7) {
-    if (at >= end) throw std::runtime_error(where_ + ": the index ends inside a pair (damaged)");
-    const uint8_t b = checked ? byte(at) : static_cast<uint8_t>(data_[at]);
-    ++at;
-    v |= uint64_t{b & 0x7fu} << shift;
-    if (!(b & 0x80)) return v;
-  }
-  throw std::runtime_error(where_ + ": the index holds a number too long (damaged)");
-}
-
-size_t FindIndex::stream_start(uint32_t g) const {
-  uint64_t o;
-  ensure(offsets_off_ + 8 * (g / kOffsetEvery), 8);
-  std::memcpy(&o, data_ + offsets_off_ + 8 * (g / kOffsetEvery), 8);
-  size_t at = stream_off_ + o;
-  for (uint32_t skip = g % kOffsetEvery; skip > 0; --skip) {
-    const uint64_t n = varint(at, size_, true);
-    if (n > classes_) throw std::runtime_error(where_ + ": the index holds too many pairs for a form (damaged)");
-    for (uint64_t p = 0; p < 3 * n; ++p) varint(at, size_, true);
-  }
-  return at;
-}
-
-FindIndex::Pair FindIndex::next_pair(size_t& at, uint64_t& cls, bool checked) const {
-  cls += varint(at, size_, checked);
-  Pair p{static_cast<uint32_t>(std::min<uint64_t>(cls, UINT32_MAX)), 0, 0};
-  p.count = varint(at, size_, checked);
-  p.first = varint(at, size_, checked);
-  if (p.cls >= classes_ || p.count == 0 || p.first >= class_size_[p.cls] || p.count > class_size_[p.cls] - p.first)
-    throw std::runtime_error(where_ + ": the index names boards its database does not hold (damaged)");
-  return p;
-}
-
 std::vector<FindIndex::Pair> FindIndex::pairs_of(uint32_t g) const {
   if (g >= forms_) throw std::out_of_range("no such form");
-  size_t at = stream_start(g);
-  const uint64_t n = varint(at, size_, true);
-  if (n > classes_) throw std::runtime_error(where_ + ": the index holds too many pairs for a form (damaged)");
+  // the pairs of the 64 forms from 64 * (g / 64) on, read whole: a form's are found by
+  // reading past the ones before it
+  uint64_t o[2];
+  ensure(offsets_off_ + 8 * (g / kOffsetEvery), 16);
+  read(offsets_off_ + 8 * (g / kOffsetEvery), 16, o);
+  const uint64_t most = uint64_t{kOffsetEvery} * (1 + 3 * uint64_t{classes_}) * 10;  // varints of 10 bytes at most
+  if (o[1] < o[0] || o[1] - o[0] > most || o[1] > size_ - stream_off_)
+    throw std::runtime_error(where_ + ": its offsets are out of order (damaged)");
+  Sequence in(*this, stream_off_ + o[0], stream_off_ + o[1]);
+  auto count = [&] {
+    const uint64_t n = in.varint();
+    if (n > classes_) throw std::runtime_error(where_ + ": the index holds too many pairs for a form (damaged)");
+    return n;
+  };
+  for (uint32_t skip = g % kOffsetEvery; skip > 0; --skip)
+    for (uint64_t p = 3 * count(); p > 0; --p) in.varint();
   std::vector<Pair> out;
   uint64_t cls = 0;
-  for (uint64_t p = 0; p < n; ++p) out.push_back(next_pair(at, cls, true));
+  for (uint64_t p = count(); p > 0; --p) out.push_back(in.pair(cls));
   return out;
 }
 
@@ -625,13 +659,24 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
   const std::optional<uint32_t> target = q.value ? find_target(index, reader, q, text_cap, out) : std::nullopt;
   const bool absent = q.value && !target;
 
-  auto matches = [&](uint32_t v) {
-    if (target && v != *target) return false;
-    if (q.outcome && index.outcome(v) != *q.outcome) return false;
-    if (q.kind && index.kind(v) != *q.kind) return false;
-    if (q.temperature_at_least && index.temperature(v) < *q.temperature_at_least) return false;
-    if (q.mean && index.mean(v) != *q.mean) return false;
+  auto has_properties = [&](const FindIndex::Row& r) {
+    if (q.outcome && r.outcome() != *q.outcome) return false;
+    if (q.kind && r.kind() != *q.kind) return false;
+    if (q.temperature_at_least && r.temperature_value() < *q.temperature_at_least) return false;
+    if (q.mean && r.mean_value() != *q.mean) return false;
     return true;
+  };
+  // a value lookup: the one form asked about; a search by property: every form's answer,
+  // its columns read once front to back (a bit a form), before the pairs are read
+  const bool target_has = target && has_properties(index.row(*target));
+  std::vector<uint64_t> wanted(target || absent ? 0 : (F + 63) / 64, 0);
+  if (!target && !absent)
+    index.each_form([&](uint32_t g, const FindIndex::Row& r) {
+      if (has_properties(r)) wanted[g / 64] |= uint64_t{1} << (g % 64);
+    });
+  auto matches = [&](uint32_t v) {
+    if (target) return v == *target && target_has;
+    return !absent && (wanted[v / 64] >> (v % 64) & 1) != 0;
   };
 
   std::vector<uint64_t> reduced(static_cast<size_t>(n) + 1, 0);
@@ -644,10 +689,11 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
     if (target) target_occurs = true;
     else occurs[v / 64] |= uint64_t{1} << (v % 64);
   };
-  auto add = [&](uint32_t g, const FindIndex::Pair& p, bool mirrored) {
+  // a pair of form g (whose negative is neg), as itself or mirrored
+  auto add = [&](uint32_t g, uint32_t neg, const FindIndex::Pair& p, bool mirrored) {
     const BoardClass& c = boards.cls(p.cls);
     if (mirrored && c.t == c.f) return;  // its mirror is stored: counted as itself
-    const uint32_t v = mirrored ? index.negative(g) : g;
+    const uint32_t v = mirrored ? neg : g;
     if (target) target_on_boards = true;
     if (!matches(v)) return;
     reduced[c.m] += p.count;
@@ -655,14 +701,13 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
     if (kept[c.m].size() < static_cast<size_t>(q.limit)) kept[c.m].push_back({p.cls, g, v, p.count, p.first, mirrored});
   };
   if (target) {
-    for (const auto& p : index.pairs_of(*target)) add(*target, p, false);
-    const uint32_t neg = index.negative(*target);
-    for (const auto& p : index.pairs_of(neg)) add(neg, p, true);
+    const uint32_t neg = index.negative(*target), neg_neg = index.negative(neg);
+    for (const auto& p : index.pairs_of(*target)) add(*target, neg, p, false);
+    for (const auto& p : index.pairs_of(neg)) add(neg, neg_neg, p, true);
   } else if (!absent) {
-    index.check_columns();
-    index.each_pair([&](uint32_t g, const FindIndex::Pair& p) {
-      add(g, p, false);
-      add(g, p, true);
+    index.each_pair([&](uint32_t g, uint32_t neg, const FindIndex::Pair& p) {
+      add(g, neg, p, false);
+      add(g, neg, p, true);
     });
   }
   // the boards F^k T^j: no core, value 0
@@ -715,10 +760,10 @@ nlohmann::ordered_json CgtInstance::find(const TierSource& source, const std::st
   std::shared_ptr<const FindIndex> index;
   {
     std::lock_guard lock(find_mutex_);
-    // the index kept from the last query, while its file is the one mapped (see unchanged())
+    // the index kept from the last query, while its file is the one opened (see unchanged())
     if (!find_index_ || find_path_ != path || !find_index_->unchanged()) {
-      find_index_.reset();  // (a query still reading it keeps it mapped until it ends: a file
-                            // cut short under it still faults; see unchanged())
+      find_index_.reset();  // (a query still reading it keeps it open until it ends: a file
+                            // cut short under it is an error naming it; see unchanged())
       find_index_ = std::make_shared<const FindIndex>(FindIndex::load(file, boards_, reader.count()));
       find_path_ = path;
     }

@@ -57,26 +57,30 @@ inline constexpr const char* kFindIndexFile = "cgt-find.index";
 /// The most boards find lists (--limit).
 inline constexpr int kFindMaxLimit = 1000;
 
-/// The index, mapped from its file (or made in memory). Thread-safe to read. The file is
-/// checked in blocks of kBlock bytes, each against its XXH64 in the block table, the first
-/// time a read touches it: a value lookup reads a few blocks, not the whole file.
+/// The index, read from its file (or made in memory). Thread-safe to read. The file is read
+/// through its descriptor (pread), never mapped: a file cut short in place while a query reads
+/// it is an error naming it, where a mapping's bytes past the cut would stop the process
+/// (SIGBUS). It is checked in blocks of kBlock bytes, each against its XXH64 in the block table,
+/// the first time a read touches it: a value lookup reads a few blocks, not the whole file; a
+/// search by property reads the columns and the pairs front to back, a window at a time.
 class FindIndex {
  public:
   /// Made from a complete database by one pass over its stored boards (two: counting, then
   /// filling). Throws std::runtime_error on a damaged database.
   static FindIndex build(const Boards& boards, const TierSource& source, const FormReader& reader);
-  /// Mapped from `file` and checked against the database (its length, classes and forms);
+  /// Opened from `file` and checked against the database (its length, classes and forms);
   /// throws Unavailable when there is no file, std::runtime_error naming the file and what
-  /// is wrong otherwise (a read that later meets a damaged block throws the same).
+  /// is wrong otherwise (a read that later meets a damaged block, or the end of a file cut
+  /// short since, throws the same).
   static FindIndex load(const std::string& file, const Boards& boards, uint32_t forms);
   /// Written whole or not at all (a temporary file synced and renamed over `file`).
   void save(const std::string& file) const;
-  /// Whether its file is still the one this index was mapped from: the same inode, size and
-  /// times of change. A process that keeps an index between queries (serve, Python) maps it
+  /// Whether its file is still the one this index was opened from: the same inode, size and
+  /// times of change. A process that keeps an index between queries (serve, Python) opens it
   /// again when not: an index made again is read, and a query that begins after a file was
-  /// changed in place (copied over, cut short) does not read it through the old mapping,
-  /// where its bytes past a cut would stop the process (SIGBUS) and its blocks checked before
-  /// would be trusted. A query already reading the old mapping still does: an index is
+  /// changed in place (copied over, cut short) does not trust the blocks it checked before.
+  /// A query already reading the old file reads on: a file cut short under it is an error
+  /// naming it; one rewritten in place may be read from blocks it checked before. An index is
   /// replaced by a new file renamed over it (as `cgt index` does), never rewritten in place.
   bool unchanged() const;
 
@@ -101,47 +105,95 @@ class FindIndex {
   };
   /// Form g's pairs, in class order.
   std::vector<Pair> pairs_of(uint32_t g) const;
-  /// Calls each(g, pair) for every pair of every form, form by form.
+  /// Calls each(g, negative of g, pair) for every pair of every form, form by form (the
+  /// pairs and the negatives read front to back).
   template <class Each>
   void each_pair(Each&& each) const;
-  /// Checks every block of the columns below (before a pass that reads them all).
-  void check_columns() const;
+
+  /// A form's columns, as stored.
+  struct Row {
+    uint32_t mean = 0, temperature = 0;
+    uint8_t info = 0;
+    cgt::Kind kind() const { return static_cast<cgt::Kind>(info & 15); }
+    cgt::OutcomeClass outcome() const { return static_cast<cgt::OutcomeClass>(info >> 4 & 3); }
+    cgt::Dyadic mean_value() const { return unpack_dyadic(mean); }
+    cgt::Dyadic temperature_value() const { return unpack_dyadic(temperature); }
+  };
+  /// Calls each(g, row) for every form in order (the columns read front to back).
+  template <class Each>
+  void each_form(Each&& each) const;
 
   uint32_t negative(uint32_t g) const {
     const uint32_t n = u32(neg_off_, g);
     if (n >= forms_) throw std::runtime_error(where_ + ": the index names a negative beyond the table (damaged)");
     return n;
   }
-  cgt::Dyadic mean(uint32_t g) const { return unpack_dyadic(u32(mean_off_, g)); }
-  cgt::Dyadic temperature(uint32_t g) const { return unpack_dyadic(u32(temp_off_, g)); }
-  cgt::Kind kind(uint32_t g) const { return static_cast<cgt::Kind>(byte(info_off_ + g) & 15); }
-  cgt::OutcomeClass outcome(uint32_t g) const { return static_cast<cgt::OutcomeClass>(byte(info_off_ + g) >> 4 & 3); }
+  Row row(uint32_t g) const { return {u32(mean_off_, g), u32(temp_off_, g), byte(info_off_ + g)}; }
 
   static constexpr size_t kBlock = size_t{1} << 16;
 
  private:
   FindIndex() = default;
+  struct Damaged : std::runtime_error {  // a block that does not match its checksum
+    using std::runtime_error::runtime_error;
+  };
   void attach(const std::string& where, const Boards& boards, uint32_t forms);
-  /// Throws unless bytes [off, off + len) lie in the file and their blocks match the table.
+  /// Copies bytes [off, off + len) of the index to `to`, unchecked; throws naming the file
+  /// when it ends before them (cut short since it was opened).
+  void read(size_t off, size_t len, void* to) const;
+  /// Throws unless bytes [off, off + len) lie in the index and their blocks match the table
+  /// (each block read and checked once).
   void ensure(size_t off, size_t len) const;
+  /// Checks the blocks [b, b + n) whole in `bytes` (read from where block b begins).
+  void check_blocks(size_t b, size_t n, const char* bytes) const;
   uint32_t u32(size_t off, uint64_t i) const {
-    ensure(off + 4 * i, 4);
     uint32_t v;
-    std::memcpy(&v, data_ + off + 4 * i, 4);
+    ensure(off + 4 * i, 4);
+    read(off + 4 * i, 4, &v);
     return v;
   }
   uint8_t byte(size_t off) const {
+    uint8_t v;
     ensure(off, 1);
-    return static_cast<uint8_t>(data_[off]);
+    read(off, 1, &v);
+    return v;
   }
-  uint64_t varint(size_t& at, size_t end, bool checked) const;
-  size_t stream_start(uint32_t g) const;  // where form g's pairs start
-  /// The pair at `at` (its class counted on from `cls`), checked against the database.
-  Pair next_pair(size_t& at, uint64_t& cls, bool checked) const;
+
+  /// Reads bytes [from, to) of the index front to back, a window of whole blocks at a time,
+  /// each block checked as its window is read.
+  class Sequence {
+   public:
+    Sequence(const FindIndex& x, size_t from, size_t to) : x_(x), at_(from), to_(to) {}
+    uint8_t byte() {
+      if (p_ == end_) refill();
+      ++at_;
+      return static_cast<uint8_t>(*p_++);
+    }
+    uint32_t u32() {
+      uint32_t v = 0;
+      for (int i = 0; i < 4; ++i) v |= uint32_t{byte()} << (8 * i);
+      return v;
+    }
+    uint64_t u64() {
+      const uint64_t lo = u32();
+      return lo | uint64_t{u32()} << 32;
+    }
+    uint64_t varint();
+    FindIndex::Pair pair(uint64_t& cls);  // the next pair, its class counted on from cls
+
+   private:
+    void refill();
+    const FindIndex& x_;
+    size_t at_, to_;
+    std::vector<char> buf_;
+    const char* p_ = nullptr;
+    const char* end_ = nullptr;
+  };
+  /// A pair as read, checked against the database.
+  Pair checked_pair(uint64_t cls, uint64_t count, uint64_t first) const;
 
   std::string owned_;            // a made index's bytes
-  void* map_ = nullptr;          // a loaded one's mapping
-  const char* data_ = nullptr;   // the file's bytes
+  int fd_ = -1;                  // a loaded one's file
   size_t size_ = 0;
   std::string where_;            // the file (a made index: words saying so), for messages
   struct FileStamp {
@@ -150,24 +202,41 @@ class FindIndex {
     bool operator==(const FileStamp&) const = default;
   };
   static FileStamp stamp_from(const struct ::stat& st);
-  std::optional<FileStamp> stamp_;  // a loaded index's file when it was mapped
+  std::optional<FileStamp> stamp_;  // a loaded index's file when it was opened
   int64_t loaded_ns_ = 0;           // when (the realtime clock, as the file's times)
   uint32_t forms_ = 0, classes_ = 0;
   uint64_t pairs_ = 0;
   size_t table_off_ = 0, body_off_ = 0, keys_off_ = 0, neg_off_ = 0, mean_off_ = 0, temp_off_ = 0, info_off_ = 0,
          offsets_off_ = 0, stream_off_ = 0;
+  std::vector<uint64_t> block_sum_;                    // [block]: its XXH64, from the block table
   std::unique_ptr<std::atomic<uint8_t>[]> verified_;  // [block]: checked
   std::vector<uint64_t> class_size_;                   // for checking a pair
 };
 
 template <class Each>
 void FindIndex::each_pair(Each&& each) const {
-  ensure(stream_off_, size_ - stream_off_);
-  size_t at = stream_off_;
+  Sequence stream(*this, stream_off_, size_), neg(*this, neg_off_, neg_off_ + 4 * size_t{forms_});
   for (uint32_t g = 0; g < forms_; ++g) {
-    const uint64_t n = varint(at, size_, false);
+    const uint32_t n = neg.u32();
+    if (n >= forms_) throw std::runtime_error(where_ + ": the index names a negative beyond the table (damaged)");
+    const uint64_t pairs = stream.varint();
+    if (pairs > classes_) throw std::runtime_error(where_ + ": the index holds too many pairs for a form (damaged)");
     uint64_t cls = 0;
-    for (uint64_t p = 0; p < n; ++p) each(g, next_pair(at, cls, false));
+    for (uint64_t p = 0; p < pairs; ++p) each(g, n, stream.pair(cls));
+  }
+}
+
+template <class Each>
+void FindIndex::each_form(Each&& each) const {
+  const size_t F = forms_;
+  Sequence mean(*this, mean_off_, mean_off_ + 4 * F), temp(*this, temp_off_, temp_off_ + 4 * F),
+      info(*this, info_off_, info_off_ + F);
+  for (uint32_t g = 0; g < forms_; ++g) {
+    Row r;
+    r.mean = mean.u32();
+    r.temperature = temp.u32();
+    r.info = info.byte();
+    each(g, r);
   }
 }
 
