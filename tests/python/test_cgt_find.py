@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections import Counter, defaultdict
@@ -199,6 +200,22 @@ def test_bad_input(indexed, tmp_path):
     assert run(["cgt", "find", "--db", str(larger), "0", "--json"]).stdout == before
     r = run(["cgt", "find", "--db", str(larger), "--outcome", "P"], check=False)
     assert r.returncode == 1 and "does not match its checksum" in r.stderr, r.stderr
+
+
+def test_the_command_bounds_a_values_work_when_asked(indexed):
+    """`cgt find --max-value-steps N` refuses a value past N steps of work (exit 2, naming the
+    option), as serve does, and answers a cheap one as without it; unbounded by default."""
+    path, db, answers = indexed
+    heavy = "{^256|*256}"  # eleven characters, minutes of work to print
+    t = time.monotonic()
+    r = run(["cgt", "find", "--db", str(path), heavy, "--max-value-steps", "100000"], check=False)
+    assert r.returncode == 2 and "--max-value-steps 100000" in r.stderr, r.stderr
+    assert time.monotonic() - t < 30 and r.stdout == ""
+    plain = run(["cgt", "find", "--db", str(path), "{0|1}", "--json"]).stdout
+    assert run(["cgt", "find", "--db", str(path), "{0|1}", "--json", "--max-value-steps", "100000"]).stdout == plain
+    # a bound too small to be one
+    r = run(["cgt", "find", "--db", str(path), "0", "--max-value-steps", "10"], check=False)
+    assert r.returncode == 2 and "--max-value-steps" in r.stderr, r.stderr
 
 
 def test_a_message_names_the_properties_that_left_nothing(indexed):

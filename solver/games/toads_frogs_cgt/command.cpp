@@ -11,8 +11,10 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
+#include "solver/core/work_budget.hpp"
 #include "solver/games/toads_frogs_cgt/instance.hpp"
 #include "solver/games/toads_frogs_cgt/module.hpp"
 #include "solver/games/toads_frogs_cgt/thermograph.hpp"
@@ -120,10 +122,11 @@ struct FindOptions {
   bool outcome_given = false, kind_given = false, temperature_given = false, mean_given = false;
   std::vector<std::string> values;
   int limit = 10;
+  std::optional<uint64_t> max_value_steps;  // serve's bound on the typed value's work, when given
   bool json = false;
 };
 
-int run_find(const FindOptions& o, const Host& host) {
+int find_and_print(const FindOptions& o, const Host& host) {
   std::map<std::string, std::string> params;
   if (o.values.size() > 1) throw UsageError("cgt find takes one VALUE, not " + std::to_string(o.values.size()));
   if (!o.values.empty()) params["value"] = o.values[0];
@@ -161,6 +164,18 @@ int run_find(const FindOptions& o, const Host& host) {
     return kExitNo;
   }
   return kExitOk;
+}
+
+int run_find(const FindOptions& o, const Host& host) {
+  // unbounded unless asked (Ctrl-C ends a command); bounded, as serve bounds a request
+  std::optional<core::WorkBudget> budget;
+  if (o.max_value_steps) budget.emplace(*o.max_value_steps);
+  try {
+    return find_and_print(o, host);
+  } catch (const core::WorkLimit& e) {
+    throw UsageError("the value takes more work than --max-value-steps " + std::to_string(e.steps()) +
+                     " allows (a form made, compared, added or drawn is a step)");
+  }
 }
 
 struct ThermographOptions {
@@ -248,6 +263,10 @@ std::vector<GameCommand> Module::add_commands(CLI::App& root, const Host& host) 
   find->add_option("--mean", fo->mean, "only values of this mean (a number)");
   find->add_option("--limit", fo->limit, "the shortest boards listed (0.." + std::to_string(kFindMaxLimit) + ")")
       ->check(CLI::Range(0, kFindMaxLimit));
+  find->add_option("--max-value-steps", fo->max_value_steps,
+                   "refuse a VALUE that takes more work than this (exit 2): steps, each a form made, compared, added "
+                   "or drawn, as serve's option (default: unbounded; Ctrl-C ends it)")
+      ->check(CLI::Range(uint64_t{1000}, uint64_t{1} << 40));
   find->add_flag("--json", fo->json, "the answer as JSON");
   find->callback([find, fo] {
     fo->outcome_given = find->count("--outcome") > 0;
