@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "cgt_oracle.hpp"
 #include "db/database.hpp"
@@ -923,4 +925,38 @@ TEST_CASE("cgt find index: a file cut short in place under a loaded index is an 
     pairs_read += neg == again.negative(g) && p.count > 0;
   });
   CHECK(pairs_read == made.pairs());
+}
+
+TEST_CASE("cgt find: a kept index is read again while its file is unchanged, and opened again once it changes",
+          "[cgt][cgt-db][find]") {
+  const Solved s("cgt-find-kept", 8);
+  const auto& inst = cgt_of(s);
+  const std::string db = s.dir / "db", file = db + "/" + cgtdb::kFindIndexFile;
+  auto make_index = [&] {
+    const cgtdb::FormReader reader(*s.opened.db, inst.layout());
+    cgtdb::FindIndex::build(inst.boards(), *s.opened.db, reader).save(file);
+  };
+  auto find = [&](const std::map<std::string, std::string>& q) { return json(inst.find(*s.opened.db, db, q)); };
+  // a file changed within 2 s before it was opened is opened again at every query (a file
+  // system's clock may not tell a second change in the same tick): wait past that
+  constexpr auto kPastRacy = std::chrono::milliseconds(2100);
+  make_index();
+  std::this_thread::sleep_for(kPastRacy);
+  const uint64_t before = inst.find_index_loads();
+  const json zero = find({{"value", "0"}});
+  CHECK(zero["found"] == true);
+  CHECK(inst.find_index_loads() == before + 1);
+  CHECK(find({{"value", "0"}}) == zero);
+  CHECK(find({{"kind", "hot"}}).at("found") == true);
+  CHECK(inst.find_index_loads() == before + 1);  // kept: the same file
+  // made again (a new file renamed over it): opened at the next query, kept once it is old enough
+  make_index();
+  CHECK(find({{"value", "0"}}) == zero);
+  CHECK(inst.find_index_loads() >= before + 2);
+  std::this_thread::sleep_for(kPastRacy);
+  CHECK(find({{"value", "0"}}) == zero);
+  const uint64_t settled = inst.find_index_loads();
+  CHECK(find({{"value", "0"}}) == zero);
+  CHECK(find({{"outcome", "P"}}).at("found") == true);
+  CHECK(inst.find_index_loads() == settled);
 }

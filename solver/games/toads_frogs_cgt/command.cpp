@@ -173,7 +173,8 @@ int run_find(const FindOptions& o, const Host& host) {
   try {
     return find_and_print(o, host);
   } catch (const core::WorkLimit& e) {
-    throw UsageError("the value takes more work than --max-value-steps " + std::to_string(e.steps()) +
+    throw UsageError("the values typed (VALUE, --mean, --temperature-at-least) take more work than "
+                     "--max-value-steps " + std::to_string(e.steps()) +
                      " allows (a form made, compared, added or drawn is a step)");
   }
 }

@@ -281,6 +281,12 @@ void FindIndex::attach(const std::string& where, const Boards& boards, uint32_t 
   if (forms_ != forms) throw bad("made for " + std::to_string(forms_) + " forms, the database holds " + std::to_string(forms));
   const uint64_t F = forms_, offsets = (F + kOffsetEvery - 1) / kOffsetEvery + 1;
   if (stream > size_) throw bad("shorter than its header says");
+  // what the database bounds (before anything is sized by the file's length): a pair a
+  // class a form at most, a board a pair at most, varints of 10 bytes at most
+  uint64_t boards_stored = 0;
+  for (uint32_t k = 0; k < classes_; ++k) boards_stored += boards.cls(k).size;
+  if (pairs_ > boards_stored || pairs_ / std::max<uint64_t>(F, 1) > classes_ || stream > 10 * F + 30 * pairs_)
+    throw bad("its header names more pairs or bytes than the database allows (damaged)");
   const uint64_t body = 21 * F + 8 * offsets + stream, blocks = (body + kBlock - 1) / kBlock;
   table_off_ = kHeader;
   body_off_ = table_off_ + 8 * blocks;
@@ -298,15 +304,15 @@ void FindIndex::attach(const std::string& where, const Boards& boards, uint32_t 
   stream_off_ = offsets_off_ + 8 * offsets;
   verified_ = std::make_unique<std::atomic<uint8_t>[]>(blocks);
   for (uint64_t b = 0; b < blocks; ++b) verified_[b].store(0, std::memory_order_relaxed);
-  try {
-    ensure(offsets_off_, 8 * offsets);
-  } catch (const Damaged&) {
-    throw bad("its offsets are damaged");
-  }
   Sequence in(*this, offsets_off_, offsets_off_ + 8 * offsets);
   uint64_t prev = 0;
   for (uint64_t j = 0; j < offsets; ++j) {
-    const uint64_t o = in.u64();
+    uint64_t o;
+    try {
+      o = in.u64();
+    } catch (const Damaged&) {
+      throw bad("its offsets are damaged");
+    }
     if (o < prev || o > stream) throw bad("its offsets are out of order (damaged)");
     prev = o;
   }
@@ -324,18 +330,20 @@ void FindIndex::check_blocks(size_t b, size_t n, const char* bytes) const {
   }
 }
 
-void FindIndex::ensure(size_t off, size_t len) const {
+void FindIndex::checked_read(size_t off, size_t len, void* to) const {
   if (off < body_off_ || off > size_ || len > size_ - off)
     throw std::runtime_error(where_ + ": a read beyond the index (damaged)");
   if (len == 0) return;
-  std::vector<char> block;
-  for (size_t b = (off - body_off_) / kBlock, last = (off + len - 1 - body_off_) / kBlock; b <= last; ++b) {
-    if (verified_[b].load(std::memory_order_acquire)) continue;
-    const size_t from = body_off_ + b * kBlock;
-    block.resize(std::min(kBlock, size_ - from));
-    read(from, block.size(), block.data());
-    check_blocks(b, 1, block.data());
-  }
+  const size_t first = (off - body_off_) / kBlock, last = (off + len - 1 - body_off_) / kBlock;
+  bool checked = true;
+  for (size_t b = first; b <= last && checked; ++b) checked = verified_[b].load(std::memory_order_acquire);
+  if (checked) return read(off, len, to);
+  // the blocks whole, checked, and the bytes asked for copied from what was checked
+  const size_t from = body_off_ + first * kBlock, bytes = std::min((last - first + 1) * kBlock, size_ - from);
+  std::vector<char> blocks(bytes);
+  read(from, bytes, blocks.data());
+  check_blocks(first, last - first + 1, blocks.data());
+  std::memcpy(to, blocks.data() + (off - from), len);
 }
 
 void FindIndex::Sequence::refill() {
@@ -468,11 +476,10 @@ std::vector<uint32_t> FindIndex::forms_with_key(uint32_t key) const {
 
 std::vector<FindIndex::Pair> FindIndex::pairs_of(uint32_t g) const {
   if (g >= forms_) throw std::out_of_range("no such form");
-  // the pairs of the 64 forms from 64 * (g / 64) on, read whole: a form's are found by
-  // reading past the ones before it
+  // the pairs of the 64 forms from 64 * (g / 64) on (where two offsets say), read on until
+  // form g's: a form's are found by reading past the ones before it
   uint64_t o[2];
-  ensure(offsets_off_ + 8 * (g / kOffsetEvery), 16);
-  read(offsets_off_ + 8 * (g / kOffsetEvery), 16, o);
+  checked_read(offsets_off_ + 8 * (g / kOffsetEvery), 16, o);
   const uint64_t most = uint64_t{kOffsetEvery} * (1 + 3 * uint64_t{classes_}) * 10;  // varints of 10 bytes at most
   if (o[1] < o[0] || o[1] - o[0] > most || o[1] > size_ - stream_off_)
     throw std::runtime_error(where_ + ": its offsets are out of order (damaged)");
@@ -668,7 +675,8 @@ nlohmann::ordered_json find_boards(const FindIndex& index, const Boards& boards,
   };
   // a value lookup: the one form asked about; a search by property: every form's answer,
   // its columns read once front to back (a bit a form), before the pairs are read
-  const bool target_has = target && has_properties(index.row(*target));
+  const bool properties = q.outcome || q.kind || q.temperature_at_least || q.mean;
+  const bool target_has = target && (!properties || has_properties(index.row(*target)));
   std::vector<uint64_t> wanted(target || absent ? 0 : (F + 63) / 64, 0);
   if (!target && !absent)
     index.each_form([&](uint32_t g, const FindIndex::Row& r) {
@@ -766,6 +774,7 @@ nlohmann::ordered_json CgtInstance::find(const TierSource& source, const std::st
                             // cut short under it is an error naming it; see unchanged())
       find_index_ = std::make_shared<const FindIndex>(FindIndex::load(file, boards_, reader.count()));
       find_path_ = path;
+      ++find_index_loads_;
     }
     index = find_index_;
   }

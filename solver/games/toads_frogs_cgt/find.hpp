@@ -18,7 +18,8 @@
 //   negative    F x u32: each form's negative (a mirrored board's value)
 //   mean        F x u32, temperature F x u32 (dyadics as the forms' columns pack them)
 //   info        F x u8: kind | outcome class << 4
-//   offsets     (F / 64 + 1) x u64: where form 64j's entries start in the stream
+//   offsets     (ceil(F / 64) + 1) x u64: where form 64j's entries start in the stream (the
+//               last: where the stream ends)
 //   stream      per form, its classes in class order: count of pairs, then per pair
 //               (class - previous class, boards of the class with the form, index of the
 //               first), each an unsigned LEB128 varint
@@ -141,21 +142,19 @@ class FindIndex {
   /// Copies bytes [off, off + len) of the index to `to`, unchecked; throws naming the file
   /// when it ends before them (cut short since it was opened).
   void read(size_t off, size_t len, void* to) const;
-  /// Throws unless bytes [off, off + len) lie in the index and their blocks match the table
-  /// (each block read and checked once).
-  void ensure(size_t off, size_t len) const;
   /// Checks the blocks [b, b + n) whole in `bytes` (read from where block b begins).
   void check_blocks(size_t b, size_t n, const char* bytes) const;
+  /// Copies bytes [off, off + len) of the index to `to`, their blocks checked (a block read
+  /// for the first time is checked and copied from in one read).
+  void checked_read(size_t off, size_t len, void* to) const;
   uint32_t u32(size_t off, uint64_t i) const {
     uint32_t v;
-    ensure(off + 4 * i, 4);
-    read(off + 4 * i, 4, &v);
+    checked_read(off + 4 * i, 4, &v);
     return v;
   }
   uint8_t byte(size_t off) const {
     uint8_t v;
-    ensure(off, 1);
-    read(off, 1, &v);
+    checked_read(off, 1, &v);
     return v;
   }
 
@@ -164,6 +163,8 @@ class FindIndex {
   class Sequence {
    public:
     Sequence(const FindIndex& x, size_t from, size_t to) : x_(x), at_(from), to_(to) {}
+    Sequence(const Sequence&) = delete;  // (p_ and end_ point into its own buffer)
+    Sequence& operator=(const Sequence&) = delete;
     uint8_t byte() {
       if (p_ == end_) refill();
       ++at_;

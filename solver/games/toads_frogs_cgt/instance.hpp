@@ -52,6 +52,12 @@ class CgtInstance : public Instance, public ValueClaims {
                               const std::map<std::string, std::string>& params) const override;
   /// The same for a query already read (its value made once).
   nlohmann::ordered_json find(const TierSource& source, const std::string& path, const FindQuery& q) const;
+  /// How many times find has opened an index (a kept one is read again while its file is
+  /// unchanged: FindIndex::unchanged()).
+  uint64_t find_index_loads() const {
+    std::lock_guard lock(find_mutex_);
+    return find_index_loads_;
+  }
   std::string start_position() const override;
   /// export --format tsv and validate: board<TAB>value, every board without dead pieces
   /// (each stored board, then its mirror when that is not stored), values compared as games.
@@ -85,6 +91,7 @@ class CgtInstance : public Instance, public ValueClaims {
   mutable std::mutex find_mutex_;
   mutable std::shared_ptr<const FindIndex> find_index_;
   mutable std::string find_path_;
+  mutable uint64_t find_index_loads_ = 0;
 };
 
 }  // namespace toadbase::toads_frogs_cgt
