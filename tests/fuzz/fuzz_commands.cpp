@@ -17,20 +17,13 @@
 #include <vector>
 
 #include "fuzz.hpp"
-#include "tools/commands.hpp"
+#include "run_command.hpp"
 
 using namespace toadbase;
+using fuzz::run;
 namespace fs = std::filesystem;
 
 namespace {
-
-int run(std::vector<std::string> args) {
-  args.insert(args.begin(), "toadbase");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  return tools::run(static_cast<int>(args.size()), argv.data());
-}
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
