@@ -44,19 +44,26 @@ struct World {
   const cgtdb::CgtInstance* inst = nullptr;
   World() {
     char tmpl[] = "/tmp/toadbase-fuzz-XXXXXX";
-    dir = ::mkdtemp(tmpl);
+    const char* made = ::mkdtemp(tmpl);
+    if (!made) fail("no folder for its database");
+    dir = made;
     db = dir + "/cgt7";
     file = db + "/" + cgtdb::kFindIndexFile;
     std::freopen("/dev/null", "w", stdout);
-    run({"solve", "toads-frogs-cgt", "--length", "7", "--quiet", "--db", db});
-    run({"cgt", "index", "--db", db});
+    if (run({"solve", "toads-frogs-cgt", "--length", "7", "--quiet", "--db", db}) != 0) fail("the solve failed");
+    if (run({"cgt", "index", "--db", db}) != 0) fail("cgt index failed");
     index = read_all(file);
-    opened = tools::open_database(db);
-    inst = dynamic_cast<const cgtdb::CgtInstance*>(opened.instance.get());
-    if (!inst || index.size() < 64) {
-      std::fprintf(stderr, "the fuzz target's database was not made\n");
-      std::abort();
+    try {
+      opened = tools::open_database(db);
+    } catch (const std::exception& e) {
+      fail(e.what());
     }
+    inst = dynamic_cast<const cgtdb::CgtInstance*>(opened.instance.get());
+    if (!inst || index.size() < 64) fail("not a value database with its index");
+  }
+  [[noreturn]] static void fail(const char* why) {
+    std::fprintf(stderr, "the fuzz target's database was not made: %s\n", why);
+    std::abort();
   }
   ~World() {
     std::error_code ec;
@@ -64,8 +71,8 @@ struct World {
   }
 };
 
-/// The block table and its checksum made again over the bytes as they are, where the header
-/// still says where they lie (the layout FindIndex reads: header, block table, body).
+/// The block table and its checksum made again over the bytes as they are, where the file's
+/// length puts them (the layout FindIndex reads: a header of 64 bytes, the block table, the body).
 void sum_again(std::string& b) {
   if (b.size() < 64) return;
   for (uint64_t blocks = 1; blocks <= b.size() / 8; ++blocks) {

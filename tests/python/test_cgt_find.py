@@ -200,8 +200,8 @@ def test_bad_input(indexed, tmp_path):
     assert run(["cgt", "find", "--db", str(larger), "0", "--json"]).stdout == before
     r = run(["cgt", "find", "--db", str(larger), "--outcome", "P"], check=False)
     assert r.returncode == 1 and "does not match its checksum" in r.stderr, r.stderr
-    # a damaged block among the columns a plain lookup does not read (form 0, the value 0:
-    # its temperature): the lookup answers, one asking a property of it refuses
+    # a damaged block among the columns a plain lookup does not read (the block of form 0's
+    # temperature; form 0 is the value 0): the lookup answers, one asking a property refuses
     run(["cgt", "index", "--db", str(larger)])
     whole = bytearray(index.read_bytes())
     F = int.from_bytes(whole[36:40], "little")
@@ -210,27 +210,32 @@ def test_bad_input(indexed, tmp_path):
         blocks += 1
     body = 64 + 8 * blocks
     temperature = body + 16 * F
-    assert (temperature - body) // 65536 > (body + 8 * F + 4 - body) // 65536  # not the block of form 0's negative
+    # not a block the lookup reads: form 0's negative's, the offsets' or the stream's
+    assert (16 * F) // 65536 not in ((8 * F) // 65536, (21 * F) // 65536)
     whole[temperature] ^= 0x01
     index.write_bytes(bytes(whole))
     assert run(["cgt", "find", "--db", str(larger), "0", "--json"]).stdout == before
     r = run(["cgt", "find", "--db", str(larger), "0", "--kind", "number"], check=False)
     assert r.returncode == 1 and "does not match its checksum" in r.stderr, r.stderr
-    # a header naming far more bytes than the database allows, in a sparse file of that size:
-    # refused before anything is sized by the file's length
+    # a header naming more stream bytes than its pairs can take (a varint is 10 bytes at most:
+    # one a form, three a pair), in a sparse file of that size: refused by that check, before
+    # anything is sized by the file's length (a terabyte's header sized a 128 MiB table)
     run(["cgt", "index", "--db", str(larger)])
     whole = bytearray(index.read_bytes())
-    stream = 1 << 40
+    pairs = int.from_bytes(whole[40:48], "little")
+    stream = 10 * F + 30 * pairs + 1
     offsets = (F + 63) // 64 + 1
     size_body = 21 * F + 8 * offsets + stream
-    huge_blocks = (size_body + 65535) // 65536
+    blocks_named = (size_body + 65535) // 65536
     whole[48:56] = stream.to_bytes(8, "little")
-    with open(index, "wb") as f:
-        f.write(bytes(whole[:64]))
-        f.truncate(64 + 8 * huge_blocks + size_body)
-    r = run(["cgt", "find", "--db", str(larger), "0"], check=False)
-    assert r.returncode == 1 and "more pairs or bytes than the database allows" in r.stderr, r.stderr
-    index.unlink()
+    try:
+        with open(index, "wb") as f:
+            f.write(bytes(whole[:64]))
+            f.truncate(64 + 8 * blocks_named + size_body)
+        r = run(["cgt", "find", "--db", str(larger), "0"], check=False)
+        assert r.returncode == 1 and "more pairs or bytes than the database allows" in r.stderr, r.stderr
+    finally:
+        index.unlink()
 
 
 def test_the_command_bounds_a_values_work_when_asked(indexed):

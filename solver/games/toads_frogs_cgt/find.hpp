@@ -145,7 +145,8 @@ class FindIndex {
   /// Checks the blocks [b, b + n) whole in `bytes` (read from where block b begins).
   void check_blocks(size_t b, size_t n, const char* bytes) const;
   /// Copies bytes [off, off + len) of the index to `to`, their blocks checked (a block read
-  /// for the first time is checked and copied from in one read).
+  /// for the first time is checked and copied from in one read). For a few bytes (the
+  /// callers read 1, 4 or 16): the blocks spanned are read whole.
   void checked_read(size_t off, size_t len, void* to) const;
   uint32_t u32(size_t off, uint64_t i) const {
     uint32_t v;

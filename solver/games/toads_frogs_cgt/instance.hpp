@@ -52,8 +52,8 @@ class CgtInstance : public Instance, public ValueClaims {
                               const std::map<std::string, std::string>& params) const override;
   /// The same for a query already read (its value made once).
   nlohmann::ordered_json find(const TierSource& source, const std::string& path, const FindQuery& q) const;
-  /// How many times find has opened an index (a kept one is read again while its file is
-  /// unchanged: FindIndex::unchanged()).
+  /// How many times find has loaded an index (and kept it: a kept one is reused while its
+  /// file is unchanged, FindIndex::unchanged()).
   uint64_t find_index_loads() const {
     std::lock_guard lock(find_mutex_);
     return find_index_loads_;
