@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 
 #include "solver/core/hash.hpp"
 #include "solver/core/printable.hpp"
@@ -283,8 +284,8 @@ void FindIndex::attach(const std::string& where, const Boards& boards, uint32_t 
   if (stream > size_) throw bad("shorter than its header says");
   // what the database bounds (before anything is sized by the file's length): a pair a
   // class a form at most, a board a pair at most, varints of 10 bytes at most
-  uint64_t boards_stored = 0;
-  for (uint32_t k = 0; k < classes_; ++k) boards_stored += boards.cls(k).size;
+  for (uint32_t k = 0; k < classes_; ++k) class_size_.push_back(boards.cls(k).size);
+  const uint64_t boards_stored = std::accumulate(class_size_.begin(), class_size_.end(), uint64_t{0});
   if (pairs_ > boards_stored || pairs_ / std::max<uint64_t>(F, 1) > classes_ || stream > 10 * F + 30 * pairs_)
     throw bad("its header names more pairs or bytes than the database allows (damaged)");
   const uint64_t body = 21 * F + 8 * offsets + stream, blocks = (body + kBlock - 1) / kBlock;
@@ -316,7 +317,6 @@ void FindIndex::attach(const std::string& where, const Boards& boards, uint32_t 
     if (o < prev || o > stream) throw bad("its offsets are out of order (damaged)");
     prev = o;
   }
-  for (uint32_t k = 0; k < classes_; ++k) class_size_.push_back(boards.cls(k).size);
 }
 
 void FindIndex::check_blocks(size_t b, size_t n, const char* bytes) const {
@@ -484,16 +484,11 @@ std::vector<FindIndex::Pair> FindIndex::pairs_of(uint32_t g) const {
   if (o[1] < o[0] || o[1] - o[0] > most || o[1] > size_ - stream_off_)
     throw std::runtime_error(where_ + ": its offsets are out of order (damaged)");
   Sequence in(*this, stream_off_ + o[0], stream_off_ + o[1]);
-  auto count = [&] {
-    const uint64_t n = in.varint();
-    if (n > classes_) throw std::runtime_error(where_ + ": the index holds too many pairs for a form (damaged)");
-    return n;
-  };
   for (uint32_t skip = g % kOffsetEvery; skip > 0; --skip)
-    for (uint64_t p = 3 * count(); p > 0; --p) in.varint();
+    for (uint64_t p = 3 * checked_pair_count(in.varint()); p > 0; --p) in.varint();
   std::vector<Pair> out;
   uint64_t cls = 0;
-  for (uint64_t p = count(); p > 0; --p) out.push_back(in.pair(cls));
+  for (uint64_t p = checked_pair_count(in.varint()); p > 0; --p) out.push_back(in.pair(cls));
   return out;
 }
 

@@ -124,11 +124,7 @@ class FindIndex {
   template <class Each>
   void each_form(Each&& each) const;
 
-  uint32_t negative(uint32_t g) const {
-    const uint32_t n = u32(neg_off_, g);
-    if (n >= forms_) throw std::runtime_error(where_ + ": the index names a negative beyond the table (damaged)");
-    return n;
-  }
+  uint32_t negative(uint32_t g) const { return checked_negative(u32(neg_off_, g)); }
   Row row(uint32_t g) const { return {u32(mean_off_, g), u32(temp_off_, g), byte(info_off_ + g)}; }
 
   static constexpr size_t kBlock = size_t{1} << 16;
@@ -193,6 +189,15 @@ class FindIndex {
   };
   /// A pair as read, checked against the database.
   Pair checked_pair(uint64_t cls, uint64_t count, uint64_t first) const;
+  /// A form's negative or its count of pairs as read, checked against the table.
+  uint32_t checked_negative(uint32_t n) const {
+    if (n >= forms_) throw std::runtime_error(where_ + ": the index names a negative beyond the table (damaged)");
+    return n;
+  }
+  uint64_t checked_pair_count(uint64_t n) const {
+    if (n > classes_) throw std::runtime_error(where_ + ": the index holds too many pairs for a form (damaged)");
+    return n;
+  }
 
   std::string owned_;            // a made index's bytes
   int fd_ = -1;                  // a loaded one's file
@@ -219,10 +224,8 @@ template <class Each>
 void FindIndex::each_pair(Each&& each) const {
   Sequence stream(*this, stream_off_, size_), neg(*this, neg_off_, neg_off_ + 4 * size_t{forms_});
   for (uint32_t g = 0; g < forms_; ++g) {
-    const uint32_t n = neg.u32();
-    if (n >= forms_) throw std::runtime_error(where_ + ": the index names a negative beyond the table (damaged)");
-    const uint64_t pairs = stream.varint();
-    if (pairs > classes_) throw std::runtime_error(where_ + ": the index holds too many pairs for a form (damaged)");
+    const uint32_t n = checked_negative(neg.u32());
+    const uint64_t pairs = checked_pair_count(stream.varint());
     uint64_t cls = 0;
     for (uint64_t p = 0; p < pairs; ++p) each(g, n, stream.pair(cls));
   }
