@@ -918,18 +918,28 @@ void Database::prefetch(std::span<const RecordRun> runs) const {
       add(r.tier, layout.at(r.first, p).block, layout.at(r.first + r.count - 1, p).block);
   }
   if (want.size() < 2) return;  // one block: the read that follows fetches it as fast
-  // a task a block (a cold block costs a RocksDB read and a decompression: tens of
-  // microseconds, more when the page is not in memory); isolated, so that a caller inside a
-  // parallel loop of its own waits for these blocks only, not for its loop's other tasks
+  const auto fetch = [&](size_t i) {
+    try {
+      (void)held(want[i].first, want[i].second);
+    } catch (const std::exception&) {
+      // damaged or missing: the read that follows says so
+    }
+  };
+  // a few blocks on this thread: waking another costs more than it saves (a block from the
+  // page cache is a RocksDB read and a decompression, about 10 us; a CGT query's steps ask
+  // for 2 to 9 blocks each; handed to the other cores, a fresh reader's whole query at 20
+  // cells took 2.3 times as long at the median and 5 times at p99 on a virtual machine of
+  // 2 cores: results/cgt-cold.md)
+  if (want.size() < kParallelPrefetch) {
+    for (size_t i = 0; i < want.size(); ++i) fetch(i);
+    return;
+  }
+  // many: a task a block (a block not in the page cache costs a disk read); isolated, so
+  // that a caller inside a parallel loop of its own waits for these blocks only, not for
+  // its loop's other tasks
   tbb::this_task_arena::isolate([&] {
     tbb::parallel_for(tbb::blocked_range<size_t>(0, want.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
-      for (size_t i = r.begin(); i != r.end(); ++i) {
-        try {
-          (void)held(want[i].first, want[i].second);
-        } catch (const std::exception&) {
-          // damaged or missing: the read that follows says so
-        }
-      }
+      for (size_t i = r.begin(); i != r.end(); ++i) fetch(i);
     }, tbb::simple_partitioner());
   });
 }

@@ -98,11 +98,11 @@ class Database : public TierStore {
   /// Each block of the run read once, through the cache. Thread-safe.
   void read_records(TierId t, uint64_t first, uint64_t count, void* out) const override;
   /// Opened read-only: the runs' blocks not held yet (at most kPrefetchBlocks of them, and
-  /// what half the cache holds) decoded into the cache on the cores at once, a block to a
-  /// task; a block that cannot be read is left to the read that follows. Opened for solving
-  /// (no cache): nothing.
+  /// what half the cache holds) decoded into the cache: on this thread when fewer than
+  /// kParallelPrefetch, else on the cores at once, a block to a task; a block that cannot be
+  /// read is left to the read that follows. Opened for solving (no cache): nothing.
   void prefetch(std::span<const RecordRun> runs) const override;
-  static constexpr size_t kPrefetchBlocks = 256;
+  static constexpr size_t kPrefetchBlocks = 256, kParallelPrefetch = 16;
   /// Compresses and commits one tier atomically (see group_writer.hpp). Thread-safe against
   /// other commits; reads and flush() must not run while a commit does (the solver reads
   /// between levels). Committing a tier again replaces it.

@@ -3,17 +3,22 @@
 single queries (a fresh reader with an empty cache for each, its whole query: value, columns,
 every move's child) and its batch, on the same database.
 
-  results/cgt_cold.py OLD-BINARY NEW-BINARY DB ROUNDS SINGLES "LABEL" [NEW-DB]
+  results/cgt_cold.py [--pin] OLD-BINARY NEW-BINARY DB ROUNDS SINGLES "LABEL" [NEW-DB]
 
 Each round runs OLD then NEW with the round's seed (the same boards for both). With NEW-DB (a
 change in how a database is written), OLD reads DB and NEW reads NEW-DB, the same boards
 solved by each binary: their digests must agree (the same values), their bytes on disk are
-kept beside the times. One JSON object
+kept beside the times. --pin locks the databases' files in memory for the whole run (mmap and
+mlock: root, or a large enough `ulimit -l`), so that a machine that takes back page cache soon
+after it was read (a reclaim daemon) does not turn a query of blocks in memory into one that
+reads the disk; what is measured is then the reader's own cost. One JSON object
 a run goes to results/cgt-cold.jsonl; results/cgt-cold.md is written from every row kept.
 Issue 25's targets: at 20 cells, p50 and p99 under 1 ms and the batch rate 2x (1,305 queries a
 second in results/cgt.md's row of 20 cells).
 """
+import ctypes
 import json
+import os
 import pathlib
 import statistics
 import subprocess
@@ -41,6 +46,29 @@ def disk_bytes(db):
     return sum(f.stat().st_size for f in pathlib.Path(db).iterdir() if f.is_file())
 
 
+def pin(db):
+    """Every file of the database mapped and locked in memory; the mappings stay until exit."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    libc.mlock.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    pinned = 0
+    for f in sorted(pathlib.Path(db).iterdir()):
+        size = f.stat().st_size if f.is_file() else 0
+        if size == 0:
+            continue
+        fd = os.open(f, os.O_RDONLY)
+        addr = libc.mmap(None, size, 1, 1, fd, 0)  # PROT_READ, MAP_SHARED
+        os.close(fd)
+        if addr in (None, ctypes.c_void_p(-1).value):
+            sys.exit(f"cannot map {f}: {os.strerror(ctypes.get_errno())}")
+        if libc.mlock(ctypes.c_void_p(addr), ctypes.c_size_t(size)) != 0:
+            sys.exit(f"cannot lock {f} in memory ({size:,} bytes): {os.strerror(ctypes.get_errno())} "
+                     "(--pin needs root or a `ulimit -l` above the database's size)")
+        pinned += size
+    return pinned
+
+
 def table():
     rows = [json.loads(l) for l in ROWS.read_text().splitlines() if l.strip()]
     out = ["# Cold queries of the CGT database, before and after", "",
@@ -54,6 +82,8 @@ def table():
         out += [f"## {first['label']} ({run})", "",
                 f"Database: {first['length']} cells, digest `{first['digest']}`; {len(mine) // 2} rounds of "
                 f"{first['singles']} single queries and a batch of 20,000." + (
+                    " The databases' files were locked in memory for the run (`--pin`): no query read the disk."
+                    if first.get("pinned") else "") + (
                     f" Each binary reads the database it solved: before {first['oldBytes'] / 1e9:.2f} GB on disk, "
                     f"after {first['newBytes'] / 1e9:.2f} GB ({first['newBytes'] / first['oldBytes']:.2f}x)."
                     if "newBytes" in first else ""), "",
@@ -81,16 +111,22 @@ def table():
 
 
 def main():
-    if len(sys.argv) < 7:
+    args = sys.argv[1:]
+    pinning = bool(args) and args[0] == "--pin"
+    if pinning:
+        args = args[1:]
+    if len(args) < 6:
         sys.exit(__doc__)
-    old, new, db, rounds, singles, label = sys.argv[1:7]
-    new_db = sys.argv[7] if len(sys.argv) > 7 else db
+    old, new, db, rounds, singles, label = args[:6]
+    new_db = args[6] if len(args) > 6 else db
     length, digest = info(new, db)
     extra = {}
     if new_db != db:
         if info(new, new_db) != (length, digest):
             sys.exit(f"{db} and {new_db} are not the same boards solved: their lengths or digests differ")
         extra = {"oldBytes": disk_bytes(db), "newBytes": disk_bytes(new_db)}
+    if pinning:
+        extra["pinned"] = pin(db) + (pin(new_db) if new_db != db else 0)
     run = time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime())
     with ROWS.open("a") as f:
         for seed in range(1, int(rounds) + 1):

@@ -12,6 +12,7 @@
 #include <functional>
 #include <mutex>
 #include <random>
+#include <span>
 
 #include "db/codec.hpp"
 #include "db/database.hpp"
@@ -1242,12 +1243,18 @@ TEST_CASE("prefetch fetches scattered runs' blocks together, and the reads after
     unprefetched = e.what();
   }
   REQUIRE_THAT(unprefetched, Contains("block 18") && Contains("damaged"));
-  auto damaged = Database::open_read_only(dir / "db");
-  CHECK_NOTHROW(damaged->prefetch(runs));
-  uint8_t ok[4];
-  damaged->read_record(0, 5, ok);  // the others read as before
-  CHECK(std::equal(ok, ok + 4, recs.begin() + 20));
-  CHECK_THROWS_WITH(damaged->read_record(0, 77777, r), unprefetched);
+  // the first two runs are 8 blocks (fetched on this thread: fewer than kParallelPrefetch),
+  // all of them 20 or more (on every core)
+  static_assert(Database::kParallelPrefetch > 8 && Database::kParallelPrefetch <= 20);
+  for (const size_t k : {size_t{2}, runs.size()}) {
+    INFO("a hint of the first " << k << " runs");
+    auto damaged = Database::open_read_only(dir / "db");
+    CHECK_NOTHROW(damaged->prefetch(std::span(runs).first(k)));
+    uint8_t ok[4];
+    damaged->read_record(0, 5, ok);  // the others read as before
+    CHECK(std::equal(ok, ok + 4, recs.begin() + 20));
+    CHECK_THROWS_WITH(damaged->read_record(0, 77777, r), unprefetched);
+  }
 }
 
 TEST_CASE("prefetch fetches no more than kPrefetchBlocks blocks a hint, nor more than half its cache holds, the "

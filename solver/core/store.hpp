@@ -100,7 +100,7 @@ class TierSource {
   }
   /// A hint: these runs will be read next (a query that knows the scattered records it needs
   /// before it reads them, such as a board's children). A store that caches may fetch their
-  /// blocks now, several at once on other threads (the database: oneTBB's, on every core),
+  /// blocks now (the database: a few on the calling thread, many on every core at once),
   /// so that the reads after it find them held; it reads no more than a few hundred blocks
   /// for a hint, and leaves a run it cannot read (out of range, damaged) to the read that
   /// follows, which says what is wrong. Returns when the fetching is done. This default does
