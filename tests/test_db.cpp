@@ -14,6 +14,7 @@
 #include <random>
 #include <span>
 
+#include "db/block_cache.hpp"
 #include "db/codec.hpp"
 #include "db/database.hpp"
 #include "solver/core/hash.hpp"
@@ -1150,6 +1151,45 @@ TEST_CASE("a fresh reader reads a record of four bytes from one data block, not 
     bad += !std::equal(r, r + 4, recs.begin() + static_cast<long>(4 * i));
   }
   CHECK(bad == 0);
+}
+
+TEST_CASE("the block cache keeps blocks on either side of its pages' edges, lets the oldest go past its capacity, "
+          "and reads a block it holds without loading it again",
+          "[db]") {
+  using toadbase::db::BlockCache;
+  const uint64_t blocks = 3 * 4096 + 5;  // slots come in pages of 4,096: the last one partly used
+  BlockCache cache(blocks, 4 * 100);     // four blocks of 100 bytes
+  int loads = 0;
+  auto block_of = [&loads](int v) {
+    return [&loads, v] {
+      ++loads;
+      return BlockCache::Block(100, static_cast<uint8_t>(v));
+    };
+  };
+  const std::vector<uint64_t> edges{0, 4095, 4096, 8191, blocks - 1};
+  for (const uint64_t g : edges) CHECK_FALSE(cache.holds(g));
+  for (int i = 0; i < 4; ++i) CHECK(cache.byte(edges[i], 7, block_of(i + 1)) == i + 1);
+  CHECK(loads == 4);
+  for (int i = 0; i < 4; ++i) CHECK(cache.holds(edges[i]));
+  CHECK_FALSE(cache.holds(4094));  // a block beside one held, in its page
+  CHECK(cache.block(4096, block_of(99))->at(0) == 3);  // held: not loaded again
+  CHECK(loads == 4);
+  // a fifth block: the first loaded (block 0) goes
+  CHECK(cache.byte(blocks - 1, 0, block_of(5)) == 5);
+  CHECK_FALSE(cache.holds(0));
+  CHECK(cache.holds(blocks - 1));
+  // several at once: those held read, the others loaded (block 0 again: block 4095 goes)
+  const uint64_t globals[3] = {4095, 0, blocks - 1}, offsets[3] = {1, 2, 99};
+  uint8_t out[3] = {};
+  cache.bytes(3, globals, offsets, out, [&](unsigned i) {
+    ++loads;
+    return BlockCache::Block(100, static_cast<uint8_t>(50 + i));
+  });
+  CHECK((out[0] == 2 && out[1] == 51 && out[2] == 5));
+  CHECK(loads == 6);
+  CHECK_FALSE(cache.holds(4095));
+  CHECK(cache.holds(0));
+  CHECK_THROWS_AS(cache.byte(0, 100, block_of(0)), std::out_of_range);  // past the block's end
 }
 
 TEST_CASE("prefetch fetches scattered runs' blocks together, and the reads after it find them held, in either "
