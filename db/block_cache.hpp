@@ -2,9 +2,10 @@
 // a global block number), evicted in the order they were loaded once the cache holds more
 // than its capacity. Thread-safe; a block is decoded outside the lock.
 //
-// The slots come in pages of 4,096, each made when one of its blocks is first kept: a
-// database of 20 cells has 1.2 million blocks, and a table of them all (20 MB of null
-// pointers written at every open) was most of what opening it for one query cost.
+// The slots come in pages of 4,096 (64 KiB), each made when one of its blocks is first
+// kept and kept until the cache goes: a database of 20 cells has millions of blocks, and a
+// table of them all, written at every open, was most of what opening it for one query cost
+// (a reader that reads across the whole database grows back to about that table).
 #pragma once
 
 #include <array>

@@ -99,8 +99,8 @@ class Database : public TierStore {
   void read_records(TierId t, uint64_t first, uint64_t count, void* out) const override;
   /// Opened read-only: the runs' blocks not held yet (at most kPrefetchBlocks of them, and
   /// what half the cache holds) decoded into the cache: on this thread when fewer than
-  /// kParallelPrefetch, else on the cores at once, a block to a task; a block that cannot be
-  /// read is left to the read that follows. Opened for solving (no cache): nothing.
+  /// kParallelPrefetch, else on the cores at once, a block to a task (one block alone is
+  /// left to the read, as fast); a block that cannot be read is left to the read that follows. Opened for solving (no cache): nothing.
   void prefetch(std::span<const RecordRun> runs) const override;
   static constexpr size_t kPrefetchBlocks = 256, kParallelPrefetch = 16;
   /// Compresses and commits one tier atomically (see group_writer.hpp). Thread-safe against

@@ -82,7 +82,7 @@ def table():
         out += [f"## {first['label']} ({run})", "",
                 f"Database: {first['length']} cells, digest `{first['digest']}`; {len(mine) // 2} rounds of "
                 f"{first['singles']} single queries and a batch of 20,000." + (
-                    " The databases' files were locked in memory for the run (`--pin`): no query read the disk."
+                    " The databases' files were locked in memory for the run (`--pin`)."
                     if first.get("pinned") else "") + (
                     f" Each binary reads the database it solved: before {first['oldBytes'] / 1e9:.2f} GB on disk, "
                     f"after {first['newBytes'] / 1e9:.2f} GB ({first['newBytes'] / first['oldBytes']:.2f}x)."

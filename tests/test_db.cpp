@@ -6,6 +6,9 @@
 #include <rocksdb/table_properties.h>
 
 #include <catch2/catch.hpp>
+#include <tbb/global_control.h>
+
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +16,7 @@
 #include <mutex>
 #include <random>
 #include <span>
+#include <thread>
 
 #include "db/block_cache.hpp"
 #include "db/codec.hpp"
@@ -1166,14 +1170,29 @@ TEST_CASE("the block cache keeps blocks on either side of its pages' edges, lets
       return BlockCache::Block(100, static_cast<uint8_t>(v));
     };
   };
-  const std::vector<uint64_t> edges{0, 4095, 4096, 8191, blocks - 1};
+  // each side of each page's edge, the first block and the last
+  const std::vector<uint64_t> edges{0, 4095, 4096, 8191, 8192, 12287, 12288, blocks - 1};
   for (const uint64_t g : edges) CHECK_FALSE(cache.holds(g));
+  for (size_t i = 0; i < edges.size(); i += 2) {  // in pairs: the cache holds four blocks
+    CHECK(cache.byte(edges[i], 7, block_of(1)) == 1);
+    CHECK(cache.byte(edges[i + 1], 7, block_of(2)) == 2);
+    CHECK(cache.holds(edges[i]));
+    CHECK(cache.holds(edges[i + 1]));
+    CHECK_FALSE(cache.holds(edges[i] + 1));  // a block beside one held, in its page
+  }
+  CHECK(loads == 8);
+  CHECK_FALSE(cache.holds(0));  // the first four went as the last four came
+  CHECK_FALSE(cache.holds(8191));
+  for (const uint64_t g : {uint64_t{8192}, uint64_t{12287}, uint64_t{12288}}) CHECK(cache.holds(g));
+  BlockCache fresh(blocks, 4 * 100);  // no page made yet: nothing held, anywhere
+  for (uint64_t g = 0; g < blocks; g += 1000) CHECK_FALSE(fresh.holds(g));
+  loads = 0;
   for (int i = 0; i < 4; ++i) CHECK(cache.byte(edges[i], 7, block_of(i + 1)) == i + 1);
   CHECK(loads == 4);
   for (int i = 0; i < 4; ++i) CHECK(cache.holds(edges[i]));
-  CHECK_FALSE(cache.holds(4094));  // a block beside one held, in its page
   CHECK(cache.block(4096, block_of(99))->at(0) == 3);  // held: not loaded again
   CHECK(loads == 4);
+  CHECK_FALSE(cache.holds(blocks - 1));
   // a fifth block: the first loaded (block 0) goes
   CHECK(cache.byte(blocks - 1, 0, block_of(5)) == 5);
   CHECK_FALSE(cache.holds(0));
@@ -1284,8 +1303,9 @@ TEST_CASE("prefetch fetches scattered runs' blocks together, and the reads after
   }
   REQUIRE_THAT(unprefetched, Contains("block 18") && Contains("damaged"));
   // the first two runs are 8 blocks (fetched on this thread: fewer than kParallelPrefetch),
-  // all of them 20 or more (on every core)
-  static_assert(Database::kParallelPrefetch > 8 && Database::kParallelPrefetch <= 20);
+  // all of them 16 (on every core: records 5 and 199,999 share three blocks, the run of
+  // 3,000 spans 7)
+  static_assert(Database::kParallelPrefetch > 8 && Database::kParallelPrefetch <= 16);
   for (const size_t k : {size_t{2}, runs.size()}) {
     INFO("a hint of the first " << k << " runs");
     auto damaged = Database::open_read_only(dir / "db");
@@ -1295,6 +1315,52 @@ TEST_CASE("prefetch fetches scattered runs' blocks together, and the reads after
     CHECK(std::equal(ok, ok + 4, recs.begin() + 20));
     CHECK_THROWS_WITH(damaged->read_record(0, 77777, r), unprefetched);
   }
+}
+
+TEST_CASE("prefetch of many blocks keeps to oneTBB's bound on parallelism (what serve --threads sets): under a "
+          "bound of one it starts no thread",
+          "[db][layout]") {
+  // (a thread count cannot show that the hint went to the cores: oneTBB starts the worker that
+  // the set-up's own parallel loops asked for once the bound goes)
+  TempDir dir("db-prefetch-bound");
+  const uint64_t per = 1024, blocks = 200, n = blocks * per;  // 4-byte records, 4 KiB blocks
+  const Identity id{"wide", nlohmann::json::object(), "u32", 4, 4096};
+  const std::vector<TierInfo> tiers{{"ids", n}};
+  const std::vector<uint8_t> recs = wide_records(n, 4, 17);
+  auto threads = [] {
+    std::ifstream in("/proc/self/status");
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
+    return -1;
+  };
+  // a hint of 64 blocks, a record in each (Database::kParallelPrefetch or more: on the cores)
+  auto hint = [&](uint64_t first_block) {
+    std::vector<toadbase::RecordRun> runs;
+    for (uint64_t b = first_block; b < first_block + 64; ++b) runs.push_back({0, b * per + 3, 1});
+    return runs;
+  };
+  static_assert(Database::kParallelPrefetch <= 64);
+  std::unique_ptr<Database> d;
+  int before = 0;
+  {
+    // the set-up too (writing packs blocks on oneTBB's threads): no worker before the end
+    tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
+    {
+      auto w = Database::open_for_solve(dir / "db", id, tiers, 3);
+      w->commit_tier(0, recs.data(), n, toadbase::kAllRecords);
+      w->finish(tiers);
+    }
+    d = Database::open_read_only(dir / "db");
+    before = threads();
+    REQUIRE(before > 0);
+    d->prefetch(hint(0));
+    // oneTBB starts its workers as it wants them: a moment for one to show
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    CHECK(threads() == before);
+  }
+  uint8_t got[4];
+  d->read_record(0, 5 * per + 3, got);  // what the hint fetched reads right
+  CHECK(std::equal(got, got + 4, recs.begin() + static_cast<long>(4 * (5 * per + 3))));
 }
 
 TEST_CASE("prefetch fetches no more than kPrefetchBlocks blocks a hint, nor more than half its cache holds, the "

@@ -969,8 +969,10 @@ TEST_CASE("serve --threads 1: a query's prefetch starts no thread beyond the ser
     REQUIRE(r);
     CHECK(r->status == 200);
   }
-  // oneTBB starts its workers as it wants them: a moment for one to show. Without the bound it
-  // starts one on a machine of two cores or more (on one core it starts none either way)
+  // oneTBB starts its workers as it wants them: a moment for one to show. Each step of these
+  // queries asks for fewer blocks than Database::kParallelPrefetch, fetched on the worker that
+  // asks; a hint of more goes to oneTBB, whose bound under --threads test_db.cpp checks ("prefetch
+  // of many blocks keeps to oneTBB's bound ...")
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   CHECK(threads() == before);
   ::kill(pid, SIGTERM);
