@@ -1161,8 +1161,8 @@ TEST_CASE("the block cache keeps blocks on either side of its pages' edges, lets
           "and reads a block it holds without loading it again",
           "[db]") {
   using toadbase::db::BlockCache;
-  const uint64_t blocks = 3 * 4096 + 5;  // slots come in pages of 4,096: the last one partly used
-  BlockCache cache(blocks, 4 * 100);     // four blocks of 100 bytes
+  const uint64_t page = BlockCache::kPageSlots, blocks = 3 * page + 5;  // the last page partly used
+  BlockCache cache(blocks, 4 * 100);  // four blocks of 100 bytes
   int loads = 0;
   auto block_of = [&loads](int v) {
     return [&loads, v] {
@@ -1171,7 +1171,7 @@ TEST_CASE("the block cache keeps blocks on either side of its pages' edges, lets
     };
   };
   // each side of each page's edge, the first block and the last
-  const std::vector<uint64_t> edges{0, 4095, 4096, 8191, 8192, 12287, 12288, blocks - 1};
+  const std::vector<uint64_t> edges{0, page - 1, page, 2 * page - 1, 2 * page, 3 * page - 1, 3 * page, blocks - 1};
   for (const uint64_t g : edges) CHECK_FALSE(cache.holds(g));
   for (size_t i = 0; i < edges.size(); i += 2) {  // in pairs: the cache holds four blocks
     CHECK(cache.byte(edges[i], 7, block_of(1)) == 1);
@@ -1182,23 +1182,23 @@ TEST_CASE("the block cache keeps blocks on either side of its pages' edges, lets
   }
   CHECK(loads == 8);
   CHECK_FALSE(cache.holds(0));  // the first four went as the last four came
-  CHECK_FALSE(cache.holds(8191));
-  for (const uint64_t g : {uint64_t{8192}, uint64_t{12287}, uint64_t{12288}}) CHECK(cache.holds(g));
+  CHECK_FALSE(cache.holds(edges[3]));
+  for (const uint64_t g : {edges[4], edges[5], edges[6]}) CHECK(cache.holds(g));
   BlockCache fresh(blocks, 4 * 100);  // no page made yet: nothing held, anywhere
-  for (uint64_t g = 0; g < blocks; g += 1000) CHECK_FALSE(fresh.holds(g));
+  for (uint64_t g = 0; g < blocks; g += 100) CHECK_FALSE(fresh.holds(g));
   loads = 0;
   for (int i = 0; i < 4; ++i) CHECK(cache.byte(edges[i], 7, block_of(i + 1)) == i + 1);
   CHECK(loads == 4);
   for (int i = 0; i < 4; ++i) CHECK(cache.holds(edges[i]));
-  CHECK(cache.block(4096, block_of(99))->at(0) == 3);  // held: not loaded again
+  CHECK(cache.block(edges[2], block_of(99))->at(0) == 3);  // held: not loaded again
   CHECK(loads == 4);
   CHECK_FALSE(cache.holds(blocks - 1));
   // a fifth block: the first loaded (block 0) goes
   CHECK(cache.byte(blocks - 1, 0, block_of(5)) == 5);
   CHECK_FALSE(cache.holds(0));
   CHECK(cache.holds(blocks - 1));
-  // several at once: those held read, the others loaded (block 0 again: block 4095 goes)
-  const uint64_t globals[3] = {4095, 0, blocks - 1}, offsets[3] = {1, 2, 99};
+  // several at once: those held read, the others loaded (block 0 again: edges[1] goes)
+  const uint64_t globals[3] = {edges[1], 0, blocks - 1}, offsets[3] = {1, 2, 99};
   uint8_t out[3] = {};
   cache.bytes(3, globals, offsets, out, [&](unsigned i) {
     ++loads;
@@ -1206,7 +1206,7 @@ TEST_CASE("the block cache keeps blocks on either side of its pages' edges, lets
   });
   CHECK((out[0] == 2 && out[1] == 51 && out[2] == 5));
   CHECK(loads == 6);
-  CHECK_FALSE(cache.holds(4095));
+  CHECK_FALSE(cache.holds(edges[1]));
   CHECK(cache.holds(0));
   CHECK_THROWS_AS(cache.byte(0, 100, block_of(0)), std::out_of_range);  // past the block's end
 }
