@@ -25,8 +25,9 @@
 // rewritten last, when every tier is in.
 //
 // Digests: a tier's digest is the XXH64 of its byte planes one after the other (for one-byte
-// records, of the records themselves), in every format; the database digest is the XXH64 of the tier digests (u64le, in tier
-// order). Neither depends on the thread count or the block size.
+// records, of the records themselves), in every format; the database digest is the XXH64 of
+// the tier digests (u64le, in tier order). Neither depends on the thread count or the block
+// size.
 #pragma once
 
 #include <atomic>
@@ -100,7 +101,8 @@ class Database : public TierStore {
   /// Opened read-only: the runs' blocks not held yet (at most kPrefetchBlocks of them, and
   /// what half the cache holds) decoded into the cache: on this thread when fewer than
   /// kParallelPrefetch, else on the cores at once, a block to a task (one block alone is
-  /// left to the read, as fast); a block that cannot be read is left to the read that follows. Opened for solving (no cache): nothing.
+  /// left to the read, as fast); a block that cannot be read is left to the read that
+  /// follows. Opened for solving (no cache): nothing.
   void prefetch(std::span<const RecordRun> runs) const override;
   static constexpr size_t kPrefetchBlocks = 256, kParallelPrefetch = 16;
   /// Compresses and commits one tier atomically (see group_writer.hpp). Thread-safe against

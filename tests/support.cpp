@@ -219,6 +219,12 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+int thread_count(pid_t pid) {
+  for (const auto& line : lines_of(read_file("/proc/" + std::to_string(pid) + "/status")))
+    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
+  return -1;
+}
+
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;

@@ -219,6 +219,9 @@ class TempDir {
 
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);
+/// The threads of process `pid` now (the "Threads:" line of /proc/<pid>/status); -1 when
+/// the process or the line is not there.
+int thread_count(pid_t pid);
 
 struct RunResult {
   int rc = -1;

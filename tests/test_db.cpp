@@ -960,6 +960,26 @@ std::vector<uint8_t> wide_records(uint64_t count, unsigned width, uint64_t seed)
   return r;
 }
 
+/// Writes a finished database of one tier of `n` four-byte records (wide_records of `seed`)
+/// in 4 KiB blocks at `path` and returns the records. `flushed`: its blocks in files, as a
+/// database solved and closed has them, not in RocksDB's log.
+std::vector<uint8_t> write_wide(const std::string& path, uint64_t n, uint64_t seed, bool flushed = true) {
+  const Identity id{"wide", nlohmann::json::object(), "u32", 4, 4096};
+  const std::vector<TierInfo> tiers{{"ids", n}};
+  std::vector<uint8_t> recs = wide_records(n, 4, seed);
+  {
+    auto d = Database::open_for_solve(path, id, tiers, 3);
+    REQUIRE(d->planes_per_block());
+    d->commit_tier(0, recs.data(), n, toadbase::kAllRecords);
+    d->finish(tiers);
+  }
+  if (flushed) {
+    RawDb raw(path);
+    REQUIRE(raw.db->Flush(rocksdb::FlushOptions()).ok());
+  }
+  return recs;
+}
+
 /// Lays the committed tiers of a closed database of `width`-byte records out again as
 /// format 3 wrote them (one plane stream a tier, cut into blocks), `recs[t]` being tier t's
 /// records, and says format 3 (2 for blocks of 64 KiB) in its manifest: a database solved
@@ -1126,19 +1146,7 @@ TEST_CASE("a fresh reader reads a record of four bytes from one data block, not 
   // a CGT database's form ids: format 3 kept each of a record's bytes in a block of its own
   // (four reads of RocksDB and four blocks decompressed for each id a cold query read)
   TempDir dir("db-one-block");
-  const Identity id{"wide", nlohmann::json::object(), "u32", 4, 4096};
-  const std::vector<TierInfo> tiers{{"ids", 200000}};
-  const std::vector<uint8_t> recs = wide_records(200000, 4, 9);
-  {
-    auto d = Database::open_for_solve(dir / "db", id, tiers, 3);
-    d->commit_tier(0, recs.data(), 200000, toadbase::kAllRecords);
-    d->finish(tiers);
-  }
-  {
-    // the blocks in files, as a database solved and closed has them (not in the log)
-    RawDb raw(dir / "db");
-    REQUIRE(raw.db->Flush(rocksdb::FlushOptions()).ok());
-  }
+  const std::vector<uint8_t> recs = write_wide(dir / "db", 200000, 9);
   uint64_t bad = 0;
   for (uint64_t i : {uint64_t{5}, uint64_t{77777}, uint64_t{199999}}) {
     auto d = Database::open_read_only(dir / "db", 0);
@@ -1218,18 +1226,7 @@ TEST_CASE("prefetch fetches scattered runs' blocks together, and the reads after
   // blocks are fetched at once, and the step's reads then take no block from RocksDB
   TempDir dir("db-prefetch");
   const uint64_t n = 200000;
-  const Identity id{"wide", nlohmann::json::object(), "u32", 4, 4096};
-  const std::vector<TierInfo> tiers{{"ids", n}};
-  const std::vector<uint8_t> recs = wide_records(n, 4, 11);
-  {
-    auto d = Database::open_for_solve(dir / "db", id, tiers, 3);
-    d->commit_tier(0, recs.data(), n, toadbase::kAllRecords);
-    d->finish(tiers);
-  }
-  {
-    RawDb raw(dir / "db");  // the blocks in files, not in the log
-    REQUIRE(raw.db->Flush(rocksdb::FlushOptions()).ok());
-  }
+  const std::vector<uint8_t> recs = write_wide(dir / "db", n, 11);
   // single records far apart, and a run over several blocks (1,024 records a block)
   const std::vector<toadbase::RecordRun> runs{{0, 5, 1}, {0, 77777, 1}, {0, 199999, 1}, {0, 120000, 3000}};
   // RocksDB data blocks this thread takes (from its files or its own cache) for `read`
@@ -1324,39 +1321,24 @@ TEST_CASE("prefetch of many blocks keeps to oneTBB's bound on parallelism (what 
   // the set-up's own parallel loops asked for once the bound goes)
   TempDir dir("db-prefetch-bound");
   const uint64_t per = 1024, blocks = 200, n = blocks * per;  // 4-byte records, 4 KiB blocks
-  const Identity id{"wide", nlohmann::json::object(), "u32", 4, 4096};
-  const std::vector<TierInfo> tiers{{"ids", n}};
-  const std::vector<uint8_t> recs = wide_records(n, 4, 17);
-  auto threads = [] {
-    std::ifstream in("/proc/self/status");
-    for (std::string line; std::getline(in, line);)
-      if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
-    return -1;
-  };
   // a hint of 64 blocks, a record in each (Database::kParallelPrefetch or more: on the cores)
-  auto hint = [&](uint64_t first_block) {
-    std::vector<toadbase::RecordRun> runs;
-    for (uint64_t b = first_block; b < first_block + 64; ++b) runs.push_back({0, b * per + 3, 1});
-    return runs;
-  };
+  std::vector<toadbase::RecordRun> hint;
+  for (uint64_t b = 0; b < 64; ++b) hint.push_back({0, b * per + 3, 1});
   static_assert(Database::kParallelPrefetch <= 64);
+  std::vector<uint8_t> recs;
   std::unique_ptr<Database> d;
   int before = 0;
   {
     // the set-up too (writing packs blocks on oneTBB's threads): no worker before the end
     tbb::global_control one(tbb::global_control::max_allowed_parallelism, 1);
-    {
-      auto w = Database::open_for_solve(dir / "db", id, tiers, 3);
-      w->commit_tier(0, recs.data(), n, toadbase::kAllRecords);
-      w->finish(tiers);
-    }
+    recs = write_wide(dir / "db", n, 17, false);
     d = Database::open_read_only(dir / "db");
-    before = threads();
+    before = thread_count(::getpid());
     REQUIRE(before > 0);
-    d->prefetch(hint(0));
+    d->prefetch(hint);
     // oneTBB starts its workers as it wants them: a moment for one to show
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    CHECK(threads() == before);
+    CHECK(thread_count(::getpid()) == before);
   }
   uint8_t got[4];
   d->read_record(0, 5 * per + 3, got);  // what the hint fetched reads right
@@ -1368,19 +1350,7 @@ TEST_CASE("prefetch fetches no more than kPrefetchBlocks blocks a hint, nor more
           "[db][layout]") {
   TempDir dir("db-prefetch-caps");
   const uint64_t per = 1024, blocks = 400, n = blocks * per;  // 4-byte records, 4 KiB blocks
-  const Identity id{"wide", nlohmann::json::object(), "u32", 4, 4096};
-  const std::vector<TierInfo> tiers{{"ids", n}};
-  const std::vector<uint8_t> recs = wide_records(n, 4, 13);
-  {
-    auto d = Database::open_for_solve(dir / "db", id, tiers, 3);
-    REQUIRE(d->planes_per_block());
-    d->commit_tier(0, recs.data(), n, toadbase::kAllRecords);
-    d->finish(tiers);
-  }
-  {
-    RawDb raw(dir / "db");  // the blocks in files, not in the log
-    REQUIRE(raw.db->Flush(rocksdb::FlushOptions()).ok());
-  }
+  const std::vector<uint8_t> recs = write_wide(dir / "db", n, 13);
   std::vector<toadbase::RecordRun> runs;  // a record in each block, in block order
   for (uint64_t b = 0; b < blocks; ++b) runs.push_back({0, b * per + 7, 1});
   // how many of the runs, read in order after the hint, took no block from RocksDB

@@ -955,12 +955,7 @@ TEST_CASE("serve --threads 1: a query's prefetch starts no thread beyond the ser
   const std::string url = listening_url(dir / "out");
   INFO(read_file(dir / "out") << read_file(dir / "err"));
   REQUIRE(url.rfind("http://127.0.0.1:", 0) == 0);
-  auto threads = [&] {
-    for (const auto& line : lines_of(read_file("/proc/" + std::to_string(pid) + "/status")))
-      if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
-    return -1;
-  };
-  const int before = threads();
+  const int before = thread_count(pid);
   REQUIRE(before > 0);
   httplib::Client c("127.0.0.1", std::stoi(url.substr(17)));
   // boards with many moves: each query prefetches its children's blocks (several tiers)
@@ -974,7 +969,7 @@ TEST_CASE("serve --threads 1: a query's prefetch starts no thread beyond the ser
   // asks; a hint of more goes to oneTBB, whose bound under --threads test_db.cpp checks ("prefetch
   // of many blocks keeps to oneTBB's bound ...")
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  CHECK(threads() == before);
+  CHECK(thread_count(pid) == before);
   ::kill(pid, SIGTERM);
   int status = 0;
   REQUIRE(::waitpid(pid, &status, 0) == pid);
