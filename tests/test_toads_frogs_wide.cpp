@@ -77,6 +77,7 @@ TEST_CASE("the one-byte record's hot-loop accumulator: combine's value, and an o
     uint8_t out = 0;
     ParityRecord::Accumulator acc{slots, &out};
     for (uint32_t k = 0; k < kids.size(); ++k) acc.child(k, 0, true);
+    if (!kids.empty()) acc.child(0, 0, false);  // not a move (a slot that exists): changes nothing
     acc.position(0);
     const unsigned want = ParityRecord::combine(static_cast<unsigned>(kids.size()), [&](unsigned k) { return kids[k]; });
     return (acc.overflowed() != (want > 255)) || (want <= 255 && out != want);

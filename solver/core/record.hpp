@@ -97,47 +97,51 @@ struct ParityRecord {
   }
 
   /// The hot loop's form of combine(): one table load and one minimum a child. A child's
-  /// key orders the children from best to worst for the player to move:
-  ///     losing child (even r):   key r            the quickest win first
-  ///     winning child (odd r):   key 1024 - r     above every losing key; the longest first
-  ///     no child:                key kNone = 1025 above every key
-  /// so the parent is key + 1 (a win) below 512, 1025 - key (a loss) above (0 without
-  /// children): one more table load, kRecord. The largest it gives is 256 (every child a win
-  /// of 255), the only value a byte cannot hold: `seen` gathers every value written with one
-  /// OR, and overflowed() reads its ninth bit once the range is done.
+  /// key (a byte) orders the children from best to worst for the player to move:
+  ///     losing child (even r):   key r / 2               0..127: the quickest win first
+  ///     winning child (odd r):   key 255 - (r - 1) / 2   128..255: the longest first
+  ///     no child:                key kNone = 256         above every key
+  /// so the parent is 2 key + 1 (a win) below 128, 512 - 2 key (a loss) from 128 (0 without
+  /// children): one more table load, record. The largest it gives is 256 (every child a win
+  /// of 255, key 128), the only value a byte cannot hold: `seen` gathers every value written
+  /// with one OR, and overflowed() reads its ninth bit once the range is done.
+  /// The accumulator carries both tables: the scan's local copy of it (with_local_visitor)
+  /// holds them on its stack, read at a fixed offset from the stack pointer, where a global
+  /// table costs a register for its address in position-independent code.
   struct Accumulator {
-    static constexpr unsigned kNone = 1025;
+    static constexpr unsigned kNone = 256;
     ChildRecords<Record> child_records;  // [slot] -> that child tier's records
     Record* out;
     unsigned best = kNone;
     unsigned seen = 0;
+    std::array<uint8_t, 256> key = kKey;
+    std::array<uint16_t, kNone + 1> record = kRecord;
     Accumulator(std::span<const Record* const> slots, Record* o) : child_records(slots), out(o) {}
     void child(uint32_t slot, uint64_t index, bool real) {
-      const unsigned k = real ? kKey[child_records[slot][index]] : kNone;
+      const unsigned k = real ? key[child_records[slot][index]] : kNone;
       best = k < best ? k : best;
     }
     void position(uint64_t index) {
-      const unsigned v = kRecord[best];
+      const unsigned v = record[best];
       seen |= v;
       out[index] = static_cast<Record>(v);
       best = kNone;
     }
     /// True when a position written since the accumulator was made needs more than a byte.
     bool overflowed() const { return seen > 255; }
-  };
 
- private:
-  static constexpr auto kKey = [] {
-    std::array<uint16_t, 256> k{};
-    for (unsigned r = 0; r < 256; ++r) k[r] = static_cast<uint16_t>((r & 1) ? 1024 - r : r);
-    return k;
-  }();
-  static constexpr auto kRecord = [] {
-    std::array<uint16_t, Accumulator::kNone + 1> v{};
-    for (unsigned key = 0; key <= Accumulator::kNone; ++key)
-      v[key] = static_cast<uint16_t>(key < 512 ? key + 1 : Accumulator::kNone - key);
-    return v;
-  }();
+   private:
+    static constexpr std::array<uint8_t, 256> kKey = [] {
+      std::array<uint8_t, 256> k{};
+      for (unsigned r = 0; r < 256; ++r) k[r] = static_cast<uint8_t>((r & 1) ? 255 - r / 2 : r / 2);
+      return k;
+    }();
+    static constexpr std::array<uint16_t, kNone + 1> kRecord = [] {
+      std::array<uint16_t, kNone + 1> v{};
+      for (unsigned k = 0; k < kNone; ++k) v[k] = static_cast<uint16_t>(k < 128 ? 2 * k + 1 : 512 - 2 * k);
+      return v;  // v[kNone] = 0: no child, a loss now
+    }();
+  };
 };
 
 /// The two-player parity record in two bytes, for spaces whose games can outlast 255 moves:
