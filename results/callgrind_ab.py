@@ -150,13 +150,17 @@ def targets(rows):
     if first:
         out += ["", f"Before the work on this item (the first 16-cell row): {first['total_ir'] / first['positions']:.1f} "
                 f"a position whole and {first['solve_range_ir'] / first['positions']:.1f} in solve_range."]
-    out += ["", "Where the rest goes (callgrind_annotate of the run, instruction by instruction): each child a "
-            "position reads costs 10 (a toad's slide) to 16 (a jump) instructions: the bit loop, its base, the "
-            "child's record and key, a minimum; a frog's move needs the count of frogs below it (a popcount) "
-            "and a binomial. A position adds its frog set's load, the masks of its moves, the decode of its "
-            "record and the store. Outside the scan the largest part is zstd compressing the stored tiers "
-            "(level 3), then the copy of the tails and the digest (the arrays of the tiers held are no "
-            "longer zeroed, from 2026-11-28T22Z)."]
+    out += ["", "Where the rest goes (callgrind_annotate of the run, instruction by instruction, from "
+            "2026-11-30T16Z): each child a position reads costs 10 (a toad's slide), 13 (a frog's move) or "
+            "15 (a toad's jump) instructions: the bit loop (tzcnt, and before it a zeroing of its output "
+            "register that the compiler adds for processors where tzcnt waits on it: about 1.2 a position, "
+            "absent in a build tuned for an AMD processor), the child's base, its record and the record's "
+            "key (a byte from the accumulator's table on the stack), a minimum; a jump and a frog's move "
+            "add the count of frogs below (a popcount) and a binomial from the ordinal's row. A position "
+            "adds its frog set's and its move mask's loads, its record from the best key, the store and "
+            "the OR that keeps the overflow. Outside the scan the largest part is zstd compressing the "
+            "stored tiers (level 3), then the copy of the tails and the digest (the arrays of the tiers "
+            "held are no longer zeroed, from 2026-11-28T22Z)."]
     level = [x for x in rows if x.get("args") and "--zstd-level" in x["args"] and x["length"] == 16]
     if level:
         a = level[-1]

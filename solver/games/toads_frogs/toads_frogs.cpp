@@ -202,6 +202,8 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
         table = static_cast<int64_t>(frog_sets_.size());
         each_frog_set(f, nb, [&](uint64_t B) {
           frog_sets_.push_back(static_cast<uint32_t>(B));
+          frog_tops_.push_back(static_cast<uint32_t>(B & ~(B >> 1)));
+          frog_bottoms_.push_back(static_cast<uint32_t>(B & ~(B << 1)));
           if (!params_.toads) tail_ranks_.push_back(tail_rank(B));
         });
       }

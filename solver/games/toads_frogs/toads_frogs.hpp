@@ -130,8 +130,9 @@ struct SpaceParams {
 class Space {
  public:
   using Position = toads_frogs::Position;
-  /// The default frog_table_limit: 64 Ki sets (256 KiB) a table: every tier of up to 18 free
-  /// cells, and of more the fewest and the most frogs.
+  /// The default frog_table_limit: 64 Ki sets a table (256 KiB, and as much in each of the
+  /// three tables beside it): every tier of up to 18 free cells, and of more the fewest and
+  /// the most frogs.
   static constexpr uint64_t kFrogTable = uint64_t{1} << 16;
 
   /// `frog_table_limit`: the largest C(n - t, f) whose frog sets the hot loop reads from a
@@ -268,8 +269,12 @@ class Space {
   // The hot loop's frog sets: for each piece count (t, f) of the space with C(n - t, f) <= the
   // limit (kFrogTable), the f-subsets of its n - t free cells in colex order, one after
   // another (a load where the colex successor took a dozen instructions): 4.8 MiB at 24 cells,
-  // and as much again in tail_ranks_
+  // and as much again in each of the three tables beside it
   std::vector<uint32_t> frog_sets_;
+  // beside it, each set's frogs with no frog on the next ordinal above (B & ~(B >> 1): a toad
+  // below can jump them) and below (B & ~(B << 1): they can move down): two loads where the
+  // scan made each mask with three instructions a position
+  std::vector<uint32_t> frog_tops_, frog_bottoms_;
   std::vector<uint32_t> tail_ranks_;  // beside frog_sets_ (every count): B's 2B + 1, ranked
   uint64_t total_ = 0;
 };
@@ -358,10 +363,12 @@ void Space::scan(TierId t, uint64_t lo, uint64_t hi, Visit&& visit) const {
 }
 
 // Walks positions lo..hi-1 of a tier in index order: `block(A, row)` when a new toad set A
-// begins (a block of nb indices from `row`), then `each(index, B)` for every position, B
-// being the frog-ordinal set (index = row + rankB): read from the space's table of the tier's
-// frog sets in colex order (frog_sets_), or for a tier whose nb passes the table's limit
-// stepped to its colex successor.
+// begins (a block of nb indices from `row`), then `each(index, B, tops, bottoms)` for every
+// position, B being the frog-ordinal set (index = row + rankB), tops = B & ~(B >> 1) and
+// bottoms = B & ~(B << 1): read from the space's tables of the tier's frog sets in colex
+// order (frog_sets_ and the two beside it), or for a tier whose nb passes the tables' limit
+// stepped to its colex successor (the masks made from it). A scan reads one of the masks;
+// the other's load or making is dropped with it.
 template <class Block, class Each>
 [[gnu::always_inline]] inline void Space::walk(const Tier& tier, uint64_t lo, uint64_t hi, Block&& block,
                                                Each&& each) const {
@@ -370,17 +377,22 @@ template <class Block, class Each>
   uint64_t ia = lo / nb, rb = lo % nb;
   if (tier.frog_table >= 0) {
     const uint32_t* sets = frog_sets_.data() + tier.frog_table;
+    const uint32_t* tops = frog_tops_.data() + tier.frog_table;
+    const uint32_t* bottoms = frog_bottoms_.data() + tier.frog_table;
     for (uint64_t row = lo - rb; row < hi; row += nb, rb = 0) {
       block(toads_at(t, sum, ia++), row);
       const uint64_t end = row + std::min(nb, hi - row);
-      for (uint64_t index = row + rb; index < end; ++index) each(index, uint64_t{sets[index - row]});
+      for (uint64_t index = row + rb; index < end; ++index) {
+        const uint64_t k = index - row;
+        each(index, uint64_t{sets[k]}, uint64_t{tops[k]}, uint64_t{bottoms[k]});
+      }
     }
     return;
   }
   uint64_t B = f ? colex_unrank(rb, f, n_ - t) : 0;
   block(toads_at(t, sum, ia), lo - rb);
   for (uint64_t index = lo; index < hi; ++index) {
-    each(index, B);
+    each(index, B, B & ~(B >> 1), B & ~(B << 1));
     if (++rb == nb) {
       rb = 0;
       if (index + 1 < hi) block(toads_at(t, sum, ++ia), index + 1);
@@ -395,7 +407,7 @@ template <class Block, class Each>
 // ordinals: `cand` = ordinals of the non-toad cells just right of a toad (the toad can slide
 // there when no frog sits on it), `jump` = those whose next ordinal is the cell two to the
 // right (the toad can jump the frog when that cell is free). Per frog set B the moves are
-//     slides = cand & ~B          jumps = jump & B & ~(B >> 1)
+//     slides = cand & ~B          jumps = jump & B & ~(B >> 1)  (the last from a table)
 // and the child indices are the precomputed toad-set ranks plus rankB (a jump moves one frog
 // from ordinal o to o + 1, adding C(o, j) to rankB, j = the frogs below it). The bases are
 // kept less the block's first index (modulo 2^64), so that base + index is the child's.
@@ -404,8 +416,12 @@ template <class Visit>
   const int n = n_;
   const uint64_t nb = tier.frog_sets;
   const uint32_t full = (1u << n) - 1;
+  // each ordinal's row of binomials, read from the stack: a child's C(o, j) is then two loads,
+  // where the row's offset from o took a shift and an add beside its load
+  const uint32_t* choose_row[kTable];
+  for (int o = 0; o < kTable; ++o) choose_row[o] = choose_[o];
   uint64_t cand = 0, jump = 0;  // jump: the candidates whose toad can jump (a subset of cand)
-  uint64_t slide_base[kMaxLength + 1], jump_base[kMaxLength + 1] = {};
+  uint64_t slide_base[kMaxLength + 1], jump_base[kMaxLength + 1];  // read only where cand, jump say set
   auto block = [&](uint32_t toads, uint64_t row) {
     cand = jump = 0;
     const uint32_t non_toad = ~toads & full;
@@ -421,15 +437,16 @@ template <class Visit>
       }
     }
   };
-  walk(tier, lo, hi, block, [&](uint64_t index, uint64_t B) {
+  walk(tier, lo, hi, block, [&](uint64_t index, uint64_t B, uint64_t tops, uint64_t) {
+    // the jumps first: their mask (a load) is then not kept across the slides' loop
+    for (uint64_t m = jump & tops; m; m &= m - 1) {  // jumps: a frog ahead, none past it
+      const int o = std::countr_zero(m);
+      const int j = std::popcount(B & ((uint64_t{1} << o) - 1));  // frogs below ordinal o
+      visit.child(1, jump_base[o] + index + choose_row[o][j], true);
+    }
     for (uint64_t m = cand & ~B; m; m &= m - 1) {  // slides: no frog on the cell ahead
       const int o = std::countr_zero(m);
       visit.child(0, slide_base[o] + index, true);
-    }
-    for (uint64_t m = jump & B & ~(B >> 1); m; m &= m - 1) {  // jumps
-      const int o = std::countr_zero(m);
-      const int j = std::popcount(B & ((uint64_t{1} << o) - 1));  // frogs below ordinal o
-      visit.child(1, jump_base[o] + index + choose_[o][j], true);
     }
     visit.position(index);
   });
@@ -443,6 +460,8 @@ template <class Visit>
 template <class Visit>
 [[gnu::always_inline]] inline void Space::scan_frogs(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const {
   const uint32_t full = (1u << n_) - 1;
+  const uint64_t* below_row[kTable];  // as scan_toads' choose_row
+  for (int o = 0; o < kTable; ++o) below_row[o] = minus_choose_below_[o];
   uint64_t ok = 0;
   auto block = [&](uint32_t toads, uint64_t) {
     ok = 0;
@@ -453,11 +472,11 @@ template <class Visit>
       prev = c;
     }
   };
-  walk(tier, lo, hi, block, [&](uint64_t index, uint64_t B) {
-    for (uint64_t m = B & ~(B << 1) & ok; m; m &= m - 1) {
+  walk(tier, lo, hi, block, [&](uint64_t index, uint64_t B, uint64_t, uint64_t bottoms) {
+    for (uint64_t m = bottoms & ok; m; m &= m - 1) {  // no frog on the ordinal below
       const int o = std::countr_zero(m);
       const int j = std::popcount(B & ((uint64_t{1} << o) - 1));  // frogs below ordinal o
-      visit.child(0, index + minus_choose_below_[o][j], true);
+      visit.child(0, index + below_row[o][j], true);
     }
     visit.position(index);
   });
