@@ -124,7 +124,8 @@ inline constexpr bool kIsChildLambda = std::is_invocable_v<V&, uint64_t, const C
 /// Runs `f(v)` on a local copy `v` of a scan visitor and copies it back (when it can be
 /// copied back). A hot loop's accumulator that lives in the caller's memory must be stored
 /// and reloaded around every record it writes (a byte store may alias anything); a local
-/// copy whose address never escapes stays in registers.
+/// copy whose address never escapes keeps its scalar members in registers (and what it
+/// carries in arrays on the stack, read at an offset from the stack pointer).
 template <class V, class F>
 void with_local_visitor(V& visit, F&& f) {
   if constexpr (std::is_copy_assignable_v<V>) {

@@ -53,8 +53,8 @@ struct Outcome {
 inline constexpr uint16_t kGamesmanLose = 1, kGamesmanTie = 3, kGamesmanWin = 4;
 
 /// The child tiers' records an accumulator reads, by slot. The first two slots' pointers are
-/// held by value: the accumulator is a local (with_local_visitor) whose members stay in
-/// registers, where a pointer read from the caller's list would be read again after every
+/// held by value: the accumulator is a local (with_local_visitor) whose scalar members stay
+/// in registers, where a pointer read from the caller's list would be read again after every
 /// record written (a byte store may alias it).
 template <class S>
 struct ChildRecords {
@@ -174,7 +174,7 @@ struct WideParityRecord {
     return (min_even != kNoEven ? min_even : max_odd) + 1;
   }
 
-  /// ParityRecord's accumulator with the keys computed instead of looked up (a table of
+  /// ParityRecord's accumulator with wider keys, computed instead of looked up (a table of
   /// 65536 keys would not stay in the first-level cache):
   ///     losing child (even r):   key r                 below 2^16
   ///     winning child (odd r):   key 2^17 - r          above every losing key; the longest first

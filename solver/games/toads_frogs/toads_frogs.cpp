@@ -196,7 +196,7 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
       const int lo = t * (t - 1) / 2, hi = t * (2 * n_ - t - 1) / 2;
       const uint64_t nb = binomial(n_ - t, f);
       counts_[t][f] = {static_cast<int64_t>(tiers_.size()) + 2 * hi, nb};
-      // each (t, f) once: its own table of frog sets (and their tail ranks), or none
+      // each (t, f) once: its own tables of frog sets (their masks, tail ranks), or none
       int64_t table = -1;
       if (nb <= frog_table_limit) {
         table = static_cast<int64_t>(frog_sets_.size());

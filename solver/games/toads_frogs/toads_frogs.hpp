@@ -131,8 +131,8 @@ class Space {
  public:
   using Position = toads_frogs::Position;
   /// The default frog_table_limit: 64 Ki sets a table (256 KiB, and as much in each of the
-  /// three tables beside it): every tier of up to 18 free cells, and of more the fewest and
-  /// the most frogs.
+  /// tables beside it: three with every piece count, two in a space of one): every tier of up
+  /// to 18 free cells, and of more the fewest and the most frogs.
   static constexpr uint64_t kFrogTable = uint64_t{1} << 16;
 
   /// `frog_table_limit`: the largest C(n - t, f) whose frog sets the hot loop reads from a
@@ -236,7 +236,7 @@ class Space {
   void fill_tail_of(TierId t, const R* source, R* out) const;
   template <class Block, class Each>
   void walk(const Tier& tier, uint64_t lo, uint64_t hi, Block&& block, Each&& each) const;
-  // inlined into scan(), so that its local copy of the visitor stays in registers
+  // inlined into scan(), so that its local copy of the visitor keeps its scalars in registers
   template <class Visit>
   void scan_toads(const Tier& tier, uint64_t lo, uint64_t hi, Visit& visit) const;
   template <class Visit>
@@ -269,11 +269,12 @@ class Space {
   // The hot loop's frog sets: for each piece count (t, f) of the space with C(n - t, f) <= the
   // limit (kFrogTable), the f-subsets of its n - t free cells in colex order, one after
   // another (a load where the colex successor took a dozen instructions): 4.8 MiB at 24 cells,
-  // and as much again in each of the three tables beside it
+  // and as much again in each of the tables beside it (three with every piece count, two in a
+  // space of one: no tail ranks)
   std::vector<uint32_t> frog_sets_;
   // beside it, each set's frogs with no frog on the next ordinal above (B & ~(B >> 1): a toad
-  // below can jump them) and below (B & ~(B << 1): they can move down): two loads where the
-  // scan made each mask with three instructions a position
+  // below can jump them) and below (B & ~(B << 1): they can move down): a scan loads the
+  // one it reads, where it made it with three instructions a position
   std::vector<uint32_t> frog_tops_, frog_bottoms_;
   std::vector<uint32_t> tail_ranks_;  // beside frog_sets_ (every count): B's 2B + 1, ranked
   uint64_t total_ = 0;
@@ -407,7 +408,7 @@ template <class Block, class Each>
 // ordinals: `cand` = ordinals of the non-toad cells just right of a toad (the toad can slide
 // there when no frog sits on it), `jump` = those whose next ordinal is the cell two to the
 // right (the toad can jump the frog when that cell is free). Per frog set B the moves are
-//     slides = cand & ~B          jumps = jump & B & ~(B >> 1)  (the last from a table)
+//     slides = cand & ~B          jumps = jump & B & ~(B >> 1)  (from walk: a table's, or made)
 // and the child indices are the precomputed toad-set ranks plus rankB (a jump moves one frog
 // from ordinal o to o + 1, adding C(o, j) to rankB, j = the frogs below it). The bases are
 // kept less the block's first index (modulo 2^64), so that base + index is the child's.
