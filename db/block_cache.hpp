@@ -26,7 +26,8 @@ class BlockCache {
   /// Slots a page (see the top of this file).
   static constexpr uint64_t kPageSlots = 256;
   /// `blocks` slots, at most about `capacity` bytes held (at least one block).
-  BlockCache(uint64_t blocks, uint64_t capacity) : pages_((blocks + kPageSlots - 1) / kPageSlots), cap_(capacity) {}
+  BlockCache(uint64_t blocks, uint64_t capacity)
+      : pages_((blocks + kPageSlots - 1) / kPageSlots), cap_(capacity) {}
 
   /// Bytes out[i] = byte offsets[i] of block globals[i] for i < n, under one lock for the
   /// blocks held; `load(i)` decodes the block of entry i when it is not (outside the lock).
@@ -36,7 +37,7 @@ class BlockCache {
     {
       std::lock_guard lock(mu_);
       for (unsigned i = 0; i < n; ++i) {
-        if (const Held* h = find(globals[i]); h && *h) out[i] = at(**h, offsets[i]);
+        if (const Held* h = held(globals[i])) out[i] = at(**h, offsets[i]);
         else missing |= uint64_t{1} << i;
       }
     }
@@ -49,7 +50,7 @@ class BlockCache {
   uint8_t byte(uint64_t g, uint64_t offset, Load&& load) {
     {
       std::lock_guard lock(mu_);
-      if (const Held* h = find(g); h && *h) return at(**h, offset);
+      if (const Held* h = held(g)) return at(**h, offset);
     }
     auto blk = std::make_shared<const Block>(load());
     const uint8_t b = at(*blk, offset);
@@ -63,7 +64,7 @@ class BlockCache {
   std::shared_ptr<const Block> block(uint64_t g, Load&& load) {
     {
       std::lock_guard lock(mu_);
-      if (const Held* h = find(g); h && *h) return *h;
+      if (const Held* h = held(g)) return *h;
     }
     auto blk = std::make_shared<const Block>(load());
     keep(g, blk);
@@ -75,8 +76,7 @@ class BlockCache {
   /// True when block `g` is held.
   bool holds(uint64_t g) {
     std::lock_guard lock(mu_);
-    const Held* h = find(g);
-    return h && *h;
+    return held(g) != nullptr;
   }
 
   static uint8_t at(const Block& b, uint64_t offset) {
@@ -88,10 +88,12 @@ class BlockCache {
   using Held = std::shared_ptr<const Block>;
   using Page = std::array<Held, kPageSlots>;
 
-  /// Block g's slot, or null when its page was never made. Under mu_.
-  const Held* find(uint64_t g) const {
+  /// Block g's slot when it holds the block, else null (its page never made, or the slot
+  /// empty). Under mu_.
+  const Held* held(uint64_t g) const {
     const std::unique_ptr<Page>& page = pages_[g / kPageSlots];
-    return page ? &(*page)[g % kPageSlots] : nullptr;
+    const Held* h = page ? &(*page)[g % kPageSlots] : nullptr;
+    return h && *h ? h : nullptr;
   }
   /// Block g's slot, its page made if need be. Under mu_.
   Held& slot(uint64_t g) {

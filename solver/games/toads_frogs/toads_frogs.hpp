@@ -422,7 +422,8 @@ template <class Visit>
   const uint32_t* choose_row[kTable];
   for (int o = 0; o < kTable; ++o) choose_row[o] = choose_[o];
   uint64_t cand = 0, jump = 0;  // jump: the candidates whose toad can jump (a subset of cand)
-  uint64_t slide_base[kMaxLength + 1], jump_base[kMaxLength + 1];  // read only where cand, jump say set
+  // read only for the ordinals cand and jump hold, each written by block() with its bit
+  uint64_t slide_base[kMaxLength + 1], jump_base[kMaxLength + 1];
   auto block = [&](uint32_t toads, uint64_t row) {
     cand = jump = 0;
     const uint32_t non_toad = ~toads & full;
