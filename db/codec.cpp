@@ -44,4 +44,20 @@ std::vector<uint8_t> decode_block(const std::string& value, uint64_t max_bytes, 
   return out;
 }
 
+std::vector<uint8_t> ZstdRecordCodec::pack(const uint8_t* raw, uint64_t bytes) const {
+  thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  std::vector<uint8_t> out(ZSTD_compressBound(bytes));
+  const size_t z = ZSTD_compressCCtx(cctx.get(), out.data(), out.size(), raw, bytes, 1);
+  if (ZSTD_isError(z)) throw DbError(std::string("zstd: ") + ZSTD_getErrorName(z));
+  out.resize(z);
+  return out;
+}
+
+void ZstdRecordCodec::unpack(std::span<const uint8_t> packed, uint8_t* raw, uint64_t bytes) const {
+  thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  const size_t z = ZSTD_decompressDCtx(dctx.get(), raw, bytes, packed.data(), packed.size());
+  if (ZSTD_isError(z) || z != bytes)
+    throw DbError(std::string("a packed tier does not unpack (zstd: ") + (ZSTD_isError(z) ? ZSTD_getErrorName(z) : "wrong size") + ")");
+}
+
 }  // namespace toadbase::db

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "solver/core/packed.hpp"
+
 namespace toadbase::db {
 
 /// The stored form of `len` raw bytes (zstd at `level`; thread-safe, one context a thread).
@@ -14,5 +16,14 @@ std::string encode_block(const uint8_t* raw, uint64_t len, int level);
 /// The raw bytes of a stored block; throws DbError naming `where` and what is wrong (too
 /// short, not a zstd frame, more than `max_bytes`, digest mismatch).
 std::vector<uint8_t> decode_block(const std::string& value, uint64_t max_bytes, const std::string& where);
+
+/// A solve's finished tiers held packed in memory (solver/core/packed.hpp): zstd at level 1
+/// (one 1 MiB block of Toads and Frogs' records of 22 cells: 1.9x, about 400 MB/s packed and
+/// 1.2 GB/s unpacked a thread here), no digest (the bytes never leave the process).
+class ZstdRecordCodec final : public RecordCodec {
+ public:
+  std::vector<uint8_t> pack(const uint8_t* raw, uint64_t bytes) const override;
+  void unpack(std::span<const uint8_t> packed, uint8_t* raw, uint64_t bytes) const override;
+};
 
 }  // namespace toadbase::db

@@ -789,6 +789,11 @@ class BlockPacker : public toadbase::TierPacker {
 
 }  // namespace
 
+const RecordCodec* Database::record_codec() const {
+  static const ZstdRecordCodec codec;
+  return &codec;
+}
+
 std::unique_ptr<TierPacker> Database::packer(unsigned record_bytes, int zstd_level, uint64_t block_bytes,
                                              bool per_block) {
   if (!valid_block_bytes(block_bytes)) throw std::invalid_argument("blocks of " + std::to_string(block_bytes) + " bytes");

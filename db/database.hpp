@@ -109,6 +109,8 @@ class Database : public TierStore {
   /// other commits; reads and flush() must not run while a commit does (the solver reads
   /// between levels). Committing a tier again replaces it.
   void commit_tier(TierId t, const void* records, uint64_t count, uint64_t keep) override;
+  /// zstd at level 1 (codec.hpp: ZstdRecordCodec), for a solve that holds tiers packed.
+  const RecordCodec* record_codec() const override;
   /// As commit_tier, from the bytes packer() made of a tier on another rank.
   void commit_packed(TierId t, std::span<const uint8_t> packed, uint64_t count, uint64_t keep) override;
   /// As commit_tier, its records asked for a block's run at a time: no more than a few

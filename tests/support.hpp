@@ -11,12 +11,14 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <map>
 #include <span>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -160,11 +162,48 @@ class BasicMemStore : public toadbase::TierStore {
   mutable uint64_t loads = 0;
   uint64_t commits = 0, packed_commits = 0;
   bool allow_recommit = false;  // a resumed solve may commit a tier again (its tail's source was lost)
+  /// What record_codec() offers a solve that holds its finished tiers packed (none: refused).
+  const toadbase::RecordCodec* codec = nullptr;
+  const toadbase::RecordCodec* record_codec() const override { return codec; }
 
  private:
   std::mutex mu_;
 };
 using MemStore = BasicMemStore<Record>;
+
+/// A codec of the tests' own (not the database's zstd): runs of one byte as (byte, run
+/// length - 1) pairs, runs of up to 256. It counts what it packs and unpacks, and refuses
+/// bytes that do not unpack to exactly the size asked.
+class RunCodec : public toadbase::RecordCodec {
+ public:
+  std::vector<uint8_t> pack(const uint8_t* raw, uint64_t bytes) const override {
+    std::vector<uint8_t> out;
+    for (uint64_t i = 0; i < bytes;) {
+      uint64_t n = 1;
+      while (i + n < bytes && n < 256 && raw[i + n] == raw[i]) ++n;
+      out.push_back(raw[i]);
+      out.push_back(static_cast<uint8_t>(n - 1));
+      i += n;
+    }
+    packs += 1;
+    packed_bytes += bytes;
+    return out;
+  }
+  void unpack(std::span<const uint8_t> packed, uint8_t* raw, uint64_t bytes) const override {
+    uint64_t at = 0;
+    if (packed.size() % 2) throw std::runtime_error("RunCodec: an odd packed size");
+    for (size_t i = 0; i < packed.size(); i += 2) {
+      const uint64_t n = packed[i + 1] + uint64_t{1};
+      if (at + n > bytes) throw std::runtime_error("RunCodec: more bytes than asked");
+      std::memset(raw + at, packed[i], n);
+      at += n;
+    }
+    if (at != bytes) throw std::runtime_error("RunCodec: fewer bytes than asked");
+    unpacks += 1;
+    unpacked_bytes += bytes;
+  }
+  mutable std::atomic<uint64_t> packs{0}, unpacks{0}, packed_bytes{0}, unpacked_bytes{0};
+};
 
 /// What BasicMemStore::commit_packed takes: u64 count, keep, digest, then the kept records.
 template <class R>

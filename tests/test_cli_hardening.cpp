@@ -326,6 +326,49 @@ TEST_CASE("cli hardening: analyze --per-tier on a CGT database, and its tiers in
   }
 }
 
+TEST_CASE("solve --hold-compressed: the finished tiers held compressed give the same database and a budget only they keep",
+          "[cli][solve][memory]") {
+  TempDir dir("cli-held");
+  const json natural =
+      json::parse(ok({"solve", "toads-frogs", "--length", "14", "--db", dir / "natural", "--quiet", "--json"}).out);
+  CHECK_FALSE(natural.contains("heldPacked"));
+  // the plan says so, and its smallest budget is the compressed one's
+  const json plan = json::parse(ok({"solve", "toads-frogs", "--length", "14", "--db", dir / "x", "--plan", "1",
+                                    "--hold-compressed", "--threads", "2", "--json"})
+                                    .out);
+  CHECK(plan.at("tiersHeldCompressed") == true);
+  CHECK(plan.at("smallestBudgetHoldsCompressed") == true);
+  const uint64_t least = plan.at("smallestBudget").get<uint64_t>();
+  const json held = json::parse(ok({"solve", "toads-frogs", "--length", "14", "--db", dir / "held", "--quiet",
+                                    "--hold-compressed", "--threads", "2", "--json"})
+                                    .out);
+  CHECK(held.at("digest") == natural.at("digest"));
+  const json& h = held.at("heldPacked");
+  CHECK(h.at("rawBytes").get<uint64_t>() > 0);
+  CHECK(h.at("packedBytes").get<uint64_t>() < h.at("rawBytes").get<uint64_t>());
+  CHECK(h.at("plannedPermille").get<uint64_t>() > 0);
+  CHECK(held.at("peakTierBytesInFlight").get<uint64_t>() <= plan.at("peakBytesPerRank").get<uint64_t>());
+  CHECK_THAT(ok({"solve", "toads-frogs", "--length", "14", "--db", dir / "held2", "--hold-compressed", "--threads", "2"}).out,
+             Contains("finished tiers held compressed: "));
+  // under its smallest budget: kept, components moved, the same database; one byte less: refused, nothing written
+  const json kept = json::parse(ok({"solve", "toads-frogs", "--length", "14", "--db", dir / "kept", "--quiet",
+                                    "--hold-compressed", "--threads", "2", "--memory", std::to_string(least), "--json"})
+                                    .out);
+  CHECK(kept.at("digest") == natural.at("digest"));
+  CHECK(kept.at("peakTierBytesInFlight").get<uint64_t>() <= least);
+  const RunResult below = run_expecting({"solve", "toads-frogs", "--length", "14", "--db", dir / "below",
+                                         "--hold-compressed", "--threads", "2", "--memory", std::to_string(least - 1)},
+                                        2);
+  CHECK_THAT(below.err, Contains("one after another and its finished tiers held compressed), more than --memory"));
+  CHECK_FALSE(std::filesystem::exists(dir / "below"));
+  // every board of 16 cells (tiers of two blocks) holding its tiers compressed: the digest of results/
+  const json sixteen = json::parse(ok({"solve", "toads-frogs", "--length", "16", "--db", dir / "s16", "--quiet",
+                                       "--hold-compressed", "--json"})
+                                       .out);
+  CHECK(sixteen.at("digest") == "dde0126d7b3dd828");
+  CHECK(sixteen.contains("heldPacked"));
+}
+
 TEST_CASE("solve --memory: a solve keeps any budget from its largest component's peak up, and a smaller one is refused "
           "before the database is written, naming the smallest that works",
           "[cli][solve][memory]") {

@@ -469,12 +469,18 @@ TEST_CASE("distributed walk: damaged or forged reports are refused by rank 0, na
 
 namespace {
 
-/// What the walk holds at each level of `plan`, counted here from the plan alone: a tier
-/// from its level to the last level of a tier that reads it; one no tier reads, at its level.
-uint64_t most_held(const toadbase::TierPlan& plan) {
+/// Each tier's last reader's level, counted here (its own level when no tier reads it).
+std::vector<uint32_t> last_reader_levels(const toadbase::TierPlan& plan) {
   std::vector<uint32_t> last(plan.level);
   for (TierId r = 0; r < plan.size.size(); ++r)
     for (TierId c : plan.reads[r]) last[c] = std::max(last[c], plan.level[r]);
+  return last;
+}
+
+/// What the walk holds at each level of `plan`, counted here from the plan alone: a tier
+/// from its level to the last level of a tier that reads it; one no tier reads, at its level.
+uint64_t most_held(const toadbase::TierPlan& plan) {
+  const std::vector<uint32_t> last = last_reader_levels(plan);
   uint64_t most = 0;
   for (uint32_t L = 0; L < plan.by_level.size(); ++L) {
     uint64_t held = 0;
@@ -605,5 +611,170 @@ TEST_CASE("memory budget: a solve within the smallest budget commits what the na
     MemStore many(space.tier_count());
     solve_on(space, 3, many, model);
     require_same(one, many, kept_of(space));
+  }
+}
+
+namespace {
+
+/// What the walk holds at each level of `plan` with its finished tiers packed, counted here
+/// from the plan alone: a tier a later level reads, raw at its level and `permille` of its
+/// bytes (rounded up) from the next to its last reader's; one no tier reads, raw at its
+/// level and the next.
+uint64_t most_held_packed(const toadbase::TierPlan& plan, uint32_t permille) {
+  const std::vector<uint32_t> last = last_reader_levels(plan);
+  uint64_t most = 0;
+  for (uint32_t L = 0; L < plan.by_level.size(); ++L) {
+    uint64_t held = 0;
+    for (TierId t = 0; t < plan.size.size(); ++t) {
+      const uint32_t at = plan.level[t];
+      if (last[t] > at) {
+        if (L == at) held += plan.size[t];
+        if (at < L && L <= last[t]) held += (plan.size[t] * permille + 999) / 1000;
+      } else if (at <= L && L <= at + 1) {
+        held += plan.size[t];
+      }
+    }
+    most = std::max(most, held);
+  }
+  return most;
+}
+
+}  // namespace
+
+TEST_CASE("held packed: a tier's records read back through a thread's cache of blocks in any order",
+          "[distributed][memory][packed]") {
+  RunCodec codec;
+  std::mt19937_64 rng(7);
+  // three tiers of 300 blocks (more than a cache holds) and a small one, in runs a codec packs
+  std::vector<std::vector<uint16_t>> raw;
+  for (uint64_t n : {uint64_t{300} * toadbase::PackedTier::kBlock / 2 + 17, uint64_t{300} * toadbase::PackedTier::kBlock / 2,
+                     uint64_t{301} * toadbase::PackedTier::kBlock / 2 - 1, uint64_t{5}}) {
+    std::vector<uint16_t> v(n);
+    // both bytes of a record alike, in runs of 37 records, now and then a random one
+    for (uint64_t i = 0; i < n; ++i) v[i] = static_cast<uint16_t>(rng() % 7 ? ((i / 37 * 3 + raw.size()) & 0xff) * 0x101 : rng());
+    raw.push_back(std::move(v));
+  }
+  std::vector<std::unique_ptr<toadbase::PackedTier>> packed;
+  for (const auto& v : raw)
+    packed.push_back(std::make_unique<toadbase::PackedTier>(codec, reinterpret_cast<const uint8_t*>(v.data()),
+                                                            v.size() * sizeof(uint16_t)));
+  CHECK(packed[0]->packed_bytes() < packed[0]->bytes());
+  toadbase::UnpackedBlocks cache;
+  std::vector<toadbase::HeldRecords<uint16_t>> held;
+  for (const auto& p : packed) held.emplace_back(nullptr, p.get(), &cache);
+  uint64_t bad = 0;
+  for (uint64_t k = 0; k < 2'000'000; ++k) {  // random tiers and indices: evictions all along
+    const size_t t = rng() % raw.size();
+    const uint64_t i = rng() % raw[t].size();
+    bad += held[t][i] != raw[t][i];
+  }
+  for (size_t t = 0; t < raw.size(); ++t)  // in order, the tiers interleaved
+    for (uint64_t i = 0; i < raw[t].size(); i += 1 + rng() % 5) bad += held[t][i] != raw[t][i];
+  CHECK(bad == 0);
+  CHECK(cache.misses() > 300);
+  // runs across blocks, copied out in order
+  std::vector<uint16_t> scratch;
+  for (int k = 0; k < 200; ++k) {
+    const size_t t = rng() % 3;
+    const uint64_t count = 1 + rng() % (toadbase::PackedTier::kBlock * 2);
+    const uint64_t first = rng() % (raw[t].size() - count);
+    const uint16_t* run = held[t].run(first, count, scratch);
+    bad += !std::equal(run, run + count, raw[t].begin() + static_cast<ptrdiff_t>(first));
+  }
+  CHECK(bad == 0);
+  // a tier packed again where another was: the cache does not serve the old one's blocks (to
+  // a reader made after it; a reader is made for one packing of its tier)
+  const uint64_t old_id = packed[3]->id();
+  CHECK(held[3][2] == raw[3][2]);
+  std::vector<uint16_t> other = {9, 8, 7, 6, 5};
+  *packed[3] = toadbase::PackedTier(codec, reinterpret_cast<const uint8_t*>(other.data()), 10);
+  CHECK(packed[3]->id() != old_id);
+  CHECK(toadbase::HeldRecords<uint16_t>(nullptr, packed[3].get(), &cache)[2] == 7);
+  // raw records read as they lie
+  const toadbase::HeldRecords<uint16_t> plain(raw[1].data(), nullptr, nullptr);
+  CHECK(plain[12345] == raw[1][12345]);
+  CHECK(plain.run(7, 3, scratch) == raw[1].data() + 7);
+}
+
+TEST_CASE("held packed: the plan reckons a packed tier after its level and a solve holding its tiers packed commits "
+          "what the natural solve commits",
+          "[distributed][memory][packed]") {
+  const tf::Space space(tf::SpaceParams{10, std::nullopt, std::nullopt});
+  const toadbase::TierPlan plan = toadbase::plan_tiers(space);
+  for (uint32_t permille : {250u, 600u, 1000u}) {
+    INFO("permille " << permille);
+    CHECK(toadbase::one_rank_peak(plan, 1, permille) == most_held_packed(plan, permille));
+    CHECK(toadbase::held_peak(plan, 1, permille) >= toadbase::one_rank_peak(plan, 1, permille));
+  }
+  CHECK(toadbase::one_rank_peak(plan, 1, 1000) == toadbase::one_rank_peak(plan, 1));
+  CHECK(toadbase::one_rank_peak(plan, 1, 250) < toadbase::one_rank_peak(plan, 1));
+  CHECK(toadbase::smallest_budget(plan, 1, 250) < toadbase::smallest_budget(plan, 1));
+
+  MemStore one(space.tier_count());
+  toadbase::solve_tiers(space, one, nullptr);
+  RunCodec codec;
+  CostModel model;
+  model.packed_permille = 600;
+  model.always_pack = true;
+  SECTION("every tier a later level reads held packed") {
+    MemStore packed(space.tier_count());
+    packed.codec = &codec;
+    const toadbase::SolveStats s = toadbase::solve_tiers(space, packed, nullptr, model);
+    require_same(one, packed, kept_of(space));
+    CHECK(s.packed);
+    CHECK(s.packed_permille == 600);
+    CHECK(s.bytes_packed_raw > 0);
+    CHECK(codec.packed_bytes == s.bytes_packed_raw);
+    CHECK(codec.unpacks > 0);
+  }
+  SECTION("within a budget only packed tiers keep: components moved too") {
+    CostModel m = model;
+    m.threads = {1};
+    const toadbase::Packing packing = toadbase::packing_of(plan, m, 1);
+    REQUIRE(packing.always);
+    const toadbase::BudgetFit least = toadbase::fit_one_rank(plan, 0, 1, packing);
+    CHECK(least.smallest_packed);
+    m.memory_budget = least.smallest;
+    const toadbase::BudgetFit f = toadbase::fit_one_rank(plan, m.memory_budget, 1, packing);
+    CHECK(f.packed);
+    CHECK(f.fitted);
+    CHECK(f.peak <= m.memory_budget);
+    MemStore packed(space.tier_count());
+    packed.codec = &codec;
+    const toadbase::SolveStats s =
+        toadbase::with_threads(1, [&] { return toadbase::solve_tiers(space, packed, nullptr, m); });
+    require_same(one, packed, kept_of(space));
+    CHECK(s.packed);
+    // one below it: refused before any tier is committed
+    m.memory_budget = least.smallest - 1;
+    MemStore refused(space.tier_count());
+    refused.codec = &codec;
+    CHECK_THROWS_WITH(toadbase::with_threads(1, [&] { return toadbase::solve_tiers(space, refused, nullptr, m); }),
+                      Catch::Contains("more than the memory budget"));
+    CHECK(refused.commits == 0);
+  }
+  SECTION("resumed from half its tiers") {
+    std::mt19937 rng(11);
+    MemStore partial(space.tier_count());
+    partial.allow_recommit = true;
+    partial.codec = &codec;
+    for (TierId t = 0; t < space.tier_count(); ++t)
+      if (rng() % 2) partial.preload(t, one.records[t], toadbase::records_kept(space, t));
+    const toadbase::SolveStats s = toadbase::solve_tiers(space, partial, nullptr, model);
+    require_same(one, partial, kept_of(space));
+    CHECK(s.tiers_skipped + s.tiers_solved == space.tier_count());
+  }
+  SECTION("two-byte records") {
+    BasicMemStore<uint16_t> narrow(space.tier_count()), wide(space.tier_count());
+    toadbase::solve_tiers<tf::Space, toadbase::WideParityRecord>(space, narrow, nullptr);
+    wide.codec = &codec;
+    const toadbase::SolveStats s = toadbase::solve_tiers<tf::Space, toadbase::WideParityRecord>(space, wide, nullptr, model);
+    require_same(narrow, wide, kept_of(space));
+    CHECK(s.bytes_packed_raw % 2 == 0);
+  }
+  SECTION("a store that offers no codec: refused before any tier is committed") {
+    MemStore none(space.tier_count());
+    CHECK_THROWS_WITH(toadbase::solve_tiers(space, none, nullptr, model), Catch::Contains("no codec"));
+    CHECK(none.commits == 0);
   }
 }

@@ -25,6 +25,7 @@ struct SolveRequest {
   bool repair = false;  // solve again the tiers that no longer read back whole (`--repair`)
   std::string record;   // the record type (`--record`); empty: the narrowest that holds the space
   uint64_t memory_budget = 0;  // record bytes held at once at most (`--memory`); 0: none
+  bool hold_compressed = false;  // finished tiers held compressed whatever the budget (`--hold-compressed`)
 };
 
 /// A solve stopped by request_stop() (Ctrl-C in the command): what it committed is kept,

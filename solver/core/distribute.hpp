@@ -82,6 +82,13 @@ struct CostModel {
   /// Record bytes a rank may hold at once (0: no budget): components of the DAG move to later
   /// levels to keep it (schedule.hpp: distribute_within_budget).
   uint64_t memory_budget = 0;
+  /// When no schedule of raw tiers keeps the budget, a solve in one process may hold its
+  /// finished tiers packed (schedule.hpp): the bytes the plan reckons a packed tier holds per
+  /// 1000 raw (0: never packed). The store must offer a codec (TierStore::record_codec).
+  uint32_t packed_permille = 0;
+  /// Hold finished tiers packed whatever the budget (with packed_permille): what packing
+  /// costs, measured, and its path tested on spaces too small to need it.
+  bool always_pack = false;
 };
 
 inline constexpr uint64_t kMinPiece = uint64_t{1} << 20;
@@ -111,6 +118,9 @@ struct Distribution {
   bool fitted = false;                      // levels moved to keep the memory budget (schedule.hpp)
   uint64_t natural_peak = 0;                // the busiest rank's peak on the natural levels (schedule.hpp)
   uint64_t smallest_budget = 0;             // the smallest budget a schedule keeps (schedule.hpp)
+  bool packed = false;                      // finished tiers held packed (one rank; schedule.hpp)
+  bool smallest_packed = false;             // smallest_budget holds the finished tiers packed
+  uint64_t packing_overhead = 0;            // then: in load[0].peak_bytes, the pieces' unpacked reads
 
   uint64_t pieces_of(TierId t) const { return first_piece[t + 1] - first_piece[t]; }
   /// The records the busiest rank holds at once.

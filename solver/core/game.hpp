@@ -32,6 +32,10 @@
 //                                             equivalent
 //     void fill_tail(TierId t, const Record* source, Record* out) const
 //                                             out[prefix .. size) from the source's records
+//     void fill_tail_rows(TierId t, const RecordRows<Record>& rows, Record* out) const
+//                                             the same from a source read a run of records
+//                                             at a time (a tier held compressed: packed.hpp);
+//                                             without it such a source is unpacked whole
 //     Position canonical(const Position&) const
 //                                             a position of the same value that is stored
 //                                             (in a prefix), or one ply from stored ones

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <array>
+#include <concepts>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -107,16 +108,21 @@ struct ParityRecord {
   /// with one OR, and overflowed() reads its ninth bit once the range is done.
   /// The accumulator carries both tables: the scan's local copy of it (with_local_visitor)
   /// holds them on its stack, read at a fixed offset from the stack pointer, where a global
-  /// table costs a register for its address in position-independent code.
-  struct Accumulator {
+  /// table costs a register for its address in position-independent code. `Children` reads
+  /// [slot][index]: raw arrays, or tiers held packed (HeldChildren, packed.hpp).
+  template <class Children = ChildRecords<Record>>
+  struct AccumulatorOf {
     static constexpr unsigned kNone = 256;
-    ChildRecords<Record> child_records;  // [slot] -> that child tier's records
+    Children child_records;  // [slot] -> that child tier's records
     Record* out;
     unsigned best = kNone;
     unsigned seen = 0;
     std::array<uint8_t, 256> key = kKey;
     std::array<uint16_t, kNone + 1> record = kRecord;
-    Accumulator(std::span<const Record* const> slots, Record* o) : child_records(slots), out(o) {}
+    AccumulatorOf(std::span<const Record* const> slots, Record* o)
+      requires std::same_as<Children, ChildRecords<Record>>
+        : child_records(slots), out(o) {}
+    AccumulatorOf(Children children, Record* o) : child_records(children), out(o) {}
     void child(uint32_t slot, uint64_t index, bool real) {
       const unsigned k = real ? key[child_records[slot][index]] : kNone;
       best = k < best ? k : best;
@@ -142,6 +148,7 @@ struct ParityRecord {
       return v;  // v[kNone] = 0: no child, a loss now
     }();
   };
+  using Accumulator = AccumulatorOf<>;
 };
 
 /// The two-player parity record in two bytes, for spaces whose games can outlast 255 moves:
@@ -178,13 +185,17 @@ struct WideParityRecord {
   /// 65536 keys would not stay in the first-level cache):
   ///     losing child (even r):   key r                 below 2^16
   ///     winning child (odd r):   key 2^17 - r          above every losing key; the longest first
-  struct Accumulator {
+  template <class Children = ChildRecords<Storage>>
+  struct AccumulatorOf {
     static constexpr unsigned kNone = 1u << 18;
-    ChildRecords<Storage> child_records;
+    Children child_records;
     Storage* out;
     unsigned best = kNone;
     bool overflow = false;
-    Accumulator(std::span<const Storage* const> slots, Storage* o) : child_records(slots), out(o) {}
+    AccumulatorOf(std::span<const Storage* const> slots, Storage* o)
+      requires std::same_as<Children, ChildRecords<Storage>>
+        : child_records(slots), out(o) {}
+    AccumulatorOf(Children children, Storage* o) : child_records(children), out(o) {}
     void child(uint32_t slot, uint64_t index, bool real) {
       const unsigned r = child_records[slot][index];
       const unsigned key = (r & 1) ? (1u << 17) - r : r;
@@ -199,6 +210,7 @@ struct WideParityRecord {
     }
     bool overflowed() const { return overflow; }
   };
+  using Accumulator = AccumulatorOf<>;
 };
 
 /// The one-player (puzzle) record, GamesCrafters' puzzle convention: a position is a win

@@ -20,6 +20,12 @@ struct SolveStats {
   // where this rank's time went, summed over its tasks (one thread a rank: wall time)
   double seconds_solving = 0;    // its pieces' records computed
   double seconds_reporting = 0;  // tiers committed (rank 0) or packed for rank 0 (the others)
+  // finished tiers held packed under the memory budget (schedule.hpp): their raw bytes and
+  // what they held packed (the share the plan assumed: packed_permille)
+  bool packed = false;
+  uint32_t packed_permille = 0;
+  uint64_t bytes_packed_raw = 0, bytes_packed = 0;
+  uint64_t blocks_unpacked = 0;  // by the scans' caches (packed.hpp: blocks of 64 KiB)
 };
 
 /// What verify found: ok, or the first problem (naming the tier, index and position).

@@ -1,7 +1,11 @@
 #include "solver/core/schedule.hpp"
 
+#include "solver/core/packed.hpp"
+
 #include <algorithm>
 #include <numeric>
+
+#include <tbb/task_arena.h>
 
 namespace toadbase {
 namespace {
@@ -21,18 +25,25 @@ std::vector<uint32_t> last_readers(const TierPlan& plan) {
   return last;
 }
 
+/// A tier of `raw` bytes held packed (packed.hpp): `permille` of them, rounded up.
+uint64_t packed_size(uint64_t raw, uint32_t permille) { return (raw * permille + 999) / 1000; }
+
 /// Bytes held at each level (one past the last level too: a tier no one reads at the last),
-/// no tier held past level `cap`.
+/// no tier held past level `cap`; with `permille`, a tier a later level reads is held raw at
+/// its own level and packed from the next (packed_size).
 std::vector<uint64_t> profile_of(const TierPlan& plan, const std::vector<uint32_t>& last, const std::vector<TierId>& tiers,
-                                 uint32_t base, uint64_t width, uint32_t cap = UINT32_MAX) {
+                                 uint32_t base, uint64_t width, uint32_t permille, uint32_t cap = UINT32_MAX) {
   uint32_t top = 0;
   for (TierId t : tiers) top = std::max(top, std::min(held_span(plan, last, t).second, cap) - base);
   std::vector<int64_t> delta(top + 2, 0);
   for (TierId t : tiers) {
     auto [from, to] = held_span(plan, last, t);
     to = std::min(to, cap);
-    delta[from - base] += static_cast<int64_t>(plan.size[t] * width);
-    delta[to - base + 1] -= static_cast<int64_t>(plan.size[t] * width);
+    const uint64_t raw = plan.size[t] * width;
+    const uint64_t later = permille && last[t] > from ? packed_size(raw, permille) : raw;
+    delta[from - base] += static_cast<int64_t>(raw);
+    if (from + 1 <= to) delta[from - base + 1] -= static_cast<int64_t>(raw - later);
+    delta[to - base + 1] -= static_cast<int64_t>(later);
   }
   std::vector<uint64_t> held(top + 1, 0);
   int64_t now = 0;
@@ -49,7 +60,7 @@ struct Component {
 
 /// The components of the tier DAG (tiers joined by what they read), each with its profile
 /// along the plan's levels, largest peak first (ties: lowest tier first).
-std::vector<Component> components(const TierPlan& plan, uint64_t width) {
+std::vector<Component> components(const TierPlan& plan, uint64_t width, uint32_t permille) {
   const TierId n = static_cast<TierId>(plan.reads.size());
   std::vector<TierId> parent(n);
   std::iota(parent.begin(), parent.end(), TierId{0});
@@ -77,7 +88,7 @@ std::vector<Component> components(const TierPlan& plan, uint64_t width) {
   }
   const std::vector<uint32_t> last = last_readers(plan);
   for (Component& c : out) {
-    c.profile = profile_of(plan, last, c.tiers, c.base, width);
+    c.profile = profile_of(plan, last, c.tiers, c.base, width, permille);
     c.peak = c.profile.empty() ? 0 : *std::max_element(c.profile.begin(), c.profile.end());
   }
   std::stable_sort(out.begin(), out.end(), [](const Component& a, const Component& b) { return a.peak > b.peak; });
@@ -85,43 +96,76 @@ std::vector<Component> components(const TierPlan& plan, uint64_t width) {
 }
 
 /// The most bytes every tier of the plan holds at once, none held past level `cap`.
-uint64_t peak_of_all(const TierPlan& plan, uint64_t width, uint32_t cap) {
+uint64_t peak_of_all(const TierPlan& plan, uint64_t width, uint32_t permille, uint32_t cap) {
   std::vector<TierId> all(plan.reads.size());
   std::iota(all.begin(), all.end(), TierId{0});
-  const std::vector<uint64_t> held = profile_of(plan, last_readers(plan), all, 0, width, cap);
+  const std::vector<uint64_t> held = profile_of(plan, last_readers(plan), all, 0, width, permille, cap);
   return held.empty() ? 0 : *std::max_element(held.begin(), held.end());
 }
 
 }  // namespace
 
-uint64_t held_peak(const TierPlan& plan, uint64_t width) { return peak_of_all(plan, width, UINT32_MAX); }
+uint64_t held_peak(const TierPlan& plan, uint64_t width, uint32_t permille) {
+  return peak_of_all(plan, width, permille, UINT32_MAX);
+}
 
-uint64_t one_rank_peak(const TierPlan& plan, uint64_t width) {
+uint64_t one_rank_peak(const TierPlan& plan, uint64_t width, uint32_t permille) {
   // as held_peak, but a tier no one reads is held at its level and the next only within the
   // levels (distribute.cpp's memory() on one rank: its reporter, rank 0, does not read it)
   const uint32_t levels = static_cast<uint32_t>(plan.by_level.size());
-  return levels ? peak_of_all(plan, width, levels - 1) : 0;
+  return levels ? peak_of_all(plan, width, permille, levels - 1) : 0;
 }
 
-BudgetFit fit_one_rank(const TierPlan& plan, uint64_t budget, uint64_t width) {
+uint64_t packing_overhead(const TierPlan& plan, uint64_t width, uint32_t permille, uint64_t threads) {
+  uint64_t largest = 0;
+  for (TierId t = 0; t < plan.reads.size(); ++t) largest = std::max(largest, plan.size[t] * width);
+  return std::max<uint64_t>(threads, 1) * (UnpackedBlocks::bytes_for(largest) + packed_size(largest, permille));
+}
+
+BudgetFit fit_one_rank(const TierPlan& plan, uint64_t budget, uint64_t width, const Packing& packing) {
   BudgetFit f;
   f.natural_peak = f.peak = one_rank_peak(plan, width);
   f.smallest = smallest_budget(plan, width);
-  if (!budget || f.natural_peak <= budget) return f;
+  if (packing.permille) {
+    const uint64_t packed = smallest_budget(plan, width, packing.permille) + packing.overhead;
+    f.smallest_packed = packing.always || packed < f.smallest;
+    if (f.smallest_packed) f.smallest = packed;
+    f.packed_natural_peak = one_rank_peak(plan, width, packing.permille) + packing.overhead;
+    if (packing.always) f.natural_peak = f.packed_natural_peak;  // its natural levels hold tiers packed
+  }
   TierPlan fitted = plan;
-  if (!fit_levels(fitted, budget, width)) return f;
-  f.peak = one_rank_peak(fitted, width);
-  f.fitted = true;
+  if (!packing.always || !packing.permille) {
+    if (!budget || f.natural_peak <= budget) return f;
+    if (fit_levels(fitted, budget, width)) {
+      f.peak = one_rank_peak(fitted, width);
+      f.fitted = true;
+      return f;
+    }
+  }
+  if (!packing.permille) return f;
+  f.packed = true;
+  if (!budget || f.packed_natural_peak <= budget) {
+    f.peak = f.packed_natural_peak;
+    return f;
+  }
+  if (packing.always) f.peak = f.packed_natural_peak;  // the peak refused
+  if (budget <= packing.overhead) return f;
+  if (fit_levels(fitted, budget - packing.overhead, width, packing.permille)) {
+    f.peak = one_rank_peak(fitted, width, packing.permille) + packing.overhead;
+    f.fitted = true;
+    return f;
+  }
+  f.packed = packing.always;
   return f;
 }
 
-uint64_t smallest_budget(const TierPlan& plan, uint64_t width) {
-  const std::vector<Component> comps = components(plan, width);
+uint64_t smallest_budget(const TierPlan& plan, uint64_t width, uint32_t permille) {
+  const std::vector<Component> comps = components(plan, width, permille);
   return comps.empty() ? 0 : comps.front().peak;
 }
 
-bool fit_levels(TierPlan& plan, uint64_t budget, uint64_t width) {
-  const std::vector<Component> comps = components(plan, width);
+bool fit_levels(TierPlan& plan, uint64_t budget, uint64_t width, uint32_t permille) {
+  const std::vector<Component> comps = components(plan, width, permille);
   if (!comps.empty() && comps.front().peak > budget) return false;
   std::vector<uint64_t> placed;  // bytes held at each level by the components placed
   std::vector<uint32_t> level(plan.level.size(), 0);
@@ -146,20 +190,61 @@ bool fit_levels(TierPlan& plan, uint64_t budget, uint64_t width) {
   return true;
 }
 
+Packing packing_of(const TierPlan& plan, const CostModel& model, int ranks) {
+  if (!model.packed_permille || ranks != 1) return {};
+  const uint64_t threads = model.threads.empty() ? static_cast<uint64_t>(tbb::this_task_arena::max_concurrency())
+                                                 : static_cast<uint64_t>(std::max(model.threads[0], 1));
+  return {model.packed_permille, packing_overhead(plan, model.record_bytes, model.packed_permille, threads),
+          model.always_pack};
+}
+
 Distribution distribute_within_budget(TierPlan& plan, const std::vector<char>& skip, int ranks,
                                       const CostModel& model) {
+  const Packing packing = packing_of(plan, model, ranks);
+  const uint64_t width = model.record_bytes, budget = model.memory_budget;
   Distribution natural = distribute(plan, skip, ranks, model);
-  natural.smallest_budget = smallest_budget(plan, model.record_bytes);
+  natural.smallest_budget = smallest_budget(plan, width);
+  if (packing.permille) {
+    const uint64_t packed = smallest_budget(plan, width, packing.permille) + packing.overhead;
+    natural.smallest_packed = packing.always || packed < natural.smallest_budget;
+    if (natural.smallest_packed) natural.smallest_budget = packed;
+  }
   natural.natural_peak = natural.busiest_peak();
-  if (!model.memory_budget || natural.natural_peak <= model.memory_budget) return natural;
+  if (packing.always && packing.permille)  // its natural levels hold tiers packed
+    natural.natural_peak = one_rank_peak(plan, width, packing.permille) + packing.overhead;
+  const auto adopt = [&](Distribution& d, TierPlan& p) {
+    d.natural_peak = natural.natural_peak;
+    d.smallest_budget = natural.smallest_budget;
+    d.smallest_packed = natural.smallest_packed;
+    plan = std::move(p);
+  };
   TierPlan fitted = plan;
-  if (!fit_levels(fitted, model.memory_budget, model.record_bytes)) return natural;
+  if (!packing.always || !packing.permille) {
+    if (!budget || natural.natural_peak <= budget) return natural;
+    if (fit_levels(fitted, budget, width)) {
+      Distribution d = distribute(fitted, skip, ranks, model);
+      if (d.busiest_peak() > budget) return natural;  // not expected: held_peak bounds every rank
+      d.fitted = true;
+      adopt(d, fitted);
+      return d;
+    }
+  }
+  // one rank, the finished tiers held packed: on the natural levels, or components moved
+  if (!packing.permille) return natural;
+  const uint64_t packed_natural = one_rank_peak(fitted, width, packing.permille) + packing.overhead;
+  if (budget && packed_natural > budget &&
+      (budget <= packing.overhead || !fit_levels(fitted, budget - packing.overhead, width, packing.permille))) {
+    if (!packing.always) return natural;
+    fitted = plan;  // refused by the caller: the packed natural peak passes the budget
+  }
   Distribution d = distribute(fitted, skip, ranks, model);
-  if (d.busiest_peak() > model.memory_budget) return natural;  // not expected: held_peak bounds every rank
-  d.fitted = true;
-  d.natural_peak = natural.natural_peak;
-  d.smallest_budget = natural.smallest_budget;
-  plan = std::move(fitted);
+  d.fitted = fitted.level != plan.level;
+  d.packed = true;
+  d.packing_overhead = packing.overhead;
+  // the walk's reckoning of one rank (distribute.cpp's, a finished tier held packed after
+  // its level), which the tests hold equal to distribute's for tiers held raw
+  d.load[0].peak_bytes = one_rank_peak(fitted, width, packing.permille) + packing.overhead;
+  adopt(d, fitted);
   return d;
 }
 

@@ -25,6 +25,19 @@
 // runs ahead may send another the pieces of a later level early, and a resumed solve that
 // rebuilds a committed tier holds, for the moment, the tiers the rebuild reads (its tail's
 // source).
+//
+// When no schedule of raw tiers keeps the budget, a solve in one process may hold its
+// finished tiers packed (packed.hpp): a tier is raw at its own level and packed from the next
+// to its last reader's, at a share of its bytes the plan assumes (CostModel::packed_permille;
+// the walk reports the share it met), read a block at a time through each thread's cache:
+//
+//     held at a level = the level's tiers, raw + the tiers held for later levels, packed
+//                       + threads x (a cache of unpacked blocks + the largest tier packed,
+//                                    made while its raw records are still held)  (overhead)
+//
+// The same two schedules then run on that reckoning: the natural levels, else components
+// moved. Packing costs time (every such tier compressed once and unpacked by each reader), so
+// it is the last resort: a budget that raw tiers keep, moved or not, is kept raw.
 #pragma once
 
 #include <algorithm>
@@ -37,19 +50,35 @@ namespace toadbase {
 
 /// The record bytes one rank that solved every tier would hold at once along the plan's
 /// levels, `width` bytes a record (distribute.cpp's reckoning, or above it).
-uint64_t held_peak(const TierPlan& plan, uint64_t width);
+/// With `permille`, a finished tier a later level reads is held packed at that share from the
+/// level after its own (the overhead of unpacking not counted: Packing).
+uint64_t held_peak(const TierPlan& plan, uint64_t width, uint32_t permille = 0);
 
 /// Exactly the peak distribute() reckons for one rank that solves every tier (nothing
-/// skipped) along the plan's levels, without making the plan.
-uint64_t one_rank_peak(const TierPlan& plan, uint64_t width);
+/// skipped) along the plan's levels, without making the plan (`permille` as held_peak's).
+uint64_t one_rank_peak(const TierPlan& plan, uint64_t width, uint32_t permille = 0);
 
 /// The smallest budget a schedule of whole components keeps: the largest component's peak.
-uint64_t smallest_budget(const TierPlan& plan, uint64_t width);
+uint64_t smallest_budget(const TierPlan& plan, uint64_t width, uint32_t permille = 0);
 
 /// Moves components of the plan to later levels (by_level and last_level follow) so that
 /// held_peak stays within `budget`, when the budget is at least smallest_budget. Returns
 /// false, the plan unchanged, when it is not.
-bool fit_levels(TierPlan& plan, uint64_t budget, uint64_t width);
+bool fit_levels(TierPlan& plan, uint64_t budget, uint64_t width, uint32_t permille = 0);
+
+/// Finished tiers held packed (the top of this file): the share the plan assumes, and what
+/// the pieces running at once hold besides.
+struct Packing {
+  uint32_t permille = 0;  // 0: held raw
+  uint64_t overhead = 0;  // bytes
+  bool always = false;    // packed whatever the budget (CostModel::always_pack)
+};
+/// What `threads` threads hold besides the held tiers when tiers are packed: each its cache
+/// of unpacked blocks (packed.hpp) and a tier it packs while its raw records are held.
+uint64_t packing_overhead(const TierPlan& plan, uint64_t width, uint32_t permille, uint64_t threads);
+/// The packing a solve of `ranks` ranks may use under `model` (none: model.packed_permille
+/// is 0, or several ranks); the threads are model.threads[0], or this arena's.
+Packing packing_of(const TierPlan& plan, const CostModel& model, int ranks);
 
 /// The plan of a solve within model.memory_budget: `plan`'s natural levels when the busiest
 /// rank's peak fits the budget (or there is none), else its components moved later
@@ -63,15 +92,18 @@ Distribution distribute_within_budget(TierPlan& plan, const std::vector<char>& s
 struct BudgetFit {
   uint64_t peak = 0;          // the records held at once, on the levels the solve takes
   uint64_t natural_peak = 0;  // on the natural levels
-  uint64_t smallest = 0;      // smallest_budget
+  uint64_t smallest = 0;      // smallest_budget (packed, with its overhead, when less)
   bool fitted = false;        // the levels moved
+  bool packed = false;        // finished tiers held packed (peak: with the overhead)
+  uint64_t packed_natural_peak = 0;  // packed on the natural levels, with the overhead (0: no packing)
+  bool smallest_packed = false;      // `smallest` holds the finished tiers packed
   /// The smallest budget that works: the natural peak, or the largest component's when less.
   uint64_t least() const { return smallest ? std::min(natural_peak, smallest) : peak; }
 };
-BudgetFit fit_one_rank(const TierPlan& plan, uint64_t budget, uint64_t width);
+BudgetFit fit_one_rank(const TierPlan& plan, uint64_t budget, uint64_t width, const Packing& packing = {});
 /// The same figures of a plan distribute_within_budget made.
 inline BudgetFit budget_fit_of(const Distribution& d) {
-  return {d.busiest_peak(), d.natural_peak, d.smallest_budget, d.fitted};
+  return {d.busiest_peak(), d.natural_peak, d.smallest_budget, d.fitted, d.packed, 0, d.smallest_packed};
 }
 
 }  // namespace toadbase

@@ -33,6 +33,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "solver/core/packed.hpp"
+
 namespace toadbase {
 
 using TierId = uint32_t;
@@ -162,6 +164,10 @@ class TierStore : public TierSource {
     if (count) source(0, count, records.data());
     commit_tier(tier, records.data(), count, kAllRecords);
   }
+
+  /// How this kind of store compresses records, for a solve that holds its finished tiers
+  /// packed under a memory budget (packed.hpp); none (this default): such a solve is refused.
+  virtual const RecordCodec* record_codec() const { return nullptr; }
 
   template <class R>
   void commit(TierId tier, std::span<const R> records, uint64_t keep = kAllRecords) {

@@ -11,10 +11,16 @@
 //       (TBB); keep a tier while a later level here reads it, send it to the ranks that do
 //       free every tier no later level reads
 //
+// Under a budget that raw tiers do not keep (schedule.hpp), a tier a later level reads is
+// packed once it is whole (packed.hpp), and the scans read it a block at a time through each
+// thread's cache (a resumed solve that rebuilds a committed tier from packed ones unpacks
+// those whole for the moment, as it holds them raw for the moment without a budget).
+//
 // What crosses between ranks is the Exchange's business (exchange.hpp): the walk is the
 // level schedule alone, the same in one process and on every rank.
 #pragma once
 
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -32,6 +38,7 @@
 #include "solver/core/distribute.hpp"
 #include "solver/core/exchange.hpp"
 #include "solver/core/game.hpp"
+#include "solver/core/packed.hpp"
 #include "solver/core/transport.hpp"
 
 namespace toadbase {
@@ -188,11 +195,26 @@ class TierWalk {
     std::function<void(TierId, std::span<const uint8_t> packed)> report_packed;
   };
 
-  explicit TierWalk(TierPlan plan) : plan_(std::move(plan)), held_(plan_.reads.size()) {}
+  explicit TierWalk(TierPlan plan)
+      : plan_(std::move(plan)), held_(plan_.reads.size()), locks_(new std::mutex[plan_.reads.size()]) {}
+
+  /// The codec a walk along a plan that holds finished tiers packed (Distribution::packed)
+  /// packs them with.
+  void pack_with(const RecordCodec* codec) { codec_ = codec; }
 
   const TierPlan& plan() const { return plan_; }
-  /// The records of a tier held in memory (a tier the current level reads).
+  /// The records of a tier held in memory (a tier the current level reads); null for one
+  /// held packed (packing()).
   const R* held(TierId t) const { return held_[t].data(); }
+  /// True when finished tiers are held packed: read them with held_records().
+  bool packing() const { return codec_ != nullptr; }
+  /// A tier held, raw or packed (its cache left for the reader to set).
+  HeldRecords<R> held_records(TierId t) const {
+    const Held& h = held_[t];
+    return {h.data(), h.packed.empty() ? nullptr : &h.packed, nullptr};
+  }
+  /// The threads' caches of unpacked blocks that read held_records.
+  tbb::enumerable_thread_specific<UnpackedBlocks>& caches() const { return caches_; }
   /// The most record bytes in memory at once.
   uint64_t peak_bytes() const { return peak_; }
   /// Positions and pieces this rank solved.
@@ -201,6 +223,9 @@ class TierWalk {
   /// Task time (summed over threads) spent computing pieces and reporting tiers.
   double seconds_solving() const { return static_cast<double>(solving_ns_.load()) * 1e-9; }
   double seconds_reporting() const { return static_cast<double>(reporting_ns_.load()) * 1e-9; }
+  /// Tiers packed: their raw bytes, and what they held packed.
+  uint64_t packed_raw_bytes() const { return packed_raw_; }
+  uint64_t packed_bytes() const { return packed_; }
 
   /// Walks on one process: `dist` has one rank.
   void run(const Steps& steps, const Distribution& dist) {
@@ -219,33 +244,75 @@ class TierWalk {
 
   /// A tier's records in memory: an array made here, not initialised (its pieces, its tail or
   /// the records another rank sends write every record before any is read; zeroing it cost
-  /// a memset of every tier), or the records a fetch recovered, kept as they came.
+  /// a memset of every tier), or the records a fetch recovered, kept as they came; or packed,
+  /// and unpacked while pieces that read it run (`users`).
   struct Held {
     std::unique_ptr<R[]> made;
     std::vector<R> fetched;
+    PackedTier packed;
+    std::unique_ptr<R[]> unpacked;
+    uint32_t users = 0;
     uint64_t size = 0;
-    R* data() { return made ? made.get() : fetched.data(); }
-    const R* data() const { return made ? made.get() : fetched.data(); }
+    uint64_t counted = 0;  // bytes of it in the walk's count
+    R* data() { return made ? made.get() : !fetched.empty() ? fetched.data() : unpacked.get(); }
+    const R* data() const { return made ? made.get() : !fetched.empty() ? fetched.data() : unpacked.get(); }
     bool empty() const { return size == 0; }
+    bool raw() const { return made || !fetched.empty(); }
   };
 
   void allocate(TierId t) {
     if (held_[t].empty() && plan_.size[t] > 0) {
       held_[t].made.reset(new R[plan_.size[t]]);
       held_[t].size = plan_.size[t];
-      add_bytes(static_cast<int64_t>(held_[t].size * sizeof(R)));
+      count(held_[t], static_cast<int64_t>(held_[t].size * sizeof(R)));
     }
   }
   void adopt(TierId t, std::vector<R>&& whole) {  // counted by the caller as it was made
     held_[t] = Held{};
     held_[t].size = whole.size();
+    held_[t].counted = whole.size() * sizeof(R);
     held_[t].fetched = std::move(whole);
   }
   void release(TierId t) {
     if (!held_[t].empty()) {
-      add_bytes(-static_cast<int64_t>(held_[t].size * sizeof(R)));
+      add_bytes(-static_cast<int64_t>(held_[t].counted));
       held_[t] = Held{};
     }
+  }
+  // a whole tier's records packed, the raw array let go
+  void pack(TierId t) {
+    Held& h = held_[t];
+    if (!h.raw() || !codec_) return;
+    const uint64_t raw = h.size * sizeof(R);
+    h.packed = PackedTier(*codec_, reinterpret_cast<const uint8_t*>(h.data()), raw);
+    count(h, static_cast<int64_t>(h.packed.packed_bytes()));
+    h.made.reset();
+    h.fetched = std::vector<R>();
+    count(h, -static_cast<int64_t>(raw));
+    packed_raw_ += raw;
+    packed_ += h.packed.packed_bytes();
+  }
+  // a piece is about to read tier t (unpacked for it when packed) / has read it
+  void acquire(TierId t) {
+    std::lock_guard lock(locks_[t]);
+    Held& h = held_[t];
+    if (h.users++ == 0 && !h.raw() && !h.packed.empty()) {
+      h.unpacked.reset(new R[h.size]);
+      count(h, static_cast<int64_t>(h.size * sizeof(R)));
+      h.packed.unpack(reinterpret_cast<uint8_t*>(h.unpacked.get()));
+    }
+  }
+  void let_go(TierId t) {
+    std::lock_guard lock(locks_[t]);
+    Held& h = held_[t];
+    if (--h.users == 0 && h.unpacked) {
+      h.unpacked.reset();
+      count(h, -static_cast<int64_t>(h.size * sizeof(R)));
+    }
+  }
+  void count(Held& h, int64_t delta) {
+    h.counted += static_cast<uint64_t>(delta);
+    add_bytes(delta);
   }
   void add_bytes(int64_t delta) {
     const uint64_t now = bytes_ += static_cast<uint64_t>(delta);
@@ -259,7 +326,11 @@ class TierWalk {
 
   TierPlan plan_;
   std::vector<Held> held_;
+  std::unique_ptr<std::mutex[]> locks_;  // [t]: its users and unpacked array
+  const RecordCodec* codec_ = nullptr;
+  mutable tbb::enumerable_thread_specific<UnpackedBlocks> caches_;  // made as threads read
   std::atomic<uint64_t> bytes_{0}, peak_{0}, positions_{0}, pieces_{0}, solving_ns_{0}, reporting_ns_{0};
+  std::atomic<uint64_t> packed_raw_{0}, packed_{0};
 };
 
 /// One walk: this rank's share of the plan, and what is in memory, level by level.
@@ -267,8 +338,9 @@ template <class R>
 class TierWalk<R>::Run final : public WalkInbox<R> {
  public:
   Run(TierWalk& walk, const Steps& steps, const Distribution& dist, Exchange<R>& ex)
-      : w_(walk), plan_(walk.plan_), steps_(steps), dist_(dist), ex_(ex), me_(ex.rank()) {
+      : w_(walk), plan_(walk.plan_), steps_(steps), dist_(dist), ex_(ex), me_(ex.rank()), packing_(dist.packed) {
     if (dist.first_piece.size() != plan_.reads.size() + size_t{1}) throw std::logic_error("the plan is of another space");
+    if (packing_ && !w_.codec_) throw std::logic_error("the plan holds tiers packed and the walk has no codec");
     share();
     hold_ = [this](TierId c) { return hold(c); };
   }
@@ -392,6 +464,9 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
       if (last_use_[c] <= L) forget(c);
     for (TierId c : recovered_at_[level_])
       if (last_use_[c] <= L) forget(c);
+    if (packing_)  // tiers recovered this level that later levels read
+      for (TierId c : loaded_)
+        if (ready_[c]) w_.pack(c);
   }
 
   void forget(TierId t) {
@@ -408,11 +483,16 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
     if (!ready_[c]) {
       if (!steps_.fetch) throw std::logic_error("tier " + std::to_string(c) + " must come from rank 0");
       const size_t mark = loaded_.size();
-      if (steps_.recovery_reads)
-        for (TierId d : steps_.recovery_reads(c)) hold(d);
+      std::vector<TierId> reads;
+      if (steps_.recovery_reads) reads = steps_.recovery_reads(c);
+      for (TierId d : reads) hold(d);
+      if (packing_)  // what it reads, raw while it is made
+        for (TierId d : reads) w_.acquire(d);
       const int64_t bytes = static_cast<int64_t>(plan_.size[c] * sizeof(R));
       w_.add_bytes(bytes);  // counted as it is made, beside what it reads
       std::vector<R> whole = steps_.fetch(c, hold_);
+      if (packing_)
+        for (TierId d : reads) w_.let_go(d);
       if (whole.size() != plan_.size[c]) throw std::logic_error("tier " + std::to_string(c) + " recovered at the wrong size");
       for (size_t k = mark; k < loaded_.size(); ++k)
         if (last_use_[loaded_[k]] < static_cast<int64_t>(level_)) forget(loaded_[k]);
@@ -444,6 +524,8 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
       w_.release(t);
       std::lock_guard lock(mu_);
       ready_[t] = 0;
+    } else if (packing_ && last_use_[t] > static_cast<int64_t>(level_)) {  // a later level reads it
+      w_.pack(t);
     }
   }
 
@@ -489,6 +571,7 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
   const Distribution& dist_;
   Exchange<R>& ex_;
   const int me_;
+  const bool packing_;  // finished tiers held packed
   Hold hold_;
   uint32_t level_ = 0;
   std::vector<std::vector<uint32_t>> mine_;  // [L]: this rank's pieces

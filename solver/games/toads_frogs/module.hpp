@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "solver/core/solve.hpp"
 #include "solver/module/module.hpp"
 #include "solver/games/toads_frogs/toads_frogs.hpp"
 
@@ -109,3 +110,15 @@ struct Module {
 };
 
 }  // namespace toadbase::toads_frogs
+
+// The scan of tiers held compressed (solver/core/solve.hpp: solve_range_held), compiled in its
+// own unit (held_scan.cpp) for both records: beside the natural scan it changed how the
+// compiler built that one.
+namespace toadbase {
+extern template void solve_range_held<toads_frogs::Space, ParityRecord, uint8_t>(
+    const toads_frogs::Space&, TierId, uint64_t, uint64_t, const std::vector<HeldRecords<uint8_t>>&, uint8_t*,
+    const HeldRecords<uint8_t>*, tbb::enumerable_thread_specific<UnpackedBlocks>&);
+extern template void solve_range_held<toads_frogs::Space, WideParityRecord, uint16_t>(
+    const toads_frogs::Space&, TierId, uint64_t, uint64_t, const std::vector<HeldRecords<uint16_t>>&, uint16_t*,
+    const HeldRecords<uint16_t>*, tbb::enumerable_thread_specific<UnpackedBlocks>&);
+}  // namespace toadbase

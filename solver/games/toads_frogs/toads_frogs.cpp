@@ -245,8 +245,8 @@ TierId Space::tail_source(TierId id) const {
   return tier_of(x.t - 1, x.f + 1, x.sum - (n_ - 1) + (x.t - 1), x.toads_turn);
 }
 
-template <class R>
-void Space::fill_tail_of(TierId id, const R* source, R* out) const {
+template <class R, class Rows>
+void Space::fill_tail_of(TierId id, const Rows& rows, R* out) const {
   const Tier& x = tiers_[id];
   if (x.prefix == x.size) return;
   const Tier& src = tiers_[tail_source(id)];
@@ -264,13 +264,14 @@ void Space::fill_tail_of(TierId id, const R* source, R* out) const {
     rank_in_source = made.data();
   }
   tbb::parallel_for(tbb::blocked_range<uint64_t>(x.prefix / nb, x.size / nb, std::max<uint64_t>(1, 65536 / nb)),
-                    [&](const tbb::blocked_range<uint64_t>& rows) {
+                    [&](const tbb::blocked_range<uint64_t>& range) {
     // locals: a store through a byte pointer may alias anything the lambda refers to
     const uint32_t* const ranks = rank_in_source;
     const uint64_t count = nb, from_rows = src.frog_sets;
-    for (uint64_t ia = rows.begin(); ia != rows.end(); ++ia) {
+    std::vector<R> scratch;  // a packed source's row
+    for (uint64_t ia = range.begin(); ia != range.end(); ++ia) {
       const uint32_t toads = toads_at(x.t, x.sum, ia);
-      const R* from = source + toads_rank((toads & ~last) << 1) * from_rows;
+      const R* from = rows(toads_rank((toads & ~last) << 1) * from_rows, from_rows, scratch);
       R* row = out + ia * count;
       uint64_t rb = 0;
       for (; rb + 4 <= count; rb += 4) {  // four a step: a third of the loop's instructions go
@@ -284,8 +285,25 @@ void Space::fill_tail_of(TierId id, const R* source, R* out) const {
   });
 }
 
-void Space::fill_tail(TierId t, const uint8_t* source, uint8_t* out) const { fill_tail_of(t, source, out); }
-void Space::fill_tail(TierId t, const uint16_t* source, uint16_t* out) const { fill_tail_of(t, source, out); }
+namespace {
+// a raw source's rows: where they lie
+template <class R>
+struct RawRows {
+  const R* source;
+  const R* operator()(uint64_t first, uint64_t, std::vector<R>&) const { return source + first; }
+};
+}  // namespace
+
+void Space::fill_tail(TierId t, const uint8_t* source, uint8_t* out) const { fill_tail_of(t, RawRows<uint8_t>{source}, out); }
+void Space::fill_tail(TierId t, const uint16_t* source, uint16_t* out) const {
+  fill_tail_of(t, RawRows<uint16_t>{source}, out);
+}
+void Space::fill_tail_rows(TierId t, const RecordRows<uint8_t>& source, uint8_t* out) const {
+  fill_tail_of(t, source, out);
+}
+void Space::fill_tail_rows(TierId t, const RecordRows<uint16_t>& source, uint16_t* out) const {
+  fill_tail_of(t, source, out);
+}
 
 Position Space::canonical(const Position& p) const {
   if (params_.toads) return p;

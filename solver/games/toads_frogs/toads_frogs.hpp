@@ -65,6 +65,7 @@
 #include "solver/core/combinatorics.hpp"
 #include "solver/core/fixed_sum_sets.hpp"
 #include "solver/core/game.hpp"
+#include "solver/core/packed.hpp"
 #include "solver/core/record.hpp"
 
 namespace toadbase::toads_frogs {
@@ -193,6 +194,10 @@ class Space {
   /// two-byte records of spaces whose games can outlast 255 moves).
   void fill_tail(TierId t, const uint8_t* source, uint8_t* out) const;
   void fill_tail(TierId t, const uint16_t* source, uint16_t* out) const;
+  /// The same from a source read a row at a time (a tier held packed under a memory budget:
+  /// solver/core/packed.hpp); the rows come in rising order.
+  void fill_tail_rows(TierId t, const RecordRows<uint8_t>& source, uint8_t* out) const;
+  void fill_tail_rows(TierId t, const RecordRows<uint16_t>& source, uint16_t* out) const;
   /// A position with the same value that is stored or one ply from stored ones: mirrored
   /// when it has more toads than frogs (every piece count), then with every toad frozen at
   /// the right end turned into a frog frozen at the left end (a board of a tier's prefix).
@@ -232,8 +237,9 @@ class Space {
   }
   uint64_t toads_rank(uint32_t toads) const { return set_key_[toads] >> kSumBits; }  // rank_toads by lookup
 
-  template <class R>
-  void fill_tail_of(TierId t, const R* source, R* out) const;
+  // rows(first, count, scratch): the source's records [first, first + count)
+  template <class R, class Rows>
+  void fill_tail_of(TierId t, const Rows& rows, R* out) const;
   template <class Block, class Each>
   void walk(const Tier& tier, uint64_t lo, uint64_t hi, Block&& block, Each&& each) const;
   // inlined into scan(), so that its local copy of the visitor keeps its scalars in registers
