@@ -285,8 +285,10 @@ def budget_section(rows):
              "under `--memory SIZE`, every board on every core: levels and the planned peak from `--plan 1 --json`, "
              "the records the solve held at once (`peakTierBytesInFlight`), peak RSS and wall time by "
              "`/usr/bin/time -v` (medians of the pairs). A length too long to pair (`BUDGET_ONLY=1`) is compared "
-             "with the newest solve of the table above, another run. Finished tiers are held whole (not "
-             "compressed), so the smallest budget is the largest component's peak.", "",
+             "with the newest solve of the table above, another run. Below the largest component's peak the "
+             "finished tiers later tiers read are held compressed too, read a block at a time (*compressed* in "
+             "the levels column, with the share of their bytes they took); the rows before that feature held "
+             "them whole.", "",
              "| length | run | `--memory` | levels | records at once: planned / held | peak RSS | RSS past the "
              "records | wall | wall / no budget | pairs | digest |",
              "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
@@ -295,8 +297,11 @@ def budget_section(rows):
     def row(n, run, key, rs, ratio, pairs, same):
         held = max(r["peakTierBytesInFlight"] for r in rs)
         rss = statistics.median(r["peak_rss_kb"] for r in rs)
+        how = (["moved"] if rs[0]["levelsMovedToFit"] else []) + (
+            ["compressed, %.0f %%" % (100 * rs[0]["heldPacked"]["packedBytes"] / rs[0]["heldPacked"]["rawBytes"])]
+            if rs[0].get("heldPacked") else [])
         return "| %d | %s | %s | %d%s | %.2f / %.2f GiB | %.2f GiB | %.2f GiB | %s | %s | %s | `%s`%s |" % (
-            n, run, "`%s`" % key if key else "none", rs[0]["levels"], " (moved)" if rs[0]["levelsMovedToFit"] else "",
+            n, run, "`%s`" % key if key else "none", rs[0]["levels"], " (%s)" % ", ".join(how) if how else "",
             rs[0]["plannedPeakBytes"] / 2**30, held / 2**30, gib(rss), gib(rss) - held / 2**30,
             minutes(statistics.median(r["wall_seconds"] for r in rs)), ratio, pairs, rs[0]["digest"],
             "" if same else " (differs!)")
@@ -322,7 +327,8 @@ def budget_section(rows):
                 ratio = ("%.2fx the solves table's (its run %s, not paired)" % (r["wall_seconds"] / base["wall_seconds"],
                                                                                base["run"]) if base else "")
                 lines.append(row(n, run, key, [r], ratio, "alone", not base or base["digest"] == r["digest"]))
-    lines += ["", "The smallest budget a schedule keeps (the largest component's peak): " +
+    lines += ["", "The smallest budget a schedule keeps (the newest run's plan of each length: the largest "
+              "component's peak, with its finished tiers held compressed once the plans do that): " +
               ", ".join("%.2f GiB at %d cells" % (b / 2**30, n) for n, b in sorted(smallest.items())) + ". "
               "Peak RSS past the records is what the rest of the process takes (the budget's stated overhead: "
               "1.5 GiB, which the natural 24-cell solve of the table above, 1.37 GiB past its records, set)."]
