@@ -361,6 +361,17 @@ TEST_CASE("solve --hold-compressed: the finished tiers held compressed give the 
                                         2);
   CHECK_THAT(below.err, Contains("one after another and its finished tiers held compressed), more than --memory"));
   CHECK_FALSE(std::filesystem::exists(dir / "below"));
+  // the check before the solve reckons the threads the solve runs (one here: less to hold)
+  const uint64_t least1 = json::parse(ok({"solve", "toads-frogs", "--length", "14", "--db", dir / "x", "--plan", "1",
+                                          "--hold-compressed", "--threads", "1", "--json"})
+                                          .out)
+                              .at("smallestBudget")
+                              .get<uint64_t>();
+  CHECK(least1 < least);
+  const json one = json::parse(ok({"solve", "toads-frogs", "--length", "14", "--db", dir / "one", "--quiet",
+                                   "--hold-compressed", "--threads", "1", "--memory", std::to_string(least1), "--json"})
+                                   .out);
+  CHECK(one.at("digest") == natural.at("digest"));
   // every board of 16 cells (tiers of two blocks) holding its tiers compressed: the digest of results/
   const json sixteen = json::parse(ok({"solve", "toads-frogs", "--length", "16", "--db", dir / "s16", "--quiet",
                                        "--hold-compressed", "--json"})

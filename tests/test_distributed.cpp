@@ -760,9 +760,16 @@ TEST_CASE("held packed: the plan reckons a packed tier after its level and a sol
     partial.codec = &codec;
     for (TierId t = 0; t < space.tier_count(); ++t)
       if (rng() % 2) partial.preload(t, one.records[t], toadbase::records_kept(space, t));
-    const toadbase::SolveStats s = toadbase::solve_tiers(space, partial, nullptr, model);
+    CostModel m = model;
+    m.threads = {1};
+    m.memory_budget = toadbase::fit_one_rank(plan, 0, 1, toadbase::packing_of(plan, m, 1)).smallest;
+    const toadbase::SolveStats s =
+        toadbase::with_threads(1, [&] { return toadbase::solve_tiers(space, partial, nullptr, m); });
     require_same(one, partial, kept_of(space));
     CHECK(s.tiers_skipped + s.tiers_solved == space.tier_count());
+    CHECK(s.packed);
+    INFO("held " << s.peak_bytes_in_flight << " of a budget of " << m.memory_budget);
+    CHECK(s.peak_bytes_in_flight <= m.memory_budget);
   }
   SECTION("two-byte records") {
     BasicMemStore<uint16_t> narrow(space.tier_count()), wide(space.tier_count());

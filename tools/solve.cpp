@@ -6,6 +6,8 @@
 // and solves nothing.
 #include "tools/solve.hpp"
 
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -203,6 +205,12 @@ Solved solve_here(const Game& game, const Instance& inst, const json& params,
 
 /// The plan's model of the work: the project's costs, and with --piece-positions every
 /// component of the tier DAG spread over all ranks, its tiers cut in pieces of that size.
+/// The threads a solve in one process runs (`--threads`, else every core): a packed solve's
+/// overhead is reckoned for them before they start.
+int solve_threads(const SolveOptions& o) {
+  return o.c.threads > 0 ? o.c.threads : tbb::this_task_arena::max_concurrency();
+}
+
 CostModel cost_model(const SolveOptions& o) {
   CostModel model;
   model.packed_permille = kPackedPermille;
@@ -330,6 +338,7 @@ std::string over_budget(const Game& game, const Instance& inst, const SolveOptio
   if (!budget.bytes) return "";
   CostModel model = cost_model(o);
   model.memory_budget = budget.bytes;
+  model.packing_threads = solve_threads(o);
   const BudgetFit need = planned_peak(inst, ranks, model);
   if (need.peak <= budget.bytes) return "";
   const uint64_t least = need.least();
@@ -497,6 +506,7 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
   const int threads = o.c.threads > 0 ? o.c.threads : 1;
   CostModel model = cost_model(o);
   model.threads.assign(static_cast<size_t>(ranks), threads);
+  model.packing_threads = solve_threads(o);  // the estimate's threads aside: those a solve runs
   const Budget budget = memory_budget(o.memory, o.memory_given);
   model.memory_budget = budget.bytes;
   // the model's costs scale with the rate given (the defaults are for 60 M positions/s)

@@ -89,6 +89,10 @@ struct CostModel {
   /// Hold finished tiers packed whatever the budget (with packed_permille): what packing
   /// costs, measured, and its path tested on spaces too small to need it.
   bool always_pack = false;
+  /// The threads a packed solve's overhead is reckoned for (0: threads[0], or this arena's):
+  /// a check made before the solve's own threads start, or a plan whose threads are the
+  /// estimate's.
+  int packing_threads = 0;
 };
 
 inline constexpr uint64_t kMinPiece = uint64_t{1} << 20;

@@ -149,7 +149,10 @@ BudgetFit fit_one_rank(const TierPlan& plan, uint64_t budget, uint64_t width, co
     return f;
   }
   if (packing.always) f.peak = f.packed_natural_peak;  // the peak refused
-  if (budget <= packing.overhead) return f;
+  if (budget <= packing.overhead) {
+    f.packed = packing.always;
+    return f;
+  }
   if (fit_levels(fitted, budget - packing.overhead, width, packing.permille)) {
     f.peak = one_rank_peak(fitted, width, packing.permille) + packing.overhead;
     f.fitted = true;
@@ -192,8 +195,9 @@ bool fit_levels(TierPlan& plan, uint64_t budget, uint64_t width, uint32_t permil
 
 Packing packing_of(const TierPlan& plan, const CostModel& model, int ranks) {
   if (!model.packed_permille || ranks != 1) return {};
-  const uint64_t threads = model.threads.empty() ? static_cast<uint64_t>(tbb::this_task_arena::max_concurrency())
-                                                 : static_cast<uint64_t>(std::max(model.threads[0], 1));
+  const uint64_t threads = model.packing_threads > 0 ? static_cast<uint64_t>(model.packing_threads)
+                           : model.threads.empty()  ? static_cast<uint64_t>(tbb::this_task_arena::max_concurrency())
+                                                    : static_cast<uint64_t>(std::max(model.threads[0], 1));
   return {model.packed_permille, packing_overhead(plan, model.record_bytes, model.packed_permille, threads),
           model.always_pack};
 }

@@ -13,8 +13,9 @@
 //
 // Under a budget that raw tiers do not keep (schedule.hpp), a tier a later level reads is
 // packed once it is whole (packed.hpp), and the scans read it a block at a time through each
-// thread's cache (a resumed solve that rebuilds a committed tier from packed ones unpacks
-// those whole for the moment, as it holds them raw for the moment without a budget).
+// thread's cache; a resumed solve packs the committed tiers it recovers for a level before
+// the level runs (rebuilding one from packed ones unpacks those whole for the moment, as it
+// holds them raw for the moment without a budget).
 //
 // What crosses between ranks is the Exchange's business (exchange.hpp): the walk is the
 // level schedule alone, the same in one process and on every rank.
@@ -422,6 +423,9 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
           while (!ready_[c]) ex_.receive_one(*this, c);
         }
       }
+    if (packing_)  // tiers recovered for this level: packed before it runs, as the plan reckons them
+      for (TierId c : loaded_)
+        if (ready_[c]) w_.pack(c);
   }
 
   // a tier in several pieces is allocated before they run; a tier in one, by its task (the
@@ -464,9 +468,6 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
       if (last_use_[c] <= L) forget(c);
     for (TierId c : recovered_at_[level_])
       if (last_use_[c] <= L) forget(c);
-    if (packing_)  // tiers recovered this level that later levels read
-      for (TierId c : loaded_)
-        if (ready_[c]) w_.pack(c);
   }
 
   void forget(TierId t) {
