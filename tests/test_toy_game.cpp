@@ -182,6 +182,26 @@ TEST_CASE("toy game: a resumed solve from any committed subset ends the same",
   }
 }
 
+TEST_CASE("toy game: tails but no fill_tail_rows: its tiers are held raw whatever the budget",
+          "[engine][toy][packed]") {
+  // a tail's source held packed could only be unpacked whole for it, bytes the plan does not
+  // count: such a game never holds its tiers packed (holds_packed; its plan reckons them raw)
+  static_assert(!toadbase::holds_packed<ToySpace, ParityRecord>());
+  const ToySpace g(kRows);
+  MemStore natural(g.tier_count());
+  toadbase::solve_tiers(g, natural, nullptr);
+  RunCodec codec;
+  toadbase::CostModel model;
+  model.packed_permille = 600;
+  model.always_pack = true;
+  MemStore store(g.tier_count());
+  store.codec = &codec;
+  const toadbase::SolveStats s = toadbase::solve_tiers(g, store, nullptr, model);
+  CHECK_FALSE(s.packed);
+  CHECK(codec.packs == 0);
+  CHECK(store.records == natural.records);
+}
+
 TEST_CASE("toy game: verify passes, and names the first wrong record, tail or derived digest",
           "[engine][toy][verify]") {
   const ToySpace g(kRows);

@@ -35,7 +35,8 @@
 //     void fill_tail_rows(TierId t, const RecordRows<Record>& rows, Record* out) const
 //                                             the same from a source read a run of records
 //                                             at a time (a tier held compressed: packed.hpp);
-//                                             without it such a source is unpacked whole
+//                                             (without it, a solve holds its tiers raw
+//                                             whatever the budget: holds_packed)
 //     Position canonical(const Position&) const
 //                                             a position of the same value that is stored
 //                                             (in a prefix), or one ply from stored ones

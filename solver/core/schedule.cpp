@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 #include <tbb/task_arena.h>
 
@@ -122,43 +123,67 @@ uint64_t packing_overhead(const TierPlan& plan, uint64_t width, uint32_t permill
   return std::max<uint64_t>(threads, 1) * (UnpackedBlocks::bytes_for(largest) + packed_size(largest, permille));
 }
 
+namespace {
+
+/// The smallest budget a solve in one process keeps, and whether it holds tiers packed: the
+/// largest component's peak raw, or packed with the overhead when that is less (or always).
+std::pair<uint64_t, bool> smallest_of(const TierPlan& plan, uint64_t width, const Packing& packing) {
+  const uint64_t raw = smallest_budget(plan, width);
+  if (!packing.permille) return {raw, false};
+  const uint64_t packed = smallest_budget(plan, width, packing.permille) + packing.overhead;
+  const bool use = packing.always || packed < raw;
+  return {use ? packed : raw, use};
+}
+
+/// The levels and the holding a budget takes, in the order they cost time (schedule.hpp):
+/// raw tiers on the natural levels (`raw_natural_peak` is what they hold), raw tiers with
+/// components moved, then (one process) packed tiers on the natural levels, packed tiers
+/// with components moved. `always`: only the packed two. A budget none keeps gets the
+/// natural levels (the caller refuses it, naming their peak).
+struct Holding {
+  TierPlan levels;     // the plan, its components moved when `fitted`
+  bool fitted = false;
+  bool packed = false;  // when no schedule keeps the budget: packing.always (the packed peak refused)
+};
+
+Holding choose_holding(const TierPlan& plan, uint64_t budget, uint64_t width, const Packing& packing,
+                       uint64_t raw_natural_peak) {
+  Holding h{plan};
+  if (!packing.always || !packing.permille) {
+    if (!budget || raw_natural_peak <= budget) return h;
+    if (fit_levels(h.levels, budget, width)) {
+      h.fitted = true;
+      return h;
+    }
+  }
+  if (!packing.permille) return h;  // refused by the caller: the raw natural peak
+  h.packed = true;
+  if (!budget || one_rank_peak(plan, width, packing.permille) + packing.overhead <= budget) return h;
+  if (budget > packing.overhead && fit_levels(h.levels, budget - packing.overhead, width, packing.permille)) {
+    h.fitted = true;
+    return h;
+  }
+  h.packed = packing.always;
+  return h;
+}
+
+}  // namespace
+
 BudgetFit fit_one_rank(const TierPlan& plan, uint64_t budget, uint64_t width, const Packing& packing) {
   BudgetFit f;
-  f.natural_peak = f.peak = one_rank_peak(plan, width);
-  f.smallest = smallest_budget(plan, width);
+  const uint64_t raw_natural = one_rank_peak(plan, width);
+  std::tie(f.smallest, f.smallest_packed) = smallest_of(plan, width, packing);
+  f.natural_peak = raw_natural;
   if (packing.permille) {
-    const uint64_t packed = smallest_budget(plan, width, packing.permille) + packing.overhead;
-    f.smallest_packed = packing.always || packed < f.smallest;
-    if (f.smallest_packed) f.smallest = packed;
     f.packed_natural_peak = one_rank_peak(plan, width, packing.permille) + packing.overhead;
     if (packing.always) f.natural_peak = f.packed_natural_peak;  // its natural levels hold tiers packed
   }
-  TierPlan fitted = plan;
-  if (!packing.always || !packing.permille) {
-    if (!budget || f.natural_peak <= budget) return f;
-    if (fit_levels(fitted, budget, width)) {
-      f.peak = one_rank_peak(fitted, width);
-      f.fitted = true;
-      return f;
-    }
-  }
-  if (!packing.permille) return f;
-  f.packed = true;
-  if (!budget || f.packed_natural_peak <= budget) {
-    f.peak = f.packed_natural_peak;
-    return f;
-  }
-  if (packing.always) f.peak = f.packed_natural_peak;  // the peak refused
-  if (budget <= packing.overhead) {
-    f.packed = packing.always;
-    return f;
-  }
-  if (fit_levels(fitted, budget - packing.overhead, width, packing.permille)) {
-    f.peak = one_rank_peak(fitted, width, packing.permille) + packing.overhead;
-    f.fitted = true;
-    return f;
-  }
-  f.packed = packing.always;
+  const Holding h = choose_holding(plan, budget, width, packing, raw_natural);
+  f.fitted = h.fitted;
+  f.packed = h.packed;
+  f.peak = h.packed ? one_rank_peak(h.levels, width, packing.permille) + packing.overhead
+           : h.fitted ? one_rank_peak(h.levels, width)
+                      : raw_natural;
   return f;
 }
 
@@ -207,48 +232,28 @@ Distribution distribute_within_budget(TierPlan& plan, const std::vector<char>& s
   const Packing packing = packing_of(plan, model, ranks);
   const uint64_t width = model.record_bytes, budget = model.memory_budget;
   Distribution natural = distribute(plan, skip, ranks, model);
-  natural.smallest_budget = smallest_budget(plan, width);
-  if (packing.permille) {
-    const uint64_t packed = smallest_budget(plan, width, packing.permille) + packing.overhead;
-    natural.smallest_packed = packing.always || packed < natural.smallest_budget;
-    if (natural.smallest_packed) natural.smallest_budget = packed;
+  std::tie(natural.smallest_budget, natural.smallest_packed) = smallest_of(plan, width, packing);
+  const uint64_t raw_natural = natural.busiest_peak();
+  natural.natural_peak = packing.always && packing.permille  // its natural levels hold tiers packed
+                             ? one_rank_peak(plan, width, packing.permille) + packing.overhead
+                             : raw_natural;
+  Holding h = choose_holding(plan, budget, width, packing, raw_natural);
+  if (!h.fitted && !h.packed) return natural;  // kept on the natural levels, or refused by the caller
+  Distribution d = distribute(h.levels, skip, ranks, model);
+  if (h.packed) {
+    d.packed = true;
+    d.packing_overhead = packing.overhead;
+    // the walk's reckoning of one rank (distribute.cpp's, a finished tier held packed after
+    // its level), which the tests hold equal to distribute's for tiers held raw
+    d.load[0].peak_bytes = one_rank_peak(h.levels, width, packing.permille) + packing.overhead;
+  } else if (d.busiest_peak() > budget) {
+    return natural;  // not expected: held_peak bounds every rank
   }
-  natural.natural_peak = natural.busiest_peak();
-  if (packing.always && packing.permille)  // its natural levels hold tiers packed
-    natural.natural_peak = one_rank_peak(plan, width, packing.permille) + packing.overhead;
-  const auto adopt = [&](Distribution& d, TierPlan& p) {
-    d.natural_peak = natural.natural_peak;
-    d.smallest_budget = natural.smallest_budget;
-    d.smallest_packed = natural.smallest_packed;
-    plan = std::move(p);
-  };
-  TierPlan fitted = plan;
-  if (!packing.always || !packing.permille) {
-    if (!budget || natural.natural_peak <= budget) return natural;
-    if (fit_levels(fitted, budget, width)) {
-      Distribution d = distribute(fitted, skip, ranks, model);
-      if (d.busiest_peak() > budget) return natural;  // not expected: held_peak bounds every rank
-      d.fitted = true;
-      adopt(d, fitted);
-      return d;
-    }
-  }
-  // one rank, the finished tiers held packed: on the natural levels, or components moved
-  if (!packing.permille) return natural;
-  const uint64_t packed_natural = one_rank_peak(fitted, width, packing.permille) + packing.overhead;
-  if (budget && packed_natural > budget &&
-      (budget <= packing.overhead || !fit_levels(fitted, budget - packing.overhead, width, packing.permille))) {
-    if (!packing.always) return natural;
-    fitted = plan;  // refused by the caller: the packed natural peak passes the budget
-  }
-  Distribution d = distribute(fitted, skip, ranks, model);
-  d.fitted = fitted.level != plan.level;
-  d.packed = true;
-  d.packing_overhead = packing.overhead;
-  // the walk's reckoning of one rank (distribute.cpp's, a finished tier held packed after
-  // its level), which the tests hold equal to distribute's for tiers held raw
-  d.load[0].peak_bytes = one_rank_peak(fitted, width, packing.permille) + packing.overhead;
-  adopt(d, fitted);
+  d.fitted = h.packed ? h.levels.level != plan.level : true;
+  d.natural_peak = natural.natural_peak;
+  d.smallest_budget = natural.smallest_budget;
+  d.smallest_packed = natural.smallest_packed;
+  plan = std::move(h.levels);
   return d;
 }
 

@@ -77,9 +77,25 @@ void solve_range(const G& game, TierId tier, uint64_t lo, uint64_t hi,
 template <class Rec>
 concept PackableRecord = requires { typename Rec::template AccumulatorOf<HeldChildren<typename Rec::Storage>>; };
 
+/// Whether a solve of game G in records Rec may hold its finished tiers packed: the record
+/// reads packed children, and a game with tails copies them from a packed source a row at a
+/// time (fill_tail_rows). Otherwise its tiers are held raw whatever the budget (a budget only
+/// packing keeps is refused, naming the smallest raw tiers keep).
+template <class G, class Rec>
+constexpr bool holds_packed() {
+  if constexpr (!PackableRecord<Rec>) {
+    return false;
+  } else {
+    using S = typename Rec::Storage;
+    constexpr bool tails = requires(const G& g, TierId t) { g.tier_prefix(t); };
+    constexpr bool rows = requires(const G& g, TierId t, const RecordRows<S>& r, S* o) { g.fill_tail_rows(t, r, o); };
+    return !tails || rows;
+  }
+}
+
 /// The tail of tier t from its source held raw or packed (a packed source read a row at a
-/// time through each thread's cache: the game's fill_tail_rows; a game without it is given
-/// its source unpacked whole).
+/// time through each thread's cache: the game's fill_tail_rows; a game without it never
+/// holds its tiers packed: holds_packed).
 template <TierGame G, class S>
 void fill_tail_held(const G& game, TierId t, const HeldRecords<S>& source,
                     tbb::enumerable_thread_specific<UnpackedBlocks>& caches, S* out) {
@@ -92,9 +108,7 @@ void fill_tail_held(const G& game, TierId t, const HeldRecords<S>& source,
     };
     game.fill_tail_rows(t, rows, out);
   } else {
-    std::vector<S> whole(source.packed->bytes() / sizeof(S));
-    source.packed->unpack(reinterpret_cast<uint8_t*>(whole.data()));
-    fill_tail(game, t, whole.data(), out);
+    throw std::logic_error("tier " + game.tier_name(t) + ": its tail's source is held packed (holds_packed is false)");
   }
 }
 
@@ -322,7 +336,7 @@ SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer
   if (store && store->record_bytes() != sizeof(R))
     throw std::logic_error("records of " + std::to_string(sizeof(R)) + " bytes solved into a store of " +
                            std::to_string(store->record_bytes()) + "-byte records");
-  if constexpr (!PackableRecord<Rec>) model.packed_permille = 0;  // its tiers are held raw
+  if constexpr (!holds_packed<G, Rec>()) model.packed_permille = 0;  // its tiers are held raw
   TierPlan levels = plan_tiers(game);
   std::vector<char> done = me == 0 ? committed_tiers(game, levels, *store) : std::vector<char>(levels.reads.size(), 0);
   const Distribution dist = agree_on_plan(levels, done, transport, model, sizeof(R));

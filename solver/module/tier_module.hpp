@@ -56,14 +56,14 @@ class TierInstance final : public Instance, public WinLoseValues {
     if (ranks != 1) return Instance::budget_fit(ranks, model);
     CostModel m = model;
     m.record_bytes = sizeof(R);
-    if constexpr (!PackableRecord<Rec>) m.packed_permille = 0;  // solve_tiers holds its tiers raw
+    if constexpr (!holds_packed<Space, Rec>()) m.packed_permille = 0;  // solve_tiers holds its tiers raw
     const TierPlan p = plan_tiers(space_);
     return fit_one_rank(p, m.memory_budget, sizeof(R), packing_of(p, m, 1));  // no Distribution made
   }
   Distribution plan(int ranks, const CostModel& model) const override {
     CostModel m = model;
     m.record_bytes = sizeof(R);
-    if constexpr (!PackableRecord<Rec>) m.packed_permille = 0;
+    if constexpr (!holds_packed<Space, Rec>()) m.packed_permille = 0;
     TierPlan p = plan_tiers(space_);
     return distribute_within_budget(p, std::vector<char>(p.size.size(), 0), ranks, m);
   }
