@@ -378,6 +378,25 @@ TEST_CASE("solve --hold-compressed: the finished tiers held compressed give the 
                                        .out);
   CHECK(sixteen.at("digest") == "dde0126d7b3dd828");
   CHECK(sixteen.contains("heldPacked"));
+  CHECK(sixteen.at("heldPacked").at("span") == 1);  // every tier a later level reads
+  // the fewest tiers compressed (plans of 22 cells, two threads): 320 MiB is kept with the frogs'
+  // tiers alone compressed (last read three levels on), 300 MiB needs every finished tier
+  // compressed, 382 MiB none
+  const auto plan22 = [&](const std::string& memory) {
+    return json::parse(ok({"solve", "toads-frogs", "--length", "22", "--db", dir / "p22", "--plan", "1", "--threads",
+                           "2", "--memory", memory, "--json"})
+                           .out);
+  };
+  const json p320 = plan22("320M"), p300 = plan22("300M"), p382 = plan22("382M");
+  CHECK((p320.at("fitsBudget") == true && p320.at("tiersHeldCompressed") == true));
+  CHECK(p320.at("tiersHeldCompressedSpan") == 3);
+  CHECK((p300.at("fitsBudget") == true && p300.at("tiersHeldCompressedSpan") == 1));
+  CHECK((p382.at("tiersHeldCompressed") == false && p382.at("tiersHeldCompressedSpan").is_null()));
+  CHECK_THAT(ok({"solve", "toads-frogs", "--length", "22", "--db", dir / "p22", "--plan", "1", "--threads", "2",
+                 "--memory", "320M"})
+                 .out,
+             Contains("(finished tiers last read 3 or more levels on held compressed to keep the budget)"));
+  CHECK_FALSE(std::filesystem::exists(dir / "p22"));
 }
 
 TEST_CASE("solve --memory: a solve keeps any budget from its largest component's peak up, and a smaller one is refused "

@@ -617,10 +617,10 @@ TEST_CASE("memory budget: a solve within the smallest budget commits what the na
 namespace {
 
 /// What the walk holds at each level of `plan` with its finished tiers packed, counted here
-/// from the plan alone: a tier a later level reads, raw at its level and `permille` of its
-/// bytes (rounded up) from the next to its last reader's; one no tier reads, raw at its
-/// level and the next.
-uint64_t most_held_packed(const toadbase::TierPlan& plan, uint32_t permille) {
+/// from the plan alone: a tier whose last reader is `span` or more levels on, raw at its level
+/// and `permille` of its bytes (rounded up) from the next to its last reader's; one read
+/// sooner, raw throughout; one no tier reads, raw at its level and the next.
+uint64_t most_held_packed(const toadbase::TierPlan& plan, uint32_t permille, uint32_t span = 1) {
   const std::vector<uint32_t> last = last_reader_levels(plan);
   uint64_t most = 0;
   for (uint32_t L = 0; L < plan.by_level.size(); ++L) {
@@ -628,8 +628,9 @@ uint64_t most_held_packed(const toadbase::TierPlan& plan, uint32_t permille) {
     for (TierId t = 0; t < plan.size.size(); ++t) {
       const uint32_t at = plan.level[t];
       if (last[t] > at) {
+        const bool packed = last[t] - at >= span;
         if (L == at) held += plan.size[t];
-        if (at < L && L <= last[t]) held += (plan.size[t] * permille + 999) / 1000;
+        if (at < L && L <= last[t]) held += packed ? (plan.size[t] * permille + 999) / 1000 : plan.size[t];
       } else if (at <= L && L <= at + 1) {
         held += plan.size[t];
       }
@@ -701,11 +702,17 @@ TEST_CASE("held packed: the plan reckons a packed tier after its level and a sol
           "[distributed][memory][packed]") {
   const tf::Space space(tf::SpaceParams{10, std::nullopt, std::nullopt});
   const toadbase::TierPlan plan = toadbase::plan_tiers(space);
-  for (uint32_t permille : {250u, 600u, 1000u}) {
-    INFO("permille " << permille);
-    CHECK(toadbase::one_rank_peak(plan, 1, permille) == most_held_packed(plan, permille));
-    CHECK(toadbase::held_peak(plan, 1, permille) >= toadbase::one_rank_peak(plan, 1, permille));
-  }
+  for (uint32_t permille : {250u, 600u, 1000u})
+    for (uint32_t span : {1u, 2u, 3u, 4u}) {
+      INFO("permille " << permille << ", span " << span);
+      CHECK(toadbase::one_rank_peak(plan, 1, permille, span) == most_held_packed(plan, permille, span));
+      CHECK(toadbase::held_peak(plan, 1, permille, span) >= toadbase::one_rank_peak(plan, 1, permille, span));
+    }
+  // Toads and Frogs: a frogs' tier is last read three levels on, a toads' tier one: packing
+  // only the first holds more than packing both and less than packing none
+  CHECK(toadbase::one_rank_peak(plan, 1, 250, 3) > toadbase::one_rank_peak(plan, 1, 250, 1));
+  CHECK(toadbase::one_rank_peak(plan, 1, 250, 3) < toadbase::one_rank_peak(plan, 1));
+  CHECK(toadbase::one_rank_peak(plan, 1, 250, 4) == toadbase::one_rank_peak(plan, 1));
   CHECK(toadbase::one_rank_peak(plan, 1, 1000) == toadbase::one_rank_peak(plan, 1));
   CHECK(toadbase::one_rank_peak(plan, 1, 250) < toadbase::one_rank_peak(plan, 1));
   CHECK(toadbase::smallest_budget(plan, 1, 250) < toadbase::smallest_budget(plan, 1));
@@ -716,14 +723,27 @@ TEST_CASE("held packed: the plan reckons a packed tier after its level and a sol
   CostModel model;
   model.packed_permille = 600;
   model.always_pack = true;
-  SECTION("every tier a later level reads held packed") {
+  // a solve holding its tiers packed under `m` commits what the natural solve commits
+  const auto solve_packed = [&](const CostModel& m) {
     MemStore packed(space.tier_count());
     packed.codec = &codec;
-    const toadbase::SolveStats s = toadbase::solve_tiers(space, packed, nullptr, model);
+    const toadbase::SolveStats s = toadbase::solve_tiers(space, packed, nullptr, m);
     require_same(one, packed, kept_of(space));
+    return s;
+  };
+  // the bytes of the tiers a later level reads, and of those last read three levels on or more
+  const std::vector<uint32_t> last = last_reader_levels(plan);
+  uint64_t read_later = 0, long_held = 0;
+  for (TierId t = 0; t < plan.size.size(); ++t) {
+    if (last[t] > plan.level[t]) read_later += plan.size[t];
+    if (last[t] >= plan.level[t] + 3) long_held += plan.size[t];
+  }
+  SECTION("every tier a later level reads held packed") {
+    const toadbase::SolveStats s = solve_packed(model);
     CHECK(s.packed);
     CHECK(s.packed_permille == 600);
-    CHECK(s.bytes_packed_raw > 0);
+    CHECK(s.packed_span == 1);
+    CHECK(s.bytes_packed_raw == read_later);
     CHECK(codec.packed_bytes == s.bytes_packed_raw);
     CHECK(codec.unpacks > 0);
   }
@@ -752,6 +772,28 @@ TEST_CASE("held packed: the plan reckons a packed tier after its level and a sol
     CHECK_THROWS_WITH(toadbase::with_threads(1, [&] { return toadbase::solve_tiers(space, refused, nullptr, m); }),
                       Catch::Contains("more than the memory budget"));
     CHECK(refused.commits == 0);
+  }
+  SECTION("the fewest tiers packed: those held longest, as long as they keep the budget") {
+    // the choice, without the overhead (which passes these small tiers' bytes)
+    const toadbase::Packing bare{600, 0, false};
+    const uint64_t three = toadbase::smallest_budget(plan, 1, 600, 3);
+    REQUIRE(three < toadbase::smallest_budget(plan, 1));  // raw tiers do not keep it, moved or not
+    REQUIRE(toadbase::smallest_budget(plan, 1, 600, 1) < three);
+    toadbase::BudgetFit f = toadbase::fit_one_rank(plan, three, 1, bare);
+    CHECK((f.packed && f.fitted && f.packed_span == 3 && f.peak <= three));
+    f = toadbase::fit_one_rank(plan, three - 1, 1, bare);  // only packing every one keeps it
+    CHECK((f.packed && f.fitted && f.packed_span == 1 && f.peak < three));
+    f = toadbase::fit_one_rank(plan, toadbase::one_rank_peak(plan, 1), 1, bare);  // raw tiers keep it
+    CHECK((!f.packed && !f.fitted && f.packed_span == 0));
+    // the walk packs exactly the tiers of the span: a tier last read three levels on or more
+    REQUIRE(long_held > 0);
+    REQUIRE(long_held < read_later);
+    CostModel m = model;
+    m.always_span = 3;
+    const toadbase::SolveStats s = solve_packed(m);
+    CHECK(s.packed);
+    CHECK(s.packed_span == 3);
+    CHECK(s.bytes_packed_raw == long_held);
   }
   SECTION("resumed from half its tiers") {
     std::mt19937 rng(11);

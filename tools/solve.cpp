@@ -117,6 +117,7 @@ nlohmann::ordered_json solve_report(const Game& game, const json& params,
     out["heldPacked"] = {{"rawBytes", stats.bytes_packed_raw},
                          {"packedBytes", stats.bytes_packed},
                          {"plannedPermille", stats.packed_permille},
+                         {"span", stats.packed_span},
                          {"blocksUnpacked", stats.blocks_unpacked}};
   if (!per_rank.is_null()) {
     out["ranks"] = per_rank.size();
@@ -147,7 +148,9 @@ void print_report(const nlohmann::ordered_json& out, const Common& c, bool was_c
   if (out.contains("heldPacked")) {
     const auto& h = out["heldPacked"];
     const double raw = h["rawBytes"].get<double>(), packed = h["packedBytes"].get<double>();
-    std::printf("finished tiers held compressed: %s in %s (%.0f %%; the plan assumed %u %%)\n",
+    const unsigned span = h["span"].get<unsigned>();
+    std::printf("finished tiers held compressed%s: %s in %s (%.0f %%; the plan assumed %u %%)\n",
+                span > 1 ? (" (those last read " + std::to_string(span) + " or more levels on)").c_str() : "",
                 human_bytes(raw).c_str(), human_bytes(packed).c_str(), raw > 0 ? 100 * packed / raw : 0.0,
                 h["plannedPermille"].get<unsigned>() / 10);
   }
@@ -571,6 +574,7 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
               {"fits_budget", budget.bytes ? json(peak <= budget.bytes) : json(nullptr)},
               {"levels_moved_to_fit", d.fitted},
               {"tiers_held_compressed", d.packed},
+              {"tiers_held_compressed_span", d.packed ? json(d.packed_span) : json(nullptr)},
               {"smallest_budget_holds_compressed", d.smallest_packed},
               {"smallest_budget", least},
               {"estimated_seconds", secs},
@@ -584,7 +588,11 @@ int print_plan(const Game& game, const Instance& inst, const json& params, const
             << "\n"
             << "  " << positions << " positions in " << tiers.size() << " tiers, " << d.levels
             << " levels" << (d.fitted ? " (components of the tiers moved later to keep the budget)" : "")
-            << (d.packed ? " (finished tiers held compressed to keep the budget)" : "") << "; "
+            << (!d.packed             ? ""
+                : d.packed_span > 1 ? " (finished tiers last read " + std::to_string(d.packed_span) +
+                                          " or more levels on held compressed to keep the budget)"
+                                    : std::string(" (finished tiers held compressed to keep the budget)"))
+            << "; "
             << d.pieces.size() << " pieces (" << split << " tiers split)\n";
   std::printf("  largest tier %s: %llu positions (%s)\n",
               out["largest_tier"]["name"].get<std::string>().c_str(),

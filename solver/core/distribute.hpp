@@ -89,6 +89,9 @@ struct CostModel {
   /// Hold finished tiers packed whatever the budget (with packed_permille): what packing
   /// costs, measured, and its path tested on spaces too small to need it.
   bool always_pack = false;
+  /// With always_pack: the tiers packed are those whose last reader is this many levels or
+  /// more after their own (1: every tier a later level reads; more: a test's fewer tiers).
+  uint32_t always_span = 1;
   /// The threads a packed solve's overhead is reckoned for (0: threads[0], or this arena's):
   /// a check made before the solve's own threads start, or a plan whose threads are the
   /// estimate's.
@@ -124,6 +127,7 @@ struct Distribution {
   uint64_t smallest_budget = 0;             // the smallest budget a schedule keeps (schedule.hpp)
   bool packed = false;                      // finished tiers held packed (one rank; schedule.hpp)
   bool smallest_packed = false;             // smallest_budget holds the finished tiers packed
+  uint32_t packed_span = 1;                 // then: the tiers packed, those last read this many levels on or more
   uint64_t packing_overhead = 0;            // then: in load[0].peak_bytes, the pieces' unpacked reads
 
   uint64_t pieces_of(TierId t) const { return first_piece[t + 1] - first_piece[t]; }

@@ -24,6 +24,7 @@ struct SolveStats {
   // what they held packed (the share the plan assumed: packed_permille)
   bool packed = false;
   uint32_t packed_permille = 0;
+  uint32_t packed_span = 0;  // the tiers packed: those last read this many levels on or more
   uint64_t bytes_packed_raw = 0, bytes_packed = 0;
   uint64_t blocks_unpacked = 0;  // by the scans' caches (packed.hpp: blocks of 64 KiB)
 };

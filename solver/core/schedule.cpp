@@ -3,6 +3,7 @@
 #include "solver/core/packed.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <tuple>
 
@@ -30,10 +31,10 @@ std::vector<uint32_t> last_readers(const TierPlan& plan) {
 uint64_t packed_size(uint64_t raw, uint32_t permille) { return (raw * permille + 999) / 1000; }
 
 /// Bytes held at each level (one past the last level too: a tier no one reads at the last),
-/// no tier held past level `cap`; with `permille`, a tier a later level reads is held raw at
-/// its own level and packed from the next (packed_size).
+/// no tier held past level `cap`; with `permille`, a tier whose last reader is `span` or more
+/// levels after its own is held raw at its own level and packed from the next (packed_size).
 std::vector<uint64_t> profile_of(const TierPlan& plan, const std::vector<uint32_t>& last, const std::vector<TierId>& tiers,
-                                 uint32_t base, uint64_t width, uint32_t permille, uint32_t cap = UINT32_MAX) {
+                                 uint32_t base, uint64_t width, uint32_t permille, uint32_t span, uint32_t cap = UINT32_MAX) {
   uint32_t top = 0;
   for (TierId t : tiers) top = std::max(top, std::min(held_span(plan, last, t).second, cap) - base);
   std::vector<int64_t> delta(top + 2, 0);
@@ -41,7 +42,7 @@ std::vector<uint64_t> profile_of(const TierPlan& plan, const std::vector<uint32_
     auto [from, to] = held_span(plan, last, t);
     to = std::min(to, cap);
     const uint64_t raw = plan.size[t] * width;
-    const uint64_t later = permille && last[t] > from ? packed_size(raw, permille) : raw;
+    const uint64_t later = permille && last[t] >= from + std::max(span, 1u) ? packed_size(raw, permille) : raw;
     delta[from - base] += static_cast<int64_t>(raw);
     if (from + 1 <= to) delta[from - base + 1] -= static_cast<int64_t>(raw - later);
     delta[to - base + 1] -= static_cast<int64_t>(later);
@@ -61,7 +62,7 @@ struct Component {
 
 /// The components of the tier DAG (tiers joined by what they read), each with its profile
 /// along the plan's levels, largest peak first (ties: lowest tier first).
-std::vector<Component> components(const TierPlan& plan, uint64_t width, uint32_t permille) {
+std::vector<Component> components(const TierPlan& plan, uint64_t width, uint32_t permille, uint32_t span) {
   const TierId n = static_cast<TierId>(plan.reads.size());
   std::vector<TierId> parent(n);
   std::iota(parent.begin(), parent.end(), TierId{0});
@@ -89,7 +90,7 @@ std::vector<Component> components(const TierPlan& plan, uint64_t width, uint32_t
   }
   const std::vector<uint32_t> last = last_readers(plan);
   for (Component& c : out) {
-    c.profile = profile_of(plan, last, c.tiers, c.base, width, permille);
+    c.profile = profile_of(plan, last, c.tiers, c.base, width, permille, span);
     c.peak = c.profile.empty() ? 0 : *std::max_element(c.profile.begin(), c.profile.end());
   }
   std::stable_sort(out.begin(), out.end(), [](const Component& a, const Component& b) { return a.peak > b.peak; });
@@ -97,24 +98,24 @@ std::vector<Component> components(const TierPlan& plan, uint64_t width, uint32_t
 }
 
 /// The most bytes every tier of the plan holds at once, none held past level `cap`.
-uint64_t peak_of_all(const TierPlan& plan, uint64_t width, uint32_t permille, uint32_t cap) {
+uint64_t peak_of_all(const TierPlan& plan, uint64_t width, uint32_t permille, uint32_t span, uint32_t cap) {
   std::vector<TierId> all(plan.reads.size());
   std::iota(all.begin(), all.end(), TierId{0});
-  const std::vector<uint64_t> held = profile_of(plan, last_readers(plan), all, 0, width, permille, cap);
+  const std::vector<uint64_t> held = profile_of(plan, last_readers(plan), all, 0, width, permille, span, cap);
   return held.empty() ? 0 : *std::max_element(held.begin(), held.end());
 }
 
 }  // namespace
 
-uint64_t held_peak(const TierPlan& plan, uint64_t width, uint32_t permille) {
-  return peak_of_all(plan, width, permille, UINT32_MAX);
+uint64_t held_peak(const TierPlan& plan, uint64_t width, uint32_t permille, uint32_t span) {
+  return peak_of_all(plan, width, permille, span, UINT32_MAX);
 }
 
-uint64_t one_rank_peak(const TierPlan& plan, uint64_t width, uint32_t permille) {
+uint64_t one_rank_peak(const TierPlan& plan, uint64_t width, uint32_t permille, uint32_t span) {
   // as held_peak, but a tier no one reads is held at its level and the next only within the
   // levels (distribute.cpp's memory() on one rank: its reporter, rank 0, does not read it)
   const uint32_t levels = static_cast<uint32_t>(plan.by_level.size());
-  return levels ? peak_of_all(plan, width, permille, levels - 1) : 0;
+  return levels ? peak_of_all(plan, width, permille, span, levels - 1) : 0;
 }
 
 uint64_t packing_overhead(const TierPlan& plan, uint64_t width, uint32_t permille, uint64_t threads) {
@@ -130,20 +131,37 @@ namespace {
 std::pair<uint64_t, bool> smallest_of(const TierPlan& plan, uint64_t width, const Packing& packing) {
   const uint64_t raw = smallest_budget(plan, width);
   if (!packing.permille) return {raw, false};
-  const uint64_t packed = smallest_budget(plan, width, packing.permille) + packing.overhead;
+  const uint64_t packed = smallest_budget(plan, width, packing.permille, packing.always ? packing.always_span : 1) +
+                          packing.overhead;
   const bool use = packing.always || packed < raw;
   return {use ? packed : raw, use};
 }
 
+/// The spans of levels a tier is held after its own (its last reader's level less its own),
+/// every one that occurs, longest first: packing only the tiers held at least that long packs
+/// fewer as the span grows (schedule.hpp).
+std::vector<uint32_t> hold_spans(const TierPlan& plan) {
+  const std::vector<uint32_t> last = last_readers(plan);
+  std::vector<uint32_t> spans;
+  for (TierId t = 0; t < plan.reads.size(); ++t)
+    if (last[t] > plan.level[t]) spans.push_back(last[t] - plan.level[t]);
+  std::sort(spans.begin(), spans.end(), std::greater<>());
+  spans.erase(std::unique(spans.begin(), spans.end()), spans.end());
+  return spans;
+}
+
 /// The levels and the holding a budget takes, in the order they cost time (schedule.hpp):
 /// raw tiers on the natural levels (`raw_natural_peak` is what they hold), raw tiers with
-/// components moved, then (one process) packed tiers on the natural levels, packed tiers
-/// with components moved. `always`: only the packed two. A budget none keeps gets the
-/// natural levels (the caller refuses it, naming their peak).
+/// components moved, then (one process) packed tiers, the fewest first: for each span, the
+/// longest first, the tiers held at least that long packed, on the natural levels, then with
+/// components moved. `always`: the tiers of its span packed (always_span; 1: every tier a
+/// later level reads), natural or moved. A budget none keeps gets the natural levels (the caller refuses it, naming their
+/// peak).
 struct Holding {
-  TierPlan levels;     // the plan, its components moved when `fitted`
+  TierPlan levels;  // the plan, its components moved when `fitted`
   bool fitted = false;
   bool packed = false;  // when no schedule keeps the budget: packing.always (the packed peak refused)
+  uint32_t span = 1;    // packed: the tiers whose last reader is this many levels or more after their own
 };
 
 Holding choose_holding(const TierPlan& plan, uint64_t budget, uint64_t width, const Packing& packing,
@@ -158,11 +176,16 @@ Holding choose_holding(const TierPlan& plan, uint64_t budget, uint64_t width, co
   }
   if (!packing.permille) return h;  // refused by the caller: the raw natural peak
   h.packed = true;
-  if (!budget || one_rank_peak(plan, width, packing.permille) + packing.overhead <= budget) return h;
-  if (budget > packing.overhead && fit_levels(h.levels, budget - packing.overhead, width, packing.permille)) {
-    h.fitted = true;
-    return h;
+  const std::vector<uint32_t> spans = packing.always ? std::vector<uint32_t>{packing.always_span} : hold_spans(plan);
+  for (uint32_t span : spans) {
+    h.span = span;
+    if (!budget || one_rank_peak(plan, width, packing.permille, span) + packing.overhead <= budget) return h;
+    if (budget > packing.overhead && fit_levels(h.levels, budget - packing.overhead, width, packing.permille, span)) {
+      h.fitted = true;
+      return h;
+    }
   }
+  h.span = packing.always ? packing.always_span : 1;
   h.packed = packing.always;
   return h;
 }
@@ -175,25 +198,27 @@ BudgetFit fit_one_rank(const TierPlan& plan, uint64_t budget, uint64_t width, co
   std::tie(f.smallest, f.smallest_packed) = smallest_of(plan, width, packing);
   f.natural_peak = raw_natural;
   if (packing.permille) {
-    f.packed_natural_peak = one_rank_peak(plan, width, packing.permille) + packing.overhead;
+    f.packed_natural_peak =
+        one_rank_peak(plan, width, packing.permille, packing.always ? packing.always_span : 1) + packing.overhead;
     if (packing.always) f.natural_peak = f.packed_natural_peak;  // its natural levels hold tiers packed
   }
   const Holding h = choose_holding(plan, budget, width, packing, raw_natural);
   f.fitted = h.fitted;
   f.packed = h.packed;
-  f.peak = h.packed ? one_rank_peak(h.levels, width, packing.permille) + packing.overhead
+  f.packed_span = h.packed ? h.span : 0;
+  f.peak = h.packed ? one_rank_peak(h.levels, width, packing.permille, h.span) + packing.overhead
            : h.fitted ? one_rank_peak(h.levels, width)
                       : raw_natural;
   return f;
 }
 
-uint64_t smallest_budget(const TierPlan& plan, uint64_t width, uint32_t permille) {
-  const std::vector<Component> comps = components(plan, width, permille);
+uint64_t smallest_budget(const TierPlan& plan, uint64_t width, uint32_t permille, uint32_t span) {
+  const std::vector<Component> comps = components(plan, width, permille, span);
   return comps.empty() ? 0 : comps.front().peak;
 }
 
-bool fit_levels(TierPlan& plan, uint64_t budget, uint64_t width, uint32_t permille) {
-  const std::vector<Component> comps = components(plan, width, permille);
+bool fit_levels(TierPlan& plan, uint64_t budget, uint64_t width, uint32_t permille, uint32_t span) {
+  const std::vector<Component> comps = components(plan, width, permille, span);
   if (!comps.empty() && comps.front().peak > budget) return false;
   std::vector<uint64_t> placed;  // bytes held at each level by the components placed
   std::vector<uint32_t> level(plan.level.size(), 0);
@@ -224,7 +249,7 @@ Packing packing_of(const TierPlan& plan, const CostModel& model, int ranks) {
                            : model.threads.empty()  ? static_cast<uint64_t>(tbb::this_task_arena::max_concurrency())
                                                     : static_cast<uint64_t>(std::max(model.threads[0], 1));
   return {model.packed_permille, packing_overhead(plan, model.record_bytes, model.packed_permille, threads),
-          model.always_pack};
+          model.always_pack, std::max(model.always_span, 1u)};
 }
 
 Distribution distribute_within_budget(TierPlan& plan, const std::vector<char>& skip, int ranks,
@@ -235,17 +260,18 @@ Distribution distribute_within_budget(TierPlan& plan, const std::vector<char>& s
   std::tie(natural.smallest_budget, natural.smallest_packed) = smallest_of(plan, width, packing);
   const uint64_t raw_natural = natural.busiest_peak();
   natural.natural_peak = packing.always && packing.permille  // its natural levels hold tiers packed
-                             ? one_rank_peak(plan, width, packing.permille) + packing.overhead
+                             ? one_rank_peak(plan, width, packing.permille, packing.always_span) + packing.overhead
                              : raw_natural;
   Holding h = choose_holding(plan, budget, width, packing, raw_natural);
   if (!h.fitted && !h.packed) return natural;  // kept on the natural levels, or refused by the caller
   Distribution d = distribute(h.levels, skip, ranks, model);
   if (h.packed) {
     d.packed = true;
+    d.packed_span = h.span;
     d.packing_overhead = packing.overhead;
     // the walk's reckoning of one rank (distribute.cpp's, a finished tier held packed after
     // its level), which the tests hold equal to distribute's for tiers held raw
-    d.load[0].peak_bytes = one_rank_peak(h.levels, width, packing.permille) + packing.overhead;
+    d.load[0].peak_bytes = one_rank_peak(h.levels, width, packing.permille, h.span) + packing.overhead;
   } else if (d.busiest_peak() > budget) {
     return natural;  // not expected: held_peak bounds every rank
   }

@@ -383,6 +383,7 @@ SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer
   stats.seconds_reporting = walk.seconds_reporting();
   stats.packed = dist.packed;
   stats.packed_permille = dist.packed ? model.packed_permille : 0;
+  stats.packed_span = dist.packed ? dist.packed_span : 0;
   stats.bytes_packed_raw = walk.packed_raw_bytes();
   stats.bytes_packed = walk.packed_bytes();
   for (const UnpackedBlocks& c : walk.caches()) stats.blocks_unpacked += c.misses();

@@ -425,7 +425,7 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
       }
     if (packing_)  // tiers recovered for this level: packed before it runs, as the plan reckons them
       for (TierId c : loaded_)
-        if (ready_[c]) w_.pack(c);
+        if (ready_[c] && packs(c, plan_.level[c])) w_.pack(c);
   }
 
   // a tier in several pieces is allocated before they run; a tier in one, by its task (the
@@ -525,9 +525,15 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
       w_.release(t);
       std::lock_guard lock(mu_);
       ready_[t] = 0;
-    } else if (packing_ && last_use_[t] > static_cast<int64_t>(level_)) {  // a later level reads it
+    } else if (packing_ && packs(t, level_)) {  // a later level reads it
       w_.pack(t);
     }
+  }
+
+  // whether tier t, finished at `level`, is held packed: its last reader here is the plan's
+  // span of levels after it or more (schedule.hpp; span 1: any later level)
+  bool packs(TierId t, uint32_t level) const {
+    return last_use_[t] >= static_cast<int64_t>(level) + std::max<int64_t>(dist_.packed_span, 1);
   }
 
   void report(TierId t) {
