@@ -731,6 +731,16 @@ TEST_CASE("held packed: the plan reckons a packed tier after its level and a sol
     require_same(one, packed, kept_of(space));
     return s;
   };
+  // a store that holds the natural solve's tiers by a coin's throw (`seed`): a solve resumed
+  const auto half_committed = [&](unsigned seed) {
+    std::mt19937 rng(seed);
+    MemStore partial(space.tier_count());
+    partial.allow_recommit = true;
+    partial.codec = &codec;
+    for (TierId t = 0; t < space.tier_count(); ++t)
+      if (rng() % 2) partial.preload(t, one.records[t], toadbase::records_kept(space, t));
+    return partial;
+  };
   // the bytes of the tiers a later level reads, and of those last read three levels on or more
   const std::vector<uint32_t> last = last_reader_levels(plan);
   uint64_t read_later = 0, long_held = 0;
@@ -785,6 +795,32 @@ TEST_CASE("held packed: the plan reckons a packed tier after its level and a sol
     CHECK((f.packed && f.fitted && f.packed_span == 1 && f.peak < three));
     f = toadbase::fit_one_rank(plan, toadbase::one_rank_peak(plan, 1), 1, bare);  // raw tiers keep it
     CHECK((!f.packed && !f.fitted && f.packed_span == 0));
+    // the check before a solve and the plan the solve makes agree (packing every tier a later
+    // level reads or only the longest held, with the overhead: natural, moved, refused)
+    for (uint32_t span : {1u, 3u}) {
+      CostModel m = model;
+      m.threads = {1};
+      m.always_span = span;
+      const toadbase::Packing packing = toadbase::packing_of(plan, m, 1);
+      const uint64_t natural = toadbase::one_rank_peak(plan, 1, 600, span) + packing.overhead;
+      const uint64_t least = toadbase::smallest_budget(plan, 1, 600, span) + packing.overhead;
+      REQUIRE(least < natural);
+      for (uint64_t budget : {uint64_t{0}, natural, least, least - 1}) {
+        INFO("span " << span << ", budget " << budget);
+        m.memory_budget = budget;
+        toadbase::TierPlan mine = plan;
+        const Distribution d = toadbase::distribute_within_budget(mine, std::vector<char>(mine.size.size(), 0), 1, m);
+        const toadbase::BudgetFit g = toadbase::fit_one_rank(plan, budget, 1, packing);
+        const toadbase::BudgetFit h = toadbase::budget_fit_of(d);
+        CHECK((g.packed && h.packed && g.packed_span == span && h.packed_span == span));
+        CHECK(g.fitted == h.fitted);
+        CHECK(g.fitted == (budget == least));
+        CHECK(g.peak == h.peak);
+        CHECK(g.smallest == h.smallest);
+        CHECK(g.smallest == least);
+        CHECK((budget == least - 1) == (budget && g.peak > budget));  // refused below the smallest
+      }
+    }
     // the walk packs exactly the tiers of the span: a tier last read three levels on or more
     REQUIRE(long_held > 0);
     REQUIRE(long_held < read_later);
@@ -796,12 +832,7 @@ TEST_CASE("held packed: the plan reckons a packed tier after its level and a sol
     CHECK(s.bytes_packed_raw == long_held);
   }
   SECTION("resumed from half its tiers") {
-    std::mt19937 rng(11);
-    MemStore partial(space.tier_count());
-    partial.allow_recommit = true;
-    partial.codec = &codec;
-    for (TierId t = 0; t < space.tier_count(); ++t)
-      if (rng() % 2) partial.preload(t, one.records[t], toadbase::records_kept(space, t));
+    MemStore partial = half_committed(11);
     CostModel m = model;
     m.threads = {1};
     m.memory_budget = toadbase::fit_one_rank(plan, 0, 1, toadbase::packing_of(plan, m, 1)).smallest;
@@ -812,6 +843,35 @@ TEST_CASE("held packed: the plan reckons a packed tier after its level and a sol
     CHECK(s.packed);
     INFO("held " << s.peak_bytes_in_flight << " of a budget of " << m.memory_budget);
     CHECK(s.peak_bytes_in_flight <= m.memory_budget);
+  }
+  SECTION("resumed from half its tiers, the tiers held longest packed") {
+    // a tier is packed by the plan's last reader, not by this run's: a tier whose reader one
+    // level on is solved again and whose reader three levels on is committed is packed too
+    MemStore partial = half_committed(12);
+    const std::vector<char> done = toadbase::committed_tiers(space, plan, partial);
+    // held by this run: a tier some tier solved now reads; packed: those last read three on
+    std::vector<char> needed(plan.size.size(), 0);
+    for (TierId r = 0; r < plan.size.size(); ++r)
+      if (!done[r])
+        for (TierId c : plan.reads[r]) needed[c] = 1;
+    uint64_t expected = 0, by_this_run = 0;
+    for (TierId t = 0; t < plan.size.size(); ++t) {
+      if (!needed[t] || last[t] < plan.level[t] + 3) continue;
+      expected += plan.size[t];
+      uint32_t mine = 0;  // this run's last reader of t
+      for (TierId r = 0; r < plan.size.size(); ++r)
+        if (!done[r] && std::find(plan.reads[r].begin(), plan.reads[r].end(), t) != plan.reads[r].end())
+          mine = std::max(mine, plan.level[r]);
+      if (mine >= plan.level[t] + 3) by_this_run += plan.size[t];
+    }
+    REQUIRE(by_this_run < expected);  // some tier's far reader is committed
+    CostModel m = model;
+    m.always_span = 3;
+    const toadbase::SolveStats s = toadbase::solve_tiers(space, partial, nullptr, m);
+    require_same(one, partial, kept_of(space));
+    CHECK(s.tiers_skipped > 0);
+    CHECK(s.packed_span == 3);
+    CHECK(s.bytes_packed_raw == expected);
   }
   SECTION("two-byte records") {
     BasicMemStore<uint16_t> narrow(space.tier_count()), wide(space.tier_count());

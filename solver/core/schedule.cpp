@@ -42,7 +42,8 @@ std::vector<uint64_t> profile_of(const TierPlan& plan, const std::vector<uint32_
     auto [from, to] = held_span(plan, last, t);
     to = std::min(to, cap);
     const uint64_t raw = plan.size[t] * width;
-    const uint64_t later = permille && last[t] >= from + std::max(span, 1u) ? packed_size(raw, permille) : raw;
+    const uint64_t later =
+        permille && uint64_t{last[t]} >= uint64_t{from} + std::max(span, 1u) ? packed_size(raw, permille) : raw;
     delta[from - base] += static_cast<int64_t>(raw);
     if (from + 1 <= to) delta[from - base + 1] -= static_cast<int64_t>(raw - later);
     delta[to - base + 1] -= static_cast<int64_t>(later);
@@ -155,8 +156,8 @@ std::vector<uint32_t> hold_spans(const TierPlan& plan) {
 /// components moved, then (one process) packed tiers, the fewest first: for each span, the
 /// longest first, the tiers held at least that long packed, on the natural levels, then with
 /// components moved. `always`: the tiers of its span packed (always_span; 1: every tier a
-/// later level reads), natural or moved. A budget none keeps gets the natural levels (the caller refuses it, naming their
-/// peak).
+/// later level reads), natural or moved. A budget none keeps gets the natural levels (the
+/// caller refuses it, naming their peak).
 struct Holding {
   TierPlan levels;  // the plan, its components moved when `fitted`
   bool fitted = false;

@@ -93,8 +93,10 @@ Packing packing_of(const TierPlan& plan, const CostModel& model, int ranks);
 
 /// The plan of a solve within model.memory_budget: `plan`'s natural levels when the busiest
 /// rank's peak fits the budget (or there is none), else its components moved later
-/// (fit_levels; `plan` is changed, and the result says fitted). When no schedule fits, the
-/// natural plan: its busiest rank passes the budget and the caller refuses.
+/// (fit_levels; `plan` is changed, and the result says fitted), else in one process the
+/// fewest finished tiers packed that keep it (the top of this file; the result says packed
+/// and the span). When no schedule fits, the natural plan: its busiest rank passes the
+/// budget and the caller refuses.
 Distribution distribute_within_budget(TierPlan& plan, const std::vector<char>& skip, int ranks,
                                       const CostModel& model);
 
@@ -106,9 +108,9 @@ struct BudgetFit {
   uint64_t smallest = 0;      // smallest_budget (packed, with its overhead, when less)
   bool fitted = false;        // the levels moved
   bool packed = false;        // finished tiers held packed (peak: with the overhead)
-  uint64_t packed_natural_peak = 0;  // packed on the natural levels, with the overhead (0: no packing)
+  uint64_t packed_natural_peak = 0;  // packed (span 1, or always_span) on the natural levels, with the overhead (0: no packing)
   bool smallest_packed = false;      // `smallest` holds the finished tiers packed
-  uint32_t packed_span = 0;          // packed: the tiers whose last reader is this many levels on
+  uint32_t packed_span = 0;          // packed: the tiers whose last reader is this many levels on or more
   /// The smallest budget that works: the natural peak, or the largest component's when less.
   uint64_t least() const { return smallest ? std::min(natural_peak, smallest) : peak; }
 };

@@ -525,15 +525,18 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
       w_.release(t);
       std::lock_guard lock(mu_);
       ready_[t] = 0;
-    } else if (packing_ && packs(t, level_)) {  // a later level reads it
+    } else if (packing_ && packs(t, level_)) {  // a later level reads it, and the plan packs it
       w_.pack(t);
     }
   }
 
-  // whether tier t, finished at `level`, is held packed: its last reader here is the plan's
-  // span of levels after it or more (schedule.hpp; span 1: any later level)
+  // whether tier t, finished at `level` and read by a later level here, is held packed: its
+  // last reader in the plan is the plan's span of levels on or more (schedule.hpp; span 1:
+  // any later level). The plan's, not this run's: a resumed solve skips committed readers,
+  // and the plan reckoned the tier packed by all of them.
   bool packs(TierId t, uint32_t level) const {
-    return last_use_[t] >= static_cast<int64_t>(level) + std::max<int64_t>(dist_.packed_span, 1);
+    return last_use_[t] > static_cast<int64_t>(level) &&
+           plan_.last_level[t] >= static_cast<uint64_t>(level) + std::max<uint32_t>(dist_.packed_span, 1);
   }
 
   void report(TierId t) {
