@@ -288,7 +288,9 @@ def budget_section(rows):
              "with the newest solve of the table above, another run. Below the largest component's peak the "
              "finished tiers later tiers read are held compressed too, read a block at a time (*compressed* in "
              "the levels column, with the share of their bytes they took); the rows before that feature held "
-             "them whole.", "",
+             "them whole. The fewest are compressed that keep the budget, those held longest first: "
+             "*tiers last read 3+ levels on* (the frogs' tiers, half the bytes) where that keeps it, else every "
+             "finished tier a later level reads.", "",
              "| length | run | `--memory` | levels | records at once: planned / held | peak RSS | RSS past the "
              "records | wall | wall / no budget | pairs | digest |",
              "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
@@ -297,9 +299,12 @@ def budget_section(rows):
     def row(n, run, key, rs, ratio, pairs, same):
         held = max(r["peakTierBytesInFlight"] for r in rs)
         rss = statistics.median(r["peak_rss_kb"] for r in rs)
+        hp = rs[0].get("heldPacked")
+        span = hp.get("span", 1) if hp else 1  # rows before the span was reported packed every one
         how = (["moved"] if rs[0]["levelsMovedToFit"] else []) + (
-            ["compressed, %.0f %%" % (100 * rs[0]["heldPacked"]["packedBytes"] / rs[0]["heldPacked"]["rawBytes"])]
-            if rs[0].get("heldPacked") else [])
+            ["compressed%s, %.0f %%" % (" (tiers last read %d+ levels on)" % span if span > 1 else "",
+                                        100 * hp["packedBytes"] / hp["rawBytes"])]
+            if hp else [])
         return "| %d | %s | %s | %d%s | %.2f / %.2f GiB | %.2f GiB | %.2f GiB | %s | %s | %s | `%s`%s |" % (
             n, run, "`%s`" % key if key else "none", rs[0]["levels"], " (%s)" % ", ".join(how) if how else "",
             rs[0]["plannedPeakBytes"] / 2**30, held / 2**30, gib(rss), gib(rss) - held / 2**30,
