@@ -35,6 +35,7 @@
 // between its own levels: a third of a length-18 solve on 2 ranks).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -53,6 +54,16 @@ struct TierPlan {
   std::vector<uint32_t> last_level;           // [t]: the last level that reads t (0: none)
   std::vector<uint64_t> size, prefix, kept;   // [t]: records; scanned; kept by the store
 };
+
+/// The last level that reads each tier (0 for a tier no level reads): a tier is held until
+/// that level is done (TierPlan::last_level).
+inline std::vector<uint32_t> last_levels(const std::vector<std::vector<TierId>>& reads,
+                                         const std::vector<uint32_t>& level) {
+  std::vector<uint32_t> last(reads.size(), 0);
+  for (TierId t = 0; t < reads.size(); ++t)
+    for (TierId c : reads[t]) last[c] = std::max(last[c], level[t]);
+  return last;
+}
 
 /// A piece of a tier: records [lo, hi), solved by `rank`. hi == size: the piece takes the
 /// tail too.

@@ -19,14 +19,6 @@ std::pair<uint32_t, uint32_t> held_span(const TierPlan& plan, const std::vector<
   return {L, last[t] > L ? last[t] : L + 1};
 }
 
-/// The last level that reads each tier (0: none).
-std::vector<uint32_t> last_readers(const TierPlan& plan) {
-  std::vector<uint32_t> last(plan.reads.size(), 0);
-  for (TierId t = 0; t < plan.reads.size(); ++t)
-    for (TierId c : plan.reads[t]) last[c] = std::max(last[c], plan.level[t]);
-  return last;
-}
-
 /// A tier of `raw` bytes held packed (packed.hpp): `permille` of them, rounded up.
 uint64_t packed_size(uint64_t raw, uint32_t permille) { return (raw * permille + 999) / 1000; }
 
@@ -89,7 +81,7 @@ std::vector<Component> components(const TierPlan& plan, uint64_t width, uint32_t
     c.tiers.push_back(t);
     c.base = std::min(c.base, plan.level[t]);
   }
-  const std::vector<uint32_t> last = last_readers(plan);
+  const std::vector<uint32_t> last = last_levels(plan.reads, plan.level);
   for (Component& c : out) {
     c.profile = profile_of(plan, last, c.tiers, c.base, width, permille, span);
     c.peak = c.profile.empty() ? 0 : *std::max_element(c.profile.begin(), c.profile.end());
@@ -102,7 +94,7 @@ std::vector<Component> components(const TierPlan& plan, uint64_t width, uint32_t
 uint64_t peak_of_all(const TierPlan& plan, uint64_t width, uint32_t permille, uint32_t span, uint32_t cap) {
   std::vector<TierId> all(plan.reads.size());
   std::iota(all.begin(), all.end(), TierId{0});
-  const std::vector<uint64_t> held = profile_of(plan, last_readers(plan), all, 0, width, permille, span, cap);
+  const std::vector<uint64_t> held = profile_of(plan, last_levels(plan.reads, plan.level), all, 0, width, permille, span, cap);
   return held.empty() ? 0 : *std::max_element(held.begin(), held.end());
 }
 
@@ -119,6 +111,10 @@ uint64_t one_rank_peak(const TierPlan& plan, uint64_t width, uint32_t permille, 
   return levels ? peak_of_all(plan, width, permille, span, levels - 1) : 0;
 }
 
+uint64_t packed_peak(const TierPlan& plan, uint64_t width, const Packing& packing, uint32_t span) {
+  return one_rank_peak(plan, width, packing.permille, span) + packing.overhead;
+}
+
 uint64_t packing_overhead(const TierPlan& plan, uint64_t width, uint32_t permille, uint64_t threads) {
   uint64_t largest = 0;
   for (TierId t = 0; t < plan.reads.size(); ++t) largest = std::max(largest, plan.size[t] * width);
@@ -132,8 +128,7 @@ namespace {
 std::pair<uint64_t, bool> smallest_of(const TierPlan& plan, uint64_t width, const Packing& packing) {
   const uint64_t raw = smallest_budget(plan, width);
   if (!packing.permille) return {raw, false};
-  const uint64_t packed = smallest_budget(plan, width, packing.permille, packing.always ? packing.always_span : 1) +
-                          packing.overhead;
+  const uint64_t packed = smallest_budget(plan, width, packing.permille, packing.span()) + packing.overhead;
   const bool use = packing.always || packed < raw;
   return {use ? packed : raw, use};
 }
@@ -142,7 +137,7 @@ std::pair<uint64_t, bool> smallest_of(const TierPlan& plan, uint64_t width, cons
 /// every one that occurs, longest first: packing only the tiers held at least that long packs
 /// fewer as the span grows (schedule.hpp).
 std::vector<uint32_t> hold_spans(const TierPlan& plan) {
-  const std::vector<uint32_t> last = last_readers(plan);
+  const std::vector<uint32_t> last = last_levels(plan.reads, plan.level);
   std::vector<uint32_t> spans;
   for (TierId t = 0; t < plan.reads.size(); ++t)
     if (last[t] > plan.level[t]) spans.push_back(last[t] - plan.level[t]);
@@ -177,16 +172,16 @@ Holding choose_holding(const TierPlan& plan, uint64_t budget, uint64_t width, co
   }
   if (!packing.permille) return h;  // refused by the caller: the raw natural peak
   h.packed = true;
-  const std::vector<uint32_t> spans = packing.always ? std::vector<uint32_t>{packing.always_span} : hold_spans(plan);
+  const std::vector<uint32_t> spans = packing.always ? std::vector<uint32_t>{packing.span()} : hold_spans(plan);
   for (uint32_t span : spans) {
     h.span = span;
-    if (!budget || one_rank_peak(plan, width, packing.permille, span) + packing.overhead <= budget) return h;
+    if (!budget || packed_peak(plan, width, packing, span) <= budget) return h;
     if (budget > packing.overhead && fit_levels(h.levels, budget - packing.overhead, width, packing.permille, span)) {
       h.fitted = true;
       return h;
     }
   }
-  h.span = packing.always ? packing.always_span : 1;
+  h.span = packing.span();
   h.packed = packing.always;
   return h;
 }
@@ -199,15 +194,14 @@ BudgetFit fit_one_rank(const TierPlan& plan, uint64_t budget, uint64_t width, co
   std::tie(f.smallest, f.smallest_packed) = smallest_of(plan, width, packing);
   f.natural_peak = raw_natural;
   if (packing.permille) {
-    f.packed_natural_peak =
-        one_rank_peak(plan, width, packing.permille, packing.always ? packing.always_span : 1) + packing.overhead;
+    f.packed_natural_peak = packed_peak(plan, width, packing, packing.span());
     if (packing.always) f.natural_peak = f.packed_natural_peak;  // its natural levels hold tiers packed
   }
   const Holding h = choose_holding(plan, budget, width, packing, raw_natural);
   f.fitted = h.fitted;
   f.packed = h.packed;
   f.packed_span = h.packed ? h.span : 0;
-  f.peak = h.packed ? one_rank_peak(h.levels, width, packing.permille, h.span) + packing.overhead
+  f.peak = h.packed ? packed_peak(h.levels, width, packing, h.span)
            : h.fitted ? one_rank_peak(h.levels, width)
                       : raw_natural;
   return f;
@@ -240,7 +234,7 @@ bool fit_levels(TierPlan& plan, uint64_t budget, uint64_t width, uint32_t permil
   plan.level = std::move(level);
   plan.by_level.assign(levels, {});
   for (TierId t = 0; t < plan.level.size(); ++t) plan.by_level[plan.level[t]].push_back(t);
-  plan.last_level = last_readers(plan);
+  plan.last_level = last_levels(plan.reads, plan.level);
   return true;
 }
 
@@ -261,7 +255,7 @@ Distribution distribute_within_budget(TierPlan& plan, const std::vector<char>& s
   std::tie(natural.smallest_budget, natural.smallest_packed) = smallest_of(plan, width, packing);
   const uint64_t raw_natural = natural.busiest_peak();
   natural.natural_peak = packing.always && packing.permille  // its natural levels hold tiers packed
-                             ? one_rank_peak(plan, width, packing.permille, packing.always_span) + packing.overhead
+                             ? packed_peak(plan, width, packing, packing.span())
                              : raw_natural;
   Holding h = choose_holding(plan, budget, width, packing, raw_natural);
   if (!h.fitted && !h.packed) return natural;  // kept on the natural levels, or refused by the caller
@@ -272,7 +266,7 @@ Distribution distribute_within_budget(TierPlan& plan, const std::vector<char>& s
     d.packing_overhead = packing.overhead;
     // the walk's reckoning of one rank (distribute.cpp's, a finished tier held packed after
     // its level), which the tests hold equal to distribute's for tiers held raw
-    d.load[0].peak_bytes = one_rank_peak(h.levels, width, packing.permille, h.span) + packing.overhead;
+    d.load[0].peak_bytes = packed_peak(h.levels, width, packing, h.span);
   } else if (d.busiest_peak() > budget) {
     return natural;  // not expected: held_peak bounds every rank
   }

@@ -83,7 +83,13 @@ struct Packing {
   uint64_t overhead = 0;  // bytes
   bool always = false;    // packed whatever the budget (CostModel::always_pack)
   uint32_t always_span = 1;  // then: the tiers last read this many levels on or more
+  /// The span packed when no budget chooses one: always_span when always, else 1 (every
+  /// tier a later level reads: the smallest budget).
+  uint32_t span() const { return always ? always_span : 1; }
 };
+/// What one rank holds at once on the plan's levels (one_rank_peak) with the finished tiers
+/// last read `span` or more levels on held packed, and the packing's overhead on top.
+uint64_t packed_peak(const TierPlan& plan, uint64_t width, const Packing& packing, uint32_t span);
 /// What `threads` threads hold besides the held tiers when tiers are packed: each its cache
 /// of unpacked blocks (packed.hpp) and a tier it packs while its raw records are held.
 uint64_t packing_overhead(const TierPlan& plan, uint64_t width, uint32_t permille, uint64_t threads);

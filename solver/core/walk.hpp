@@ -11,11 +11,12 @@
 //       (TBB); keep a tier while a later level here reads it, send it to the ranks that do
 //       free every tier no later level reads
 //
-// Under a budget that raw tiers do not keep (schedule.hpp), a tier a later level reads is
-// packed once it is whole (packed.hpp), and the scans read it a block at a time through each
-// thread's cache; a resumed solve packs the committed tiers it recovers for a level before
-// the level runs (rebuilding one from packed ones unpacks those whole for the moment, as it
-// holds them raw for the moment without a budget).
+// Under a budget that raw tiers do not keep (schedule.hpp), the tiers the plan packs (those
+// whose last reader is the plan's span of levels or more after their own; span 1: every tier
+// a later level reads) are packed once they are whole (packed.hpp), and the scans read them a
+// block at a time through each thread's cache; a resumed solve packs such committed tiers it
+// recovers for a level before the level runs (rebuilding one from packed ones unpacks those
+// whole for the moment, as it holds them raw for the moment without a budget).
 //
 // What crosses between ranks is the Exchange's business (exchange.hpp): the walk is the
 // level schedule alone, the same in one process and on every rank.
@@ -127,16 +128,6 @@ std::vector<uint32_t> tier_levels(const G& game) {
   return tier_levels(game, tier_reads(game));
 }
 
-/// The last level that reads each tier (0 for a tier no level reads): a tier is held until
-/// that level is done.
-inline std::vector<uint32_t> last_levels(const std::vector<std::vector<TierId>>& reads,
-                                         const std::vector<uint32_t>& level) {
-  std::vector<uint32_t> last(reads.size(), 0);
-  for (TierId t = 0; t < reads.size(); ++t)
-    for (TierId c : reads[t]) last[c] = std::max(last[c], level[t]);
-  return last;
-}
-
 template <TierGame G>
 TierPlan plan_tiers(const G& game) {
   TierPlan p;
@@ -200,7 +191,7 @@ class TierWalk {
       : plan_(std::move(plan)), held_(plan_.reads.size()), locks_(new std::mutex[plan_.reads.size()]) {}
 
   /// The codec a walk along a plan that holds finished tiers packed (Distribution::packed)
-  /// packs them with.
+  /// packs them with: given exactly when the plan packs (a run checks).
   void pack_with(const RecordCodec* codec) { codec_ = codec; }
 
   const TierPlan& plan() const { return plan_; }
@@ -339,9 +330,11 @@ template <class R>
 class TierWalk<R>::Run final : public WalkInbox<R> {
  public:
   Run(TierWalk& walk, const Steps& steps, const Distribution& dist, Exchange<R>& ex)
-      : w_(walk), plan_(walk.plan_), steps_(steps), dist_(dist), ex_(ex), me_(ex.rank()), packing_(dist.packed) {
+      : w_(walk), plan_(walk.plan_), steps_(steps), dist_(dist), ex_(ex), me_(ex.rank()), packing_(walk.packing()) {
     if (dist.first_piece.size() != plan_.reads.size() + size_t{1}) throw std::logic_error("the plan is of another space");
-    if (packing_ && !w_.codec_) throw std::logic_error("the plan holds tiers packed and the walk has no codec");
+    if (dist.packed != packing_)
+      throw std::logic_error(dist.packed ? "the plan holds tiers packed and the walk has no codec"
+                                         : "the walk has a codec and the plan holds no tier packed");
     share();
     hold_ = [this](TierId c) { return hold(c); };
   }
@@ -581,7 +574,7 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
   const Distribution& dist_;
   Exchange<R>& ex_;
   const int me_;
-  const bool packing_;  // finished tiers held packed
+  const bool packing_;  // finished tiers held packed: the walk's packing(), which the plan's must be
   Hold hold_;
   uint32_t level_ = 0;
   std::vector<std::vector<uint32_t>> mine_;  // [L]: this rank's pieces
