@@ -30,17 +30,23 @@ std::string encode_block(const uint8_t* raw, uint64_t len, int level) {
   return v;
 }
 
-std::vector<uint8_t> decode_block(const std::string& value, uint64_t max_bytes, const std::string& where) {
-  if (value.size() < 8) throw DbError(where + " is damaged (too short)");
+std::string try_decode_block(std::string_view value, uint64_t max_bytes, std::vector<uint8_t>& out) {
+  if (value.size() < 8) return "too short";
   const unsigned long long size = ZSTD_getFrameContentSize(value.data() + 8, value.size() - 8);
-  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > max_bytes)
-    throw DbError(where + " is damaged (not a zstd frame)");
-  std::vector<uint8_t> out(size);
+  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > max_bytes) return "not a zstd frame";
+  out.resize(size);
   // a context of the thread's own: ZSTD_decompress makes one (over 100 KiB) for each call
   thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
   const size_t z = ZSTD_decompressDCtx(dctx.get(), out.data(), size, value.data() + 8, value.size() - 8);
-  if (ZSTD_isError(z) || z != size) throw DbError(where + " is damaged (zstd: " + ZSTD_getErrorName(z) + ")");
-  if (xxh64(out.data(), out.size()) != get_le64(value.data())) throw DbError(where + " is damaged (digest mismatch)");
+  if (ZSTD_isError(z) || z != size) return std::string("zstd: ") + ZSTD_getErrorName(z);
+  if (xxh64(out.data(), out.size()) != get_le64(value.data())) return "digest mismatch";
+  return {};
+}
+
+std::vector<uint8_t> decode_block(std::string_view value, uint64_t max_bytes, const std::string& where) {
+  std::vector<uint8_t> out;
+  const std::string wrong = try_decode_block(value, max_bytes, out);
+  if (!wrong.empty()) throw DbError(where + " is damaged (" + wrong + ")");
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "solver/core/packed.hpp"
@@ -15,7 +16,10 @@ namespace toadbase::db {
 std::string encode_block(const uint8_t* raw, uint64_t len, int level);
 /// The raw bytes of a stored block; throws DbError naming `where` and what is wrong (too
 /// short, not a zstd frame, more than `max_bytes`, digest mismatch).
-std::vector<uint8_t> decode_block(const std::string& value, uint64_t max_bytes, const std::string& where);
+std::vector<uint8_t> decode_block(std::string_view value, uint64_t max_bytes, const std::string& where);
+/// The same into `out`; what is wrong ("too short", ...: decode_block's words in its
+/// parentheses), or empty when the block decodes. A reader names the block only then.
+std::string try_decode_block(std::string_view value, uint64_t max_bytes, std::vector<uint8_t>& out);
 
 /// A solve's finished tiers held packed in memory (solver/core/packed.hpp): zstd at level 1
 /// (one 1 MiB block of Toads and Frogs' records of 22 cells: 1.9x, about 400 MB/s packed and

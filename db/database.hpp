@@ -38,6 +38,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "db/errors.hpp"
@@ -47,6 +48,7 @@
 
 namespace rocksdb {
 class DB;
+struct ReadOptions;
 class WriteBatch;
 }  // namespace rocksdb
 
@@ -99,10 +101,10 @@ class Database : public TierStore {
   /// Each block of the run read once, through the cache. Thread-safe.
   void read_records(TierId t, uint64_t first, uint64_t count, void* out) const override;
   /// Opened read-only: the runs' blocks not held yet (at most kPrefetchBlocks of them, and
-  /// what half the cache holds) decoded into the cache: on this thread when fewer than
-  /// kParallelPrefetch, else on the cores at once, a block to a task (one block alone is
-  /// left to the read, as fast); a block that cannot be read is left to the read that
-  /// follows. Opened for solving (no cache): nothing.
+  /// what half the cache holds) decoded into the cache: when fewer than kParallelPrefetch,
+  /// asked of RocksDB together (one MultiGet) and decoded on this thread, else on the cores
+  /// at once, a block to a task (one block alone is left to the read, as fast); a block that
+  /// cannot be read is left to the read that follows. Opened for solving (no cache): nothing.
   void prefetch(std::span<const RecordRun> runs) const override;
   static constexpr size_t kPrefetchBlocks = 256, kParallelPrefetch = 16;
   /// Compresses and commits one tier atomically (see group_writer.hpp). Thread-safe against
@@ -173,6 +175,11 @@ class Database : public TierStore {
   void drop_tier_keys(TierId t);  // a tier's blocks and commit record, deleted (synced)
   std::string block(TierId t, uint64_t b) const;  // a stored block's value, checked present
   std::vector<uint8_t> decoded(TierId t, uint64_t b) const;
+  /// Block b of tier t decoded from its stored `value`; throws DbError naming it when damaged.
+  std::vector<uint8_t> decoded(TierId t, uint64_t b, std::string_view value) const;
+  /// What a read asks RocksDB: an open with a cache of decoded blocks keeps none of the
+  /// stored ones besides (each is decoded once into that cache).
+  rocksdb::ReadOptions block_reads() const;
   /// A block decoded, through the cache when the database has one (opened read-only).
   std::shared_ptr<const std::vector<uint8_t>> held(TierId t, uint64_t b) const;
   PlaneLayout layout(const TierMeta& m) const { return {width_, m.kept, block_bytes_, per_block_}; }
