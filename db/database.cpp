@@ -613,7 +613,7 @@ std::unique_ptr<Database> Database::open_read_only(const std::string& path, size
   // writes no file: the data blocks' size is the files' own
   rocksdb::Options o = rocks_options(kDefaultBlockBytes);
   rocksdb::BlockBasedTableOptions table = table_options(kDefaultBlockBytes);
-  table.block_cache = rocksdb::NewLRUCache(64 << 20);
+  table.block_cache = rocksdb::NewLRUCache(kStoredCacheBytes);
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   rocksdb::DB* raw = nullptr;
   check(rocksdb::DB::OpenForReadOnly(o, path, &raw), "cannot open database " + path);
@@ -908,9 +908,15 @@ std::vector<uint8_t> Database::decoded(TierId t, uint64_t b, std::string_view va
 rocksdb::ReadOptions Database::block_reads() const {
   rocksdb::ReadOptions o;
   // RocksDB's own block cache would hold each stored block again beside the decoded one
-  // (a fresh reader's query paid for putting every block in it: results/cgt-cold.md)
-  o.fill_cache = !cache_;
+  // (a fresh reader's query paid for putting every block in it: results/cgt-cold.md); a
+  // reader whose own cache is smaller still has RocksDB's keep them
+  o.fill_cache = !cache_ || cache_->capacity() < kStoredCacheBytes;
   return o;
+}
+
+uint64_t Database::stored_cache_bytes() const {
+  uint64_t bytes = 0;
+  return db_->GetIntProperty(rocksdb::DB::Properties::kBlockCacheUsage, &bytes) ? bytes : 0;
 }
 
 void Database::prefetch(std::span<const RecordRun> runs) const {

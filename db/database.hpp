@@ -107,6 +107,10 @@ class Database : public TierStore {
   /// cannot be read is left to the read that follows. Opened for solving (no cache): nothing.
   void prefetch(std::span<const RecordRun> runs) const override;
   static constexpr size_t kPrefetchBlocks = 256, kParallelPrefetch = 16;
+  /// RocksDB's cache of stored blocks in an open read-only (block_reads()).
+  static constexpr size_t kStoredCacheBytes = size_t{64} << 20;
+  /// The bytes RocksDB's cache of stored blocks holds now (tests, diagnostics).
+  uint64_t stored_cache_bytes() const;
   /// Compresses and commits one tier atomically (see group_writer.hpp). Thread-safe against
   /// other commits; reads and flush() must not run while a commit does (the solver reads
   /// between levels). Committing a tier again replaces it.
@@ -177,8 +181,10 @@ class Database : public TierStore {
   std::vector<uint8_t> decoded(TierId t, uint64_t b) const;
   /// Block b of tier t decoded from its stored `value`; throws DbError naming it when damaged.
   std::vector<uint8_t> decoded(TierId t, uint64_t b, std::string_view value) const;
-  /// What a read asks RocksDB: an open with a cache of decoded blocks keeps none of the
-  /// stored ones besides (each is decoded once into that cache).
+  /// What a read asks RocksDB: an open with a cache of decoded blocks as large as RocksDB's
+  /// of stored ones (kStoredCacheBytes) or larger keeps none of the stored ones besides
+  /// (each is decoded once into its own); a smaller one (export's, a single lookup's, a
+  /// server's --cache below it) keeps them there as before.
   rocksdb::ReadOptions block_reads() const;
   /// A block decoded, through the cache when the database has one (opened read-only).
   std::shared_ptr<const std::vector<uint8_t>> held(TierId t, uint64_t b) const;
