@@ -971,7 +971,8 @@ void Database::prefetch(std::span<const RecordRun> runs) const {
     db_->MultiGet(block_reads(), db_->DefaultColumnFamily(), keys.size(), slices.data(), values.data(), got.data());
     for (size_t i = 0; i < want.size(); ++i) {
       if (!got[i].ok()) continue;  // missing or unreadable: the read that follows says so
-      const auto [t, b] = want[i];
+      const TierId t = want[i].first;  // named, not bound: clang captures no structured binding
+      const uint64_t b = want[i].second;
       try {
         (void)cache_->block(first_block_[t] + b, [&] { return decoded(t, b, values[i].ToStringView()); });
       } catch (const std::exception&) {
