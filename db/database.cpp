@@ -885,7 +885,7 @@ std::string Database::block(TierId t, uint64_t b) const {
   if (writer_ && writer_->pending(key, &value)) return value;
   auto s = db_->Get(block_reads(), key, &value);
   if (s.IsNotFound())
-    throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) + " is missing");
+    throw DbError(block_name(t, b) + " is missing");
   check(s, path_ + ": reading tier " + std::to_string(t) + " block " + std::to_string(b));
   return value;
 }
@@ -900,9 +900,12 @@ std::vector<uint8_t> Database::decoded(TierId t, uint64_t b) const { return deco
 std::vector<uint8_t> Database::decoded(TierId t, uint64_t b, std::string_view value) const {
   std::vector<uint8_t> out;
   const std::string wrong = try_decode_block(value, block_bytes_, out);
-  if (!wrong.empty())
-    throw DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) + " is damaged (" + wrong + ")");
+  if (!wrong.empty()) throw DbError(block_name(t, b) + " is damaged (" + wrong + ")");
   return out;
+}
+
+std::string Database::block_name(TierId t, uint64_t b) const {
+  return path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b);
 }
 
 rocksdb::ReadOptions Database::block_reads() const {
@@ -959,10 +962,6 @@ void Database::prefetch(std::span<const RecordRun> runs) const {
   // cache (block_reads), a fresh reader's query at 20 cells took 0.70x at the median and
   // 0.60x at p99 against a Get a block (results/cgt-cold.md).
   if (want.size() < kParallelPrefetch) {
-    if (writer_) {  // a tier of the group not yet ingested is read from the writer (block())
-      for (size_t i = 0; i < want.size(); ++i) fetch(i);
-      return;
-    }
     std::vector<std::string> keys;
     for (const auto& [t, b] : want) keys.push_back(block_key(t, b));
     std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
@@ -1048,8 +1047,7 @@ void Database::record_from_block(TierId t, const PlaneLayout& layout, uint64_t b
 }
 
 DbError Database::misfit_block(TierId t, uint64_t b) const {
-  return DbError(path_ + ": tier " + std::to_string(t) + " block " + std::to_string(b) +
-                 " does not fit the tier's size (damaged)");
+  return DbError(block_name(t, b) + " does not fit the tier's size (damaged)");
 }
 
 DbError Database::short_block(TierId t) const {

@@ -179,6 +179,8 @@ class Database : public TierStore {
   void drop_tier_keys(TierId t);  // a tier's blocks and commit record, deleted (synced)
   std::string block(TierId t, uint64_t b) const;  // a stored block's value, checked present
   std::vector<uint8_t> decoded(TierId t, uint64_t b) const;
+  /// "<path>: tier t block b", as errors name a block.
+  std::string block_name(TierId t, uint64_t b) const;
   /// Block b of tier t decoded from its stored `value`; throws DbError naming it when damaged.
   std::vector<uint8_t> decoded(TierId t, uint64_t b, std::string_view value) const;
   /// What a read asks RocksDB: an open with a cache of decoded blocks as large as RocksDB's
