@@ -995,6 +995,125 @@ TEST_CASE("two threads build the same values as one, and deterministic renumberi
     CHECK(u1->to_string(f1.new_id[single_ids[i]]) == one.to_string(single_ids[i]));
 }
 
+TEST_CASE("compact: the forms kept answer as before under their new ids, the forms let go come back "
+          "as new ids of the same values, and no cache remembers an old id",
+          "[cgt][compact]") {
+  FormTable t;
+  EngineBoards eb{t, {}};
+  std::vector<std::string> short_boards, long_boards;
+  for (int n = 1; n <= 8; ++n)
+    for (const std::string& b : all_boards(n)) (n <= 5 ? short_boards : long_boards).push_back(b);
+  std::vector<FormId> roots;
+  for (const auto& b : short_boards) roots.push_back(eb.value(b));
+  for (const auto& b : long_boards) eb.value(b);
+  // fill the caches and the thermograph arena with old ids: sums, negatives, <=, atomic
+  // weights, means, uptimal expansions, number-up-stars
+  std::vector<FormId> all;
+  for (const auto& b : long_boards) all.push_back(eb.memo.at(b));
+  for (size_t i = 0; i + 1 < all.size(); i += 41) {
+    t.sum(all[i], all[i + 1]);
+    t.leq(all[i], all[i + 1]);
+    t.atomic_weight(all[i]);
+    t.mean(all[i]);
+    t.uptimal_expansion(all[i]);
+  }
+  t.number_up_star({Dyadic(3), 2, 1});
+  // every negative in the table too, and whatever printing and thermographs make
+  for (size_t done = 0; done < t.size();) {
+    const size_t upto = t.size();
+    for (FormId g = static_cast<FormId>(done); g < upto; ++g) {
+      t.negate(g);
+      t.to_string(g);
+      t.temperature(g);
+    }
+    done = upto;
+  }
+  const size_t before = t.size();
+  std::vector<std::string> text(before), negative(before);
+  std::vector<Dyadic> temperature(before);
+  for (FormId g = 0; g < before; ++g) {
+    text[g] = t.to_string(g);
+    negative[g] = t.to_string(t.negate(g));
+    temperature[g] = t.temperature(g);
+  }
+  REQUIRE(t.size() == before);
+
+  const std::vector<FormId> new_id = t.survivors(std::vector<std::span<const FormId>>{roots});
+  REQUIRE(new_id.size() == before);
+  CHECK(new_id[0] == 0);
+  size_t kept = 0;
+  for (FormId g = 0; g < before; ++g) {
+    if (new_id[g] == kNoForm) continue;
+    CHECK(new_id[g] == kept);  // in order, from 0
+    ++kept;
+    for (auto side : {t.left(g), t.right(g)})
+      for (FormId x : side) CHECK(new_id[x] != kNoForm);  // closed under options
+  }
+  for (FormId g : roots) CHECK(new_id[g] != kNoForm);
+  REQUIRE(kept < before / 2);  // the long boards' forms are most of the table
+
+  // what each kept form is, by its old id
+  std::vector<std::vector<FormId>> left(before), right(before);
+  std::vector<Dyadic> ls(before), rs(before);
+  std::vector<unsigned> born(before);
+  for (FormId g = 0; g < before; ++g) {
+    if (new_id[g] == kNoForm) continue;
+    for (FormId x : t.left(g)) left[g].push_back(new_id[x]);
+    for (FormId x : t.right(g)) right[g].push_back(new_id[x]);
+    ls[g] = t.left_stop(g);
+    rs[g] = t.right_stop(g);
+    born[g] = t.birthday(g);
+  }
+  t.compact(new_id);
+  REQUIRE(t.size() == kept);
+  uint64_t wrong = 0;
+  for (FormId g = 0; g < before; ++g) {
+    const FormId k = new_id[g];
+    if (k == kNoForm) continue;
+    const auto l = t.left(k), r = t.right(k);
+    if (!std::equal(l.begin(), l.end(), left[g].begin(), left[g].end()) ||
+        !std::equal(r.begin(), r.end(), right[g].begin(), right[g].end()) || t.left_stop(k) != ls[g] ||
+        t.right_stop(k) != rs[g] || t.birthday(k) != born[g] || t.to_string(k) != text[g] ||
+        t.temperature(k) != temperature[g] || t.to_string(t.negate(k)) != negative[g])
+      ++wrong;
+    if (t.make(l, r) != k) ++wrong;  // interned where the index says: found, not made again
+  }
+  CHECK(wrong == 0);
+
+  // the boards again in a fresh memo: the short ones give their kept forms, the long ones
+  // their values again (as new forms), and no value is in the table twice
+  EngineBoards again{t, {}};
+  for (size_t i = 0; i < short_boards.size(); ++i) CHECK(again.value(short_boards[i]) == new_id[roots[i]]);
+  uint64_t differ = 0;
+  for (size_t i = 0; i < long_boards.size(); ++i)
+    if (t.to_string(again.value(long_boards[i])) != text[all[i]]) ++differ;
+  CHECK(differ == 0);
+  for (size_t i = 0; i + 1 < long_boards.size(); i += 41) {
+    const FormId a = again.value(long_boards[i]), b = again.value(long_boards[i + 1]);
+    FormTable fresh;
+    EngineBoards f{fresh, {}};
+    const FormId fa = f.value(long_boards[i]), fb = f.value(long_boards[i + 1]);
+    CHECK(t.to_string(t.sum(a, b)) == fresh.to_string(fresh.sum(fa, fb)));
+    CHECK(t.leq(a, b) == fresh.leq(fa, fb));
+    CHECK(str(t, t.atomic_weight(a)) == str(fresh, fresh.atomic_weight(fa)));
+  }
+  CHECK(t.to_string(t.number_up_star({Dyadic(3), 2, 1})) == "3^^*");
+  std::set<std::string> printed;
+  for (FormId g = 0; g < t.size(); ++g) printed.insert(t.to_string(g));
+  CHECK(printed.size() == t.size());
+
+  // a numbering that does not keep the order, or keeps a form without its options, is refused
+  std::vector<FormId> swapped(t.size());
+  for (FormId g = 0; g < t.size(); ++g) swapped[g] = g;
+  std::swap(swapped[1], swapped[2]);
+  CHECK_THROWS_AS(t.compact(swapped), std::invalid_argument);
+  std::vector<FormId> orphan(t.size(), kNoForm);
+  orphan[0] = 0;
+  const FormId last = static_cast<FormId>(t.size() - 1);
+  orphan[last] = 1;  // a form of 8 cells without its options
+  CHECK_THROWS_AS(t.compact(orphan), std::invalid_argument);
+}
+
 TEST_CASE("two threads interning the same forms at once get one id each", "[cgt][threads]") {
   FormTable t;
   std::vector<FormId> got[2];

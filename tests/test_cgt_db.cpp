@@ -24,6 +24,7 @@
 #include "solver/games/toads_frogs_cgt/find.hpp"
 #include "solver/games/toads_frogs_cgt/forms.hpp"
 #include "solver/games/toads_frogs_cgt/instance.hpp"
+#include "solver/games/toads_frogs_cgt/solver.hpp"
 #include "serve_support.hpp"
 #include "support.hpp"
 #include "tools/open.hpp"
@@ -59,15 +60,23 @@ class Tap : public tbtest::PassReads<toadbase::TierStore> {
 const toadbase::tools::Game& cgt_game() { return *toadbase::tools::find_game("toads-frogs-cgt"); }
 
 /// Solves every board of 1..n cells into `path` (through `tap` when given); the digest.
+/// `compact_floor`: the form table compacted from that many forms (the solver's own floor when
+/// not given), and how the table went in `table`.
 std::string solve(const std::string& path, int n, int threads = 0,
-                  const std::function<void(Tap&)>& setup = nullptr, std::optional<int> text_cap = std::nullopt) {
+                  const std::function<void(Tap&)>& setup = nullptr, std::optional<int> text_cap = std::nullopt,
+                  std::optional<uint64_t> compact_floor = std::nullopt, cgtdb::TableStats* table = nullptr) {
   json given = {{"length", n}};
   if (text_cap) given["text-cap"] = *text_cap;
   const auto inst = cgt_game().instance(cgt_game().normalize(given));
   auto d = toadbase::db::Database::open_for_solve(path, inst->identity(), inst->tiers(), 3);
   Tap tap(*d);
   if (setup) setup(tap);
-  toadbase::with_threads(threads, [&] { return inst->solve(tap, nullptr); });
+  if (compact_floor)
+    toadbase::with_threads(threads, [&] {
+      return cgtdb::solve_database(cgtdb::Boards(n), tap, nullptr, cgtdb::kTextCap, *compact_floor, table);
+    });
+  else
+    toadbase::with_threads(threads, [&] { return inst->solve(tap, nullptr); });
   d->finish(inst->tiers());
   return toadbase::db::hex64(d->digest());
 }
@@ -425,6 +434,39 @@ TEST_CASE("cgt database: one digest for 1 and 2 threads and for solves interrupt
       const auto o = toadbase::tools::open_database(path);
       const auto rep = toadbase::with_threads(0, [&] { return o.instance->verify(*o.db, nullptr); });
       CHECK(rep.ok);
+    }
+  }
+}
+
+TEST_CASE("cgt database: a solve that lets forms go (the table compacted at nearly every class) "
+          "writes the same database on 1 and 2 threads and resumed",
+          "[cgt][cgt-db][compact]") {
+  TempDir dir("cgt-compact");
+  const int n = 10;
+  cgtdb::TableStats whole, one, two;
+  const std::string kept = solve(dir / "kept", n, 2, nullptr, std::nullopt, cgtdb::kCompactFloor, &whole);
+  CHECK(whole.compactions == 0);  // a table of 10 cells stays below the floor
+  CHECK(solve(dir / "one", n, 1, nullptr, std::nullopt, 0, &one) == kept);
+  CHECK(solve(dir / "two", n, 2, nullptr, std::nullopt, 0, &two) == kept);
+  // one thread pauses after the same classes every run; two as their classes end
+  CHECK(one.compactions > 10);
+  CHECK(one.forms_let_go > whole.largest);  // forms let go, made again, let go again
+  for (const auto& s : {one, two}) {
+    CHECK(s.compactions > 0);
+    CHECK(s.forms_let_go > 0);
+    CHECK(s.forms_made_again > 0);  // some made again, with their ids back
+    CHECK(s.prints > 0);
+    CHECK(s.largest < whole.largest);
+  }
+  const uint32_t classes = cgtdb::Boards(n).class_count();
+  for (const uint64_t stop : {uint64_t{5}, uint64_t{3 * classes / 2}}) {
+    DYNAMIC_SECTION("interrupted after " << stop << " commits") {
+      const std::string path = dir / ("cut" + std::to_string(stop));
+      CHECK_THROWS_WITH(solve(path, n, 2, [&](Tap& tap) { tap.commits_left = stop; }, std::nullopt, 0),
+                        Contains("a crash"));
+      cgtdb::TableStats resumed;
+      CHECK(solve(path, n, 2, nullptr, std::nullopt, 0, &resumed) == kept);
+      CHECK(resumed.compactions > 0);
     }
   }
 }

@@ -391,6 +391,7 @@ class FormTable::OpCache {
     entries_[i] = {k, v};
   }
   size_t bytes() const { return entries_.size() * sizeof(Entry); }
+  size_t entries() const { return entries_.size(); }
 
  private:
   struct Entry {
@@ -500,18 +501,21 @@ FormId FormTable::intern(std::span<const FormId> left, std::span<const FormId> r
   r.n_right = static_cast<uint16_t>(right.size());
   r.hash = h & kHashMask;
   s.index[i] = id;
-  if (++s.count * 4 > s.index.size() * 3) {  // at most three quarters full
-    std::vector<FormId> bigger(s.index.size() * 2, kNoForm);
-    mask = bigger.size() - 1;
-    for (FormId x : s.index) {
-      if (x == kNoForm) continue;
-      size_t j = rec(x).hash & mask;
-      while (bigger[j] != kNoForm) j = (j + 1) & mask;
-      bigger[j] = x;
-    }
-    s.index.swap(bigger);
-  }
+  index_added(s);
   return id;
+}
+
+void FormTable::index_added(Shard& s) const {
+  if (++s.count * 4 <= s.index.size() * 3) return;  // at most three quarters full
+  std::vector<FormId> bigger(s.index.size() * 2, kNoForm);
+  const size_t mask = bigger.size() - 1;
+  for (FormId x : s.index) {
+    if (x == kNoForm) continue;
+    size_t j = rec(x).hash & mask;
+    while (bigger[j] != kNoForm) j = (j + 1) & mask;
+    bigger[j] = x;
+  }
+  s.index.swap(bigger);
 }
 
 // Everything a record knows besides its options, from its (canonical) options' records.
@@ -1058,6 +1062,136 @@ std::unique_ptr<FormTable> FormTable::rebuild(std::span<const FormId> order) con
     if (t->intern(l.span(), r.span()) != k) throw std::logic_error("FormTable::rebuild: ids drifted");
   }
   return t;
+}
+
+// ---- letting forms go ------------------------------------------------------------------
+
+std::vector<FormId> FormTable::survivors(std::span<const std::span<const FormId>> roots) const {
+  const size_t n = size();
+  std::vector<FormId> out(n, kNoForm);  // first 0 for a form kept, then its new id
+  std::vector<FormId> stack;
+  auto keep = [&](FormId g) {
+    if (g >= n) throw std::invalid_argument("FormTable::survivors: form " + std::to_string(g) + " not in the table");
+    if (out[g] != kNoForm) return;
+    out[g] = 0;
+    stack.push_back(g);
+  };
+  auto follow = [&] {
+    while (!stack.empty()) {
+      const FormId g = stack.back();
+      stack.pop_back();
+      for (FormId x : left(g)) keep(x);
+      for (FormId x : right(g)) keep(x);
+    }
+  };
+  keep(zero());
+  follow();
+  for (std::span<const FormId> list : roots)
+    for (FormId g : list) {
+      keep(g);
+      follow();
+    }
+  FormId next = 0;
+  for (FormId& k : out)
+    if (k != kNoForm) k = next++;
+  return out;
+}
+
+void FormTable::compact(std::span<const FormId> new_id) {
+  const size_t n = size();
+  if (new_id.size() != n || new_id[0] != zero())
+    throw std::invalid_argument("FormTable::compact: new_id must name every form and keep 0 at 0");
+  // checked whole before anything is moved
+  FormId next = 0;
+  for (FormId g = 0; g < n; ++g) {
+    if (new_id[g] == kNoForm) continue;
+    if (new_id[g] != next++) throw std::invalid_argument("FormTable::compact: the forms kept must keep their order");
+    for (auto side : {left(g), right(g)})
+      for (FormId x : side)
+        if (x >= n || new_id[x] == kNoForm)
+          throw std::invalid_argument("FormTable::compact: form " + std::to_string(g) + " kept without its options");
+  }
+  std::unique_ptr<Shard[]> fresh(new Shard[kShards]);
+  IdVec l, r;
+  next = 0;
+  for (FormId g = 0; g < n; ++g) {
+    const FormId k = new_id[g];
+    if (k == kNoForm) continue;
+    ++next;
+    // everything read before record k (k <= g) is written
+    const Record& src = rec(g);
+    l.clear();
+    r.clear();
+    for (int side = 0; side < 2; ++side)
+      for (FormId x : side ? right(g) : left(g)) {
+        (side ? r : l).push_back(new_id[x]);  // each side stays sorted: new ids keep the order
+      }
+    const bool wide = src.flags & kWideStopsFlag;
+    uint32_t wide_words[4] = {};
+    if (wide) std::copy_n(src.options + src.n_left + src.n_right, 4, wide_words);
+    const FormId neg = src.negative.load(std::memory_order_relaxed);
+    const uint32_t thermo = src.thermo.load(std::memory_order_relaxed);
+    const int32_t ls = src.ls, rs = src.rs;
+    const uint32_t flags = src.flags;
+    const uint16_t birthday = src.birthday, far_star = src.far_star, nim = src.nim;
+    const int16_t ups = src.ups;
+
+    const uint32_t h = hash_options(l.span(), r.span());
+    Shard& s = fresh[h >> (32 - kShardBits)];
+    FormId* opts = s.options.allocate(l.size() + r.size() + (wide ? 4 : 0));
+    std::copy(l.begin(), l.end(), opts);
+    std::copy(r.begin(), r.end(), opts + l.size());
+    if (wide) std::copy_n(wide_words, 4, opts + l.size() + r.size());
+    Record& dst = rec_mut(k);
+    dst.options = opts;
+    dst.ls = ls;
+    dst.rs = rs;
+    dst.thermo.store(thermo, std::memory_order_relaxed);
+    dst.hash = h & kHashMask;
+    dst.flags = flags & 15u;
+    dst.negative.store(neg != kNoForm && neg < n ? new_id[neg] : kNoForm, std::memory_order_relaxed);
+    dst.n_left = static_cast<uint16_t>(l.size());
+    dst.n_right = static_cast<uint16_t>(r.size());
+    dst.birthday = birthday;
+    dst.far_star = far_star;
+    dst.ups = ups;
+    dst.nim = nim;
+    if (s.index.empty()) s.index.assign(1024, kNoForm);
+    const size_t mask = s.index.size() - 1;
+    size_t i = dst.hash & mask;
+    while (s.index[i] != kNoForm) i = (i + 1) & mask;
+    s.index[i] = k;
+    index_added(s);
+  }
+  // the records past the last kept form as a fresh chunk's (intern writes over them); the
+  // chunks past it freed
+  for (size_t id = next; id < std::min(n, (size_t{next} + kChunk - 1) / kChunk * kChunk); ++id) {
+    Record& x = rec_mut(static_cast<FormId>(id));
+    x.options = nullptr;
+    x.ls = x.rs = 0;
+    x.thermo.store(0, std::memory_order_relaxed);
+    x.hash = 0;
+    x.flags = 0;
+    x.negative.store(kNoForm, std::memory_order_relaxed);
+    x.n_left = x.n_right = 0;
+    x.birthday = 0;
+    x.far_star = 1;
+    x.ups = 0;
+    x.nim = 0;
+  }
+  for (size_t c = (size_t{next} + kChunk - 1) / kChunk; c < kMaxChunks; ++c)
+    delete[] chunks_[c].exchange(nullptr, std::memory_order_acq_rel);
+  next_id_.store(next, std::memory_order_release);
+  shards_.swap(fresh);
+  fresh.reset();
+  compact_thermographs();
+  // every cache keyed by ids forgets them
+  leq_cache_ = std::make_unique<LeqCache>(leq_cache_->bytes() / sizeof(uint64_t));
+  op_cache_ = std::make_unique<OpCache>(op_cache_->entries());
+  uptimal_ = std::make_unique<UptimalMemo>();
+  for (size_t i = 0; i < kNusFast; ++i) nus_fast_[i].store(0, std::memory_order_relaxed);
+  nus_ids_.clear();
+  serial_ = ++table_serials;  // PrintMemos of this table forget its texts
 }
 
 Renumbering renumber_by_structure(const FormTable& table) {

@@ -36,8 +36,8 @@
 //   own options are never tried against a non-number). Results go to a lossy lock-free
 //   cache (one 64-bit word an entry: both ids and the answer).
 //
-// Threads: every member function may be called from several threads at once (a solver's
-// TBB tasks share one table). The intern table is split into 64 shards by hash, each with
+// Threads: every member function but compact() may be called from several threads at once (a
+// solver's TBB tasks share one table). The intern table is split into 64 shards by hash, each with
 // its own mutex, hash index and options arena; a record is written before its id is
 // published (under the shard's mutex), and records live in fixed chunks that never move, so
 // reading an existing form (options, stops, flags) takes no lock. The <= cache and the small
@@ -357,6 +357,24 @@ class FormTable {
   /// thread adds forms.
   std::unique_ptr<FormTable> rebuild(std::span<const FormId> order) const;
 
+  // ---- letting forms go --------------------------------------------------------------
+
+  /// The forms that must stay when these lists of forms must (and 0, and every follower of
+  /// one): new_id[g] is g's id once compact(new_id) has run, kNoForm for a form let go. The
+  /// forms kept keep their order (an option's id stays below its form's). Not to be called
+  /// while another thread adds forms.
+  std::vector<FormId> survivors(std::span<const std::span<const FormId>> roots) const;
+  /// Lets go every form g with new_id[g] == kNoForm and gives the others their new ids, in
+  /// place: records moved down, options written again (their hash changes with their ids:
+  /// each shard's options and index are made anew), the chunks past the last form freed.
+  /// Every cached answer (<=, sums, atomic weights, number-up-stars, uptimal expansions,
+  /// PrintMemos' texts) is forgotten; a kept form's negative is kept when it is kept too, and
+  /// its thermograph (the kept ones copied to a fresh arena, the others' let go). Ids
+  /// held outside the table are the caller's to map through new_id. new_id must come from
+  /// survivors() (or keep 0, keep order and be closed under options); no other thread may
+  /// use the table meanwhile.
+  void compact(std::span<const FormId> new_id);
+
  private:
   static constexpr uint8_t kNumberFlag = 1, kNusFlag = 2, kAllSmallFlag = 4;
   /// The stops did not fit 32 bits each: they are kept after the options, in the same run of
@@ -451,6 +469,9 @@ class FormTable {
 
   // cgt.cpp
   FormId intern(std::span<const FormId> left, std::span<const FormId> right);
+  /// Counts a form just put in shard s's index and doubles the index when it is three
+  /// quarters full (the caller locks).
+  void index_added(Shard& s) const;
   /// Fills in r's birthday, flags, number-up-star part and far star, and returns its stops.
   std::pair<int64_t, int64_t> describe(Record& r, std::span<const FormId> left, std::span<const FormId> right) const;
   bool leq_slow(FormId g, FormId h);
@@ -466,8 +487,10 @@ class FormTable {
   // thermograph.cpp
   const uint32_t* hot_walls(FormId g);
   Trajectory wall(FormId g, bool left_wall);
+  /// The kept thermographs of the forms in the table copied to a fresh arena (compact()).
+  void compact_thermographs();
 
-  const uint64_t serial_;  // this table among the tables of the process (a PrintMemo's)
+  uint64_t serial_;  // this table among the tables of the process (a PrintMemo's); anew on compact()
   std::atomic<FormId> next_id_{0};
   std::unique_ptr<std::atomic<Record*>[]> chunks_;
   std::unique_ptr<Shard[]> shards_;

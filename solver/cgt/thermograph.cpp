@@ -147,6 +147,12 @@ constexpr uint32_t kPieceBits = 15, kPieceMask = (1u << kPieceBits) - 1, kWideBi
 
 bool fits_word(int64_t packed) { return packed >= INT32_MIN && packed <= INT32_MAX; }
 
+/// How many words a kept thermograph's run holds, from its first.
+size_t walls_words(const uint32_t* w) {
+  const size_t n = (w[0] & kPieceMask) + (w[0] >> kPieceBits & kPieceMask);
+  return 1 + n * ((w[0] & kWideBit) ? 4 : 2) + (n + 15) / 16;
+}
+
 /// A kept thermograph's words, read in place.
 class KeptWalls {
  public:
@@ -247,6 +253,25 @@ uint32_t FormTable::ThermoArena::copy(const std::vector<uint32_t>& from) {
   std::copy(from.begin(), from.end(), p);
   next = place + n;
   return static_cast<uint32_t>(place + 1);
+}
+
+void FormTable::compact_thermographs() {
+  ThermoArena fresh;
+  std::vector<uint32_t> words;
+  const size_t n = size();
+  for (FormId g = 0; g < n; ++g) {
+    Record& r = rec_mut(g);
+    const uint32_t handle = r.thermo.load(std::memory_order_relaxed);
+    if (!handle) continue;
+    const uint32_t* w = thermo_arena_.at(handle);
+    words.assign(w, w + walls_words(w));
+    r.thermo.store(fresh.copy(words), std::memory_order_relaxed);
+  }
+  std::lock_guard lock(thermo_arena_.mutex);
+  std::swap(thermo_arena_.slots, fresh.slots);
+  std::swap(thermo_arena_.blocks, fresh.blocks);
+  std::swap(thermo_arena_.next, fresh.next);
+  std::swap(thermo_arena_.bytes, fresh.bytes);
 }
 
 size_t FormTable::thermograph_bytes() const {

@@ -215,15 +215,110 @@ std::vector<StoredForm> decode_forms(std::span<const uint32_t> columns, std::spa
 
 Numbering::Numbering(cgt::FormTable& table) : t_(table) {}
 
-void Numbering::assign(FormId g) {
+void Numbering::assign_new(FormId g) {
   if (g >= id_of_.size()) id_of_.resize(std::max<size_t>(t_.size(), size_t{g} + 1), UINT32_MAX);
   id_of_[g] = static_cast<uint32_t>(internal_.size());
   internal_.push_back(g);
 }
 
+void Numbering::assign(FormId g) {
+  if (prints_.count() > 0)
+    if (const auto old = prints_.find(print_of(g))) {  // let go before, made again
+      if (internal_.at(*old) != cgt::kNoForm) throw std::logic_error("Numbering: a form let go is in the table twice");
+      if (g >= id_of_.size()) id_of_.resize(std::max<size_t>(t_.size(), size_t{g} + 1), UINT32_MAX);
+      id_of_[g] = *old;
+      internal_[*old] = g;
+      ++made_again_;
+      return;
+    }
+  assign_new(g);
+}
+
 void Numbering::adopt(FormId g) {
   if (id(g)) throw std::logic_error("Numbering::adopt: form numbered twice");
-  assign(g);
+  assign_new(g);
+}
+
+namespace {
+uint64_t mix_print(uint64_t x) {  // splitmix64's finalizer
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+Numbering::Print Numbering::print_of(FormId g) const {
+  const auto l = t_.left(g), r = t_.right(g);
+  uint64_t a = mix_print(0x243f6a8885a308d3ULL ^ (uint64_t{l.size()} << 32 | r.size()));
+  uint64_t b = mix_print(0x13198a2e03707344ULL + (uint64_t{r.size()} << 32 | l.size()));
+  for (auto side : {l, r}) {
+    scratch_.clear();
+    for (FormId x : side) {
+      const auto d = id(x);
+      if (!d) throw std::logic_error("Numbering: a form's option is not numbered");
+      scratch_.push_back(*d);
+    }
+    std::sort(scratch_.begin(), scratch_.end());
+    for (uint32_t d : scratch_) {
+      a = mix_print(a ^ (d + 0x9e3779b97f4a7c15ULL));
+      b = mix_print(b * 0x100000001b3ULL + d + 0xa4093822299f31d0ULL);
+    }
+    a = mix_print(a + 0x082efa98ec4e6c89ULL);  // the sides apart
+    b = mix_print(b ^ 0x452821e638d01377ULL);
+  }
+  return {a, static_cast<uint32_t>(b >> 32)};
+}
+
+std::optional<uint32_t> Numbering::Prints::find(Print p) const {
+  if (slots_.empty()) return std::nullopt;
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = p.a & mask;; i = (i + 1) & mask) {
+    const Slot& s = slots_[i];
+    if (s.id == UINT32_MAX) return std::nullopt;
+    if (s.a == p.a && s.b == p.b) return s.id;
+  }
+}
+
+void Numbering::Prints::insert(Print p, uint32_t id) {
+  if ((count_ + 1) * 8 > slots_.size() * 7) {  // at most seven eighths full (16 bytes a slot)
+    std::vector<Slot> bigger(std::max<size_t>(1024, slots_.size() * 2), Slot{0, 0, UINT32_MAX});
+    const size_t mask = bigger.size() - 1;
+    for (const Slot& s : slots_) {
+      if (s.id == UINT32_MAX) continue;
+      size_t i = s.a & mask;
+      while (bigger[i].id != UINT32_MAX) i = (i + 1) & mask;
+      bigger[i] = s;
+    }
+    slots_.swap(bigger);
+  }
+  const size_t mask = slots_.size() - 1;
+  size_t i = p.a & mask;
+  for (; slots_[i].id != UINT32_MAX; i = (i + 1) & mask)
+    if (slots_[i].a == p.a && slots_[i].b == p.b) {
+      if (slots_[i].id != id) throw std::logic_error("Numbering: two forms with one print");
+      return;  // let go before, made again, let go again
+    }
+  slots_[i] = {p.a, p.b, id};
+  ++count_;
+}
+
+void Numbering::let_go(std::span<const FormId> new_id) {
+  // the prints first: they read the options' ids as they are
+  for (uint32_t d = 0; d < internal_.size(); ++d) {
+    const FormId g = internal_[d];
+    if (g != cgt::kNoForm && new_id[g] == cgt::kNoForm) prints_.insert(print_of(g), d);
+  }
+  FormId kept = 0;
+  for (FormId x : new_id) kept += x != cgt::kNoForm;
+  id_of_.assign(kept, UINT32_MAX);
+  for (uint32_t d = 0; d < internal_.size(); ++d) {
+    FormId& g = internal_[d];
+    if (g == cgt::kNoForm) continue;
+    g = new_id[g];
+    if (g != cgt::kNoForm) id_of_[g] = d;
+  }
 }
 
 // A total order of canonical forms that depends on their structure alone (never on ids).
@@ -266,8 +361,11 @@ uint32_t Numbering::number(FormId g) {
     if (expanded) {
       stack.pop_back();
       assign(x);
-      const FormId n = t_.negate(x);  // its options' negatives are numbered: each came right after its form
-      if (!id(n)) assign(n);
+      // its negative right after it. Its options, the negatives of x's options, were each
+      // numbered right after theirs; one let go since and made again by negate() gets its
+      // id back first (no new id: the same ids as a solve that lets nothing go)
+      const FormId n = t_.negate(x);
+      if (!id(n)) stack.push_back({n, false});
       continue;
     }
     stack.back().second = true;

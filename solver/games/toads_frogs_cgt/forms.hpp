@@ -207,6 +207,13 @@ void read_chunk(const TierSource& source, const TierLayout& layout, uint32_t k, 
 
 /// The database's numbering of a FormTable's forms (see the top of this file). Not
 /// thread-safe: one thread numbers; reads are safe while nobody numbers.
+///
+/// FORMS LET GO. A solve may let go of forms no board it still reads leads to (the table's
+/// compact()): a numbered form let go is remembered by a print, 96 bits hashed from its
+/// options' database ids (each side sorted: the options' ids name a canonical form), with its
+/// id, in a slot of 16 bytes where its record, options, index and thermograph took more. A
+/// form made again in the table is not new: number() finds its print and gives it its id
+/// back, so the ids, the chunks and the digest are those of a solve that let nothing go.
 class Numbering {
  public:
   explicit Numbering(cgt::FormTable& table);
@@ -216,21 +223,56 @@ class Numbering {
     if (g >= id_of_.size() || id_of_[g] == UINT32_MAX) return std::nullopt;
     return id_of_[g];
   }
-  /// The engine form of a database id.
+  /// The engine form of a database id (cgt::kNoForm: let go and not made again).
   FormId form(uint32_t id) const { return internal_.at(id); }
   /// Numbers g if it is not yet, with what it needs first (its options, depth first) and
-  /// its negative right after; returns its id.
+  /// its negative right after; returns its id. A form let go and made again gets its id back.
   uint32_t number(FormId g);
   /// Gives the next id to g (a form read back from a database, in id order).
   void adopt(FormId g);
+  /// Before the table's compact(new_id): the numbered forms it lets go are kept as prints,
+  /// the others renamed to their new engine ids.
+  void let_go(std::span<const FormId> new_id);
+  /// How many numbered forms are held as prints alone, and the bytes that holds.
+  uint64_t prints() const { return prints_.count(); }
+  uint64_t print_bytes() const { return prints_.bytes(); }
+  /// How many times a form let go was made again and given its id back.
+  uint64_t made_again() const { return made_again_; }
 
  private:
+  struct Print {
+    uint64_t a = 0;
+    uint32_t b = 0;
+    friend bool operator==(const Print&, const Print&) = default;
+  };
+  /// Prints and their ids, open addressing (at most seven eighths full).
+  class Prints {
+   public:
+    std::optional<uint32_t> find(Print p) const;
+    void insert(Print p, uint32_t id);
+    uint64_t count() const { return count_; }
+    uint64_t bytes() const { return slots_.size() * sizeof(Slot); }
+
+   private:
+    struct Slot {
+      uint64_t a;
+      uint32_t b, id;  // id UINT32_MAX: empty
+    };
+    std::vector<Slot> slots_;
+    uint64_t count_ = 0;
+  };
   void assign(FormId g);
+  void assign_new(FormId g);
+  /// g's print, from its options' ids (every option numbered).
+  Print print_of(FormId g) const;
   int structural_compare(FormId a, FormId b) const;
 
   cgt::FormTable& t_;
   std::vector<uint32_t> id_of_;  // [engine id] -> database id, UINT32_MAX: none
-  std::vector<FormId> internal_;  // [database id] -> engine id
+  std::vector<FormId> internal_;  // [database id] -> engine id, kNoForm: let go
+  Prints prints_;
+  mutable std::vector<uint32_t> scratch_;
+  uint64_t made_again_ = 0;
 };
 
 /// What the table stores about engine form g (its options numbered; no text past `cap`).

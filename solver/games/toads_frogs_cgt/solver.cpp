@@ -31,13 +31,22 @@ std::vector<std::pair<std::string, uint64_t>> class_tiers(const BoardClass& c) {
 
 class Solver {
  public:
-  Solver(const Boards& boards, TierStore& store, Progress* progress, uint64_t text_cap)
+  Solver(const Boards& boards, TierStore& store, Progress* progress, uint64_t text_cap, uint64_t compact_floor)
       : b_(boards), store_(store), layout_{boards.class_count()}, text_cap_(text_cap), ids_(table_),
-        values_(boards.class_count()), readers_(boards.class_count(), 0), ledger_(stats_, progress) {}
+        values_(boards.class_count()), readers_(boards.class_count(), 0), ledger_(stats_, progress),
+        compact_floor_(compact_floor), compact_at_(compact_floor) {}
+
+  TableStats table_stats() {
+    table_stats_.largest = std::max<uint64_t>(table_stats_.largest, table_.size());
+    table_stats_.forms_made_again = ids_.made_again();
+    table_stats_.prints = ids_.prints();
+    return table_stats_;
+  }
 
   SolveStats run() {
     count_readers();
     resume();
+    if (table_.size() >= compact_at_) compact_table();
     for (int m = 1; m <= b_.max_length(); ++m) {
       const auto [lo, hi] = b_.classes_of_length(m);
       if (hi <= first_) continue;
@@ -45,10 +54,16 @@ class Solver {
       end_ = hi;
       next_commit_ = next_.load();
       done_.assign(b_.class_count(), false);
-      const int workers = std::max(1, tbb::this_task_arena::max_concurrency());
-      tbb::parallel_for(tbb::blocked_range<int>(0, workers, 1), [&](const tbb::blocked_range<int>&) { work(); },
-                        tbb::simple_partitioner());
-      if (next_commit_ != hi) {
+      for (;;) {
+        const int workers = std::max(1, tbb::this_task_arena::max_concurrency());
+        tbb::parallel_for(tbb::blocked_range<int>(0, workers, 1), [&](const tbb::blocked_range<int>&) { work(); },
+                          tbb::simple_partitioner());
+        if (next_commit_ == hi) break;
+        if (pause_ && !ledger_.stopping()) {  // every class begun is committed: the table is the solve's alone
+          compact_table();
+          next_ = next_commit_;
+          continue;
+        }
         ledger_.finish();  // stopped on request: every class begun is committed
         throw std::logic_error("cgt solve: a class of length " + std::to_string(m) + " was not committed");
       }
@@ -125,11 +140,39 @@ class Solver {
     stats_.peak_bytes_in_flight = held_bytes_;
   }
 
+  // ---- letting forms go ---------------------------------------------------------------
+
+  /// With no class in flight: the forms no held class's value leads to are let go
+  /// (FormTable::compact; the numbering keeps their prints), the held values renamed.
+  void compact_table() {
+    std::vector<std::span<const FormId>> roots;
+    for (const std::vector<FormId>& v : values_)
+      if (!v.empty()) roots.emplace_back(v);
+    const std::vector<FormId> new_id = table_.survivors(roots);
+    ids_.let_go(new_id);
+    ++table_stats_.compactions;
+    table_stats_.largest = std::max<uint64_t>(table_stats_.largest, new_id.size());
+    table_stats_.forms_let_go += new_id.size() - static_cast<size_t>(std::count_if(new_id.begin(), new_id.end(),
+                                                                       [](FormId x) { return x != kNoForm; }));
+    table_.compact(new_id);
+    for (std::vector<FormId>& v : values_)
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, v.size(), size_t{1} << 16), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t i = r.begin(); i != r.end(); ++i) v[i] = new_id[v[i]];
+      });
+    // the next when the table has grown by a quarter (or to the floor)
+    compact_at_ = std::max<uint64_t>(compact_floor_, table_.size() + table_.size() / 4 + 1);
+    pause_ = false;
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+  }
+
   // ---- the workers --------------------------------------------------------------------
 
   void work() {
     for (;;) {
-      if (ledger_.stopping()) return;  // a class begun is finished and committed; no new one
+      // a class begun is finished and committed; no new one once stopping or pausing
+      if (ledger_.stopping() || pause_.load(std::memory_order_relaxed)) return;
       const uint32_t k = next_.fetch_add(1);
       if (k >= end_) return;
       tbb::this_task_arena::isolate([&] { solve_class(k); });
@@ -151,6 +194,7 @@ class Solver {
           c = next_commit_;
         }
         tbb::this_task_arena::isolate([&] { commit_class(c); });
+        if (table_.size() >= compact_at_) pause_ = true;  // the workers stop taking classes
         std::lock_guard lock(mu_);
         ++next_commit_;
       }
@@ -299,6 +343,10 @@ class Solver {
   uint32_t first_ = 0;                        // the first class not read back
   SolveStats stats_;
   SolveLedger ledger_;  // skipped, solved, stopped
+  // the table is compacted at the first pause once it holds compact_at_ forms
+  uint64_t compact_floor_, compact_at_;
+  std::atomic<bool> pause_{false};
+  TableStats table_stats_;
 
   // the workers of one length
   std::atomic<uint32_t> next_{0};
@@ -312,9 +360,12 @@ class Solver {
 
 }  // namespace
 
-SolveStats solve_database(const Boards& boards, TierStore& store, Progress* progress, uint64_t text_cap) {
-  Solver s(boards, store, progress, text_cap);
-  return s.run();
+SolveStats solve_database(const Boards& boards, TierStore& store, Progress* progress, uint64_t text_cap,
+                          uint64_t compact_floor, TableStats* table) {
+  Solver s(boards, store, progress, text_cap, compact_floor);
+  const SolveStats out = s.run();
+  if (table) *table = s.table_stats();
+  return out;
 }
 
 }  // namespace toadbase::toads_frogs_cgt

@@ -27,10 +27,19 @@
 // not counted; measured at 18 cells, about 40 MB a thread), which describing a form copies
 // its followers' texts from.
 //
+// The FormTable is not held whole: once it has grown by a quarter since it was last compacted
+// (and holds at least compact_floor forms), the workers take no new class, and with none in
+// flight it is compacted (FormTable::survivors, compact): the forms no held class's value
+// leads to are let go (a class of the last length is read by no class, nor are the forms of
+// a shorter class once the classes that read it are solved), the held values renamed. A
+// numbered form let go is kept as a print (forms.hpp, FORMS LET GO: 16 bytes a form), so a
+// form made again is given its old id: the database is the same, digest included.
+//
 // Resume: the classes whose four tiers (boards, columns, options, text) were all committed,
 // in order, are read back (their forms made again from their options, in id order), and the
 // solve goes on from the first class that is missing one; a class committed past that point
-// is solved and committed again (the same records).
+// is solved and committed again (the same records). The table is read back whole (a later
+// chunk names earlier forms as options) and compacted once before the solve goes on.
 #pragma once
 
 #include "solver/core/engine.hpp"
@@ -40,7 +49,18 @@
 
 namespace toadbase::toads_frogs_cgt {
 
-/// text_cap: the longest text stored (forms.hpp, LONG FORMS).
-SolveStats solve_database(const Boards& boards, TierStore& store, Progress* progress, uint64_t text_cap);
+/// text_cap: the longest text stored (forms.hpp, LONG FORMS). compact_floor: the table is
+/// not compacted below this many forms (0 in tests: at nearly every class).
+/// `table`, when given, gets how the form table went.
+inline constexpr uint64_t kCompactFloor = uint64_t{1} << 20;
+struct TableStats {
+  uint64_t compactions = 0;
+  uint64_t forms_let_go = 0;     // numbered or not, over every compaction
+  uint64_t forms_made_again = 0;  // numbered forms let go and given their ids back
+  uint64_t largest = 0;           // forms in the table at its largest
+  uint64_t prints = 0;            // numbered forms held as prints at the end
+};
+SolveStats solve_database(const Boards& boards, TierStore& store, Progress* progress, uint64_t text_cap,
+                          uint64_t compact_floor = kCompactFloor, TableStats* table = nullptr);
 
 }  // namespace toadbase::toads_frogs_cgt
