@@ -1114,6 +1114,42 @@ TEST_CASE("compact: the forms kept answer as before under their new ids, the for
   CHECK_THROWS_AS(t.compact(orphan), std::invalid_argument);
 }
 
+TEST_CASE("compact: a table of two chunks, stops past 32 bits and a kept thermograph", "[cgt][compact]") {
+  FormTable t;
+  const FormId high = t.integer(60000);
+  t.integer(-60000);  // 120,001 forms: two chunks of 65,536 records
+  const Dyadic fine = Dyadic::fraction((int64_t{1} << 30) - 1, 30);  // packed: past 32 bits
+  const FormId w = t.number(fine);
+  const FormId hot = t.make({w}, {t.negate(w)});
+  const Thermograph th = t.thermograph(hot);
+  REQUIRE(t.size() > 65536);
+  const std::string high_text = t.to_string(high), w_text = t.to_string(w), hot_text = t.to_string(hot);
+  const std::vector<FormId> roots{high, w, hot};
+  const std::vector<FormId> new_id = t.survivors(std::vector<std::span<const FormId>>{roots});
+  t.compact(new_id);
+  REQUIRE(t.size() < 65536);  // the second chunk let go
+  CHECK(t.size() > 60000);    // the kept chain grew each shard's index as it was made anew
+  const FormId high2 = new_id[high], w2 = new_id[w], hot2 = new_id[hot];
+  CHECK(t.to_string(high2) == high_text);
+  CHECK(t.to_string(w2) == w_text);
+  CHECK(t.to_string(hot2) == hot_text);
+  CHECK(t.left_stop(w2) == fine);
+  CHECK(t.left_stop(hot2) == fine);
+  CHECK(t.right_stop(hot2) == -fine);
+  const Thermograph again = t.thermograph(hot2);
+  CHECK(again.left_wall == th.left_wall);
+  CHECK(again.right_wall == th.right_wall);
+  CHECK(again.temperature == th.temperature);
+  // found again where they are, and the forms let go made anew
+  CHECK(t.integer(60000) == high2);
+  CHECK(t.number(fine) == w2);
+  CHECK(t.make({w2}, {t.negate(w2)}) == hot2);
+  const size_t kept = t.size();
+  CHECK(t.to_string(t.integer(-60000)) == "-60000");
+  CHECK(t.size() > kept + 59000);
+  CHECK(t.to_string(t.sum(t.integer(-60000), high2)) == "0");
+}
+
 TEST_CASE("two threads interning the same forms at once get one id each", "[cgt][threads]") {
   FormTable t;
   std::vector<FormId> got[2];

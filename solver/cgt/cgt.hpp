@@ -7,7 +7,7 @@
 // id, and "G = H" is "id == id". The engine knows no game: a solver hands it a position's
 // options as ids and gets back the id of the position's value.
 //
-//   FormTable (ids stable for the table's life; 0 is the game 0 = { | })
+//   FormTable (ids stable until compact(), which renumbers; 0 is the game 0 = { | })
 //
 //     id   record                                         options arena (one per shard)
 //     0    { | }           birthday 0, number 0            ...
@@ -39,8 +39,9 @@
 // Threads: every member function but compact() may be called from several threads at once (a
 // solver's TBB tasks share one table). The intern table is split into 64 shards by hash, each with
 // its own mutex, hash index and options arena; a record is written before its id is
-// published (under the shard's mutex), and records live in fixed chunks that never move, so
-// reading an existing form (options, stops, flags) takes no lock. The <= cache and the small
+// published (under the shard's mutex), and records live in fixed chunks that never move (but
+// in compact(), which no other thread may overlap), so reading an existing form (options,
+// stops, flags) takes no lock. The <= cache and the small
 // number-up-star table are lossy arrays of atomic words; sums sit in a lossy table under
 // 256 striped mutexes; a form's negative and thermograph are set once, atomically. Ids are
 // handed out in creation order, so two threads give the same forms different ids from run
@@ -371,8 +372,10 @@ class FormTable {
   /// PrintMemos' texts) is forgotten; a kept form's negative is kept when it is kept too, and
   /// its thermograph (the kept ones copied to a fresh arena, the others' let go). Ids
   /// held outside the table are the caller's to map through new_id. new_id must come from
-  /// survivors() (or keep 0, keep order and be closed under options); no other thread may
-  /// use the table meanwhile.
+  /// survivors() (or keep 0, keep order and be closed under options: checked whole before
+  /// anything moves); no other thread may use the table meanwhile. Out of memory part way
+  /// (std::bad_alloc) the table is not usable any more: a solve fails, and resumes from
+  /// its database.
   void compact(std::span<const FormId> new_id);
 
  private:

@@ -312,7 +312,7 @@ void Numbering::let_go(std::span<const FormId> new_id) {
   }
   FormId kept = 0;
   for (FormId x : new_id) kept += x != cgt::kNoForm;
-  id_of_.assign(kept, UINT32_MAX);
+  std::vector<uint32_t>(kept, UINT32_MAX).swap(id_of_);  // not the largest table's capacity
   for (uint32_t d = 0; d < internal_.size(); ++d) {
     FormId& g = internal_[d];
     if (g == cgt::kNoForm) continue;

@@ -211,7 +211,8 @@ void read_chunk(const TierSource& source, const TierLayout& layout, uint32_t k, 
 /// FORMS LET GO. A solve may let go of forms no board it still reads leads to (the table's
 /// compact()): a numbered form let go is remembered by a print, 96 bits hashed from its
 /// options' database ids (each side sorted: the options' ids name a canonical form), with its
-/// id, in a slot of 16 bytes where its record, options, index and thermograph took more. A
+/// id, in a slot of 16 bytes (18 to 37 bytes a print, the hash table at 7/16 to 7/8 full)
+/// where its record, options, index and thermograph took more. A
 /// form made again in the table is not new: number() finds its print and gives it its id
 /// back, so the ids, the chunks and the digest are those of a solve that let nothing go.
 class Numbering {
@@ -233,7 +234,8 @@ class Numbering {
   /// Before the table's compact(new_id): the numbered forms it lets go are kept as prints,
   /// the others renamed to their new engine ids.
   void let_go(std::span<const FormId> new_id);
-  /// How many numbered forms are held as prints alone, and the bytes that holds.
+  /// How many numbered forms were ever let go (their prints are kept, also once such a form
+  /// is made again), and the bytes the prints take.
   uint64_t prints() const { return prints_.count(); }
   uint64_t print_bytes() const { return prints_.bytes(); }
   /// How many times a form let go was made again and given its id back.

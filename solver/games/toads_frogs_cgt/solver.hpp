@@ -32,7 +32,7 @@
 // flight it is compacted (FormTable::survivors, compact): the forms no held class's value
 // leads to are let go (a class of the last length is read by no class, nor are the forms of
 // a shorter class once the classes that read it are solved), the held values renamed. A
-// numbered form let go is kept as a print (forms.hpp, FORMS LET GO: 16 bytes a form), so a
+// numbered form let go is kept as a print (forms.hpp, FORMS LET GO: 18-37 bytes a form), so a
 // form made again is given its old id: the database is the same, digest included.
 //
 // Resume: the classes whose four tiers (boards, columns, options, text) were all committed,
@@ -58,7 +58,7 @@ struct TableStats {
   uint64_t forms_let_go = 0;     // numbered or not, over every compaction
   uint64_t forms_made_again = 0;  // numbered forms let go and given their ids back
   uint64_t largest = 0;           // forms in the table at its largest
-  uint64_t prints = 0;            // numbered forms held as prints at the end
+  uint64_t prints = 0;            // numbered forms ever let go (their prints, kept to the end)
 };
 SolveStats solve_database(const Boards& boards, TierStore& store, Progress* progress, uint64_t text_cap,
                           uint64_t compact_floor = kCompactFloor, TableStats* table = nullptr);
