@@ -4,11 +4,14 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -22,30 +25,71 @@ namespace toadbase::fuzz::http {
 
 namespace fs = std::filesystem;
 
+/// connect(), waited out (two seconds at most) when a signal interrupts it, as libFuzzer's
+/// timer can: 0, or -1 with errno set.
+inline int connect_through_signals(int fd, const sockaddr_in& to) {
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&to), sizeof to) == 0) return 0;
+  if (errno != EINTR) return -1;
+  pollfd p{fd, POLLOUT, 0};
+  int n = 0;
+  while ((n = ::poll(&p, 1, 2000)) < 0 && errno == EINTR) {
+  }
+  if (n <= 0) {
+    if (n == 0) errno = ETIMEDOUT;
+    return -1;
+  }
+  int err = 0;
+  socklen_t len = sizeof err;
+  if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) return -1;
+  if (err != 0) {
+    errno = err;
+    return -1;
+  }
+  return 0;
+}
+
 /// Sends `request` on a new connection to 127.0.0.1:`port`, half-closes it, and returns what
 /// comes back before the server closes (or two seconds pass).
+///
+/// Each connection comes from the next of 65,534 loopback addresses (127.1.0.1, 127.1.0.2,
+/// ...): this side half-closes first, so each connection leaves its local port in TIME_WAIT
+/// for a minute, and thousands of inputs a second from one address run out of local ports
+/// within seconds wherever the kernel does not reuse them (net.ipv4.tcp_tw_reuse 0); every
+/// connect after that would fail and nothing would reach the server. A connect that fails all
+/// the same fails the run, naming why.
 inline std::string round_trip(int port, const std::string& request) {
+  static uint32_t next_source = 0;
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   require(fd >= 0, "a socket");
   timeval tv{2, 0};
   ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  const int yes = 1;  // the port is picked at connect, for this source and the server together
+  ::setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &yes, sizeof yes);
+  sockaddr_in from{};
+  from.sin_family = AF_INET;
+  from.sin_addr.s_addr = htonl(0x7f010000u | (1 + next_source++ % 0xfffeu));
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_port = htons(static_cast<uint16_t>(port));
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  std::string got;
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
-    size_t sent = 0;
-    while (sent < request.size()) {
-      const ssize_t n = ::send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
-      if (n <= 0) break;
-      sent += static_cast<size_t>(n);
-    }
-    ::shutdown(fd, SHUT_WR);
-    char buf[4096];
-    for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) got.append(buf, static_cast<size_t>(n));
+  int rc = ::bind(fd, reinterpret_cast<sockaddr*>(&from), sizeof from);
+  if (rc == 0) rc = connect_through_signals(fd, a);
+  if (rc != 0) {
+    const std::string why = std::strerror(errno);
+    ::close(fd);
+    require(false, ("a connection to the server (bind/connect: " + why + ")").c_str());
   }
+  std::string got;
+  size_t sent = 0;
+  while (sent < request.size()) {
+    const ssize_t n = ::send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += static_cast<size_t>(n);
+  }
+  ::shutdown(fd, SHUT_WR);
+  char buf[4096];
+  for (ssize_t n; (n = ::recv(fd, buf, sizeof buf, 0)) > 0;) got.append(buf, static_cast<size_t>(n));
   ::close(fd);
   return got;
 }
