@@ -508,14 +508,16 @@ FormId FormTable::intern(std::span<const FormId> left, std::span<const FormId> r
 void FormTable::index_added(Shard& s) const {
   if (++s.count * 4 <= s.index.size() * 3) return;  // at most three quarters full
   std::vector<FormId> bigger(s.index.size() * 2, kNoForm);
-  const size_t mask = bigger.size() - 1;
-  for (FormId x : s.index) {
-    if (x == kNoForm) continue;
-    size_t j = rec(x).hash & mask;
-    while (bigger[j] != kNoForm) j = (j + 1) & mask;
-    bigger[j] = x;
-  }
+  for (FormId x : s.index)
+    if (x != kNoForm) index_put(bigger, x);
   s.index.swap(bigger);
+}
+
+void FormTable::index_put(std::vector<FormId>& index, FormId x) const {
+  const size_t mask = index.size() - 1;
+  size_t j = rec(x).hash & mask;
+  while (index[j] != kNoForm) j = (j + 1) & mask;
+  index[j] = x;
 }
 
 // Everything a record knows besides its options, from its (canonical) options' records.
@@ -1157,28 +1159,13 @@ void FormTable::compact(std::span<const FormId> new_id) {
     dst.ups = ups;
     dst.nim = nim;
     if (s.index.empty()) s.index.assign(1024, kNoForm);
-    const size_t mask = s.index.size() - 1;
-    size_t i = dst.hash & mask;
-    while (s.index[i] != kNoForm) i = (i + 1) & mask;
-    s.index[i] = k;
+    index_put(s.index, k);
     index_added(s);
   }
   // the records past the last kept form as a fresh chunk's (intern writes over them); the
   // chunks past it freed
-  for (size_t id = next; id < std::min(n, (size_t{next} + kChunk - 1) / kChunk * kChunk); ++id) {
-    Record& x = rec_mut(static_cast<FormId>(id));
-    x.options = nullptr;
-    x.ls = x.rs = 0;
-    x.thermo.store(0, std::memory_order_relaxed);
-    x.hash = 0;
-    x.flags = 0;
-    x.negative.store(kNoForm, std::memory_order_relaxed);
-    x.n_left = x.n_right = 0;
-    x.birthday = 0;
-    x.far_star = 1;
-    x.ups = 0;
-    x.nim = 0;
-  }
+  for (size_t id = next; id < std::min(n, (size_t{next} + kChunk - 1) / kChunk * kChunk); ++id)
+    rec_mut(static_cast<FormId>(id)).reset();
   for (size_t c = (size_t{next} + kChunk - 1) / kChunk; c < kMaxChunks; ++c)
     delete[] chunks_[c].exchange(nullptr, std::memory_order_acq_rel);
   next_id_.store(next, std::memory_order_release);

@@ -414,6 +414,20 @@ class FormTable {
       const FormId* w = options + n_left + n_right + 2 * k;
       return static_cast<int64_t>(uint64_t{w[0]} | uint64_t{w[1]} << 32);
     }
+    /// Back to a fresh chunk's record (the defaults above): no form yet.
+    void reset() {
+      options = nullptr;
+      ls = rs = 0;
+      thermo.store(0, std::memory_order_relaxed);
+      hash = 0;
+      flags = 0;
+      negative.store(kNoForm, std::memory_order_relaxed);
+      n_left = n_right = 0;
+      birthday = 0;
+      far_star = 1;
+      ups = 0;
+      nim = 0;
+    }
   };
   static_assert(sizeof(Record) == 40, "a form's record is 40 bytes");
   struct Shard;
@@ -456,7 +470,7 @@ class FormTable {
     uint64_t next = 0;                                // the next free place; mutex
     size_t bytes = 0;                                 // mutex
     /// Copies the words in; their handle. Throws std::length_error past 2^32 - 1 words.
-    uint32_t copy(const std::vector<uint32_t>& words);
+    uint32_t copy(std::span<const uint32_t> words);
     const uint32_t* at(uint32_t handle) const {
       const uint64_t place = handle - 1;
       return slots[place >> kBlockBits].load(std::memory_order_acquire) + (place & (kBlock - 1));
@@ -475,6 +489,9 @@ class FormTable {
   /// Counts a form just put in shard s's index and doubles the index when it is three
   /// quarters full (the caller locks).
   void index_added(Shard& s) const;
+  /// Puts form x (its record's hash written) in the first free slot of an index from its
+  /// hash on (linear probing; the index has a free slot and a power-of-two size).
+  void index_put(std::vector<FormId>& index, FormId x) const;
   /// Fills in r's birthday, flags, number-up-star part and far star, and returns its stops.
   std::pair<int64_t, int64_t> describe(Record& r, std::span<const FormId> left, std::span<const FormId> right) const;
   bool leq_slow(FormId g, FormId h);

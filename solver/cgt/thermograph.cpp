@@ -147,11 +147,8 @@ constexpr uint32_t kPieceBits = 15, kPieceMask = (1u << kPieceBits) - 1, kWideBi
 
 bool fits_word(int64_t packed) { return packed >= INT32_MIN && packed <= INT32_MAX; }
 
-/// How many words a kept thermograph's run holds, from its first.
-size_t walls_words(const uint32_t* w) {
-  const size_t n = (w[0] & kPieceMask) + (w[0] >> kPieceBits & kPieceMask);
-  return 1 + n * ((w[0] & kWideBit) ? 4 : 2) + (n + 15) / 16;
-}
+/// The words a kept thermograph of n pieces in all takes (see above).
+size_t walls_size(size_t n, bool wide) { return 1 + n * (wide ? 4 : 2) + (n + 15) / 16; }
 
 /// A kept thermograph's words, read in place.
 class KeptWalls {
@@ -172,6 +169,10 @@ class KeptWalls {
     f.pieces.reserve(n);
     for (unsigned i = 0; i < n; ++i) f.pieces.push_back(piece(left_wall, i));
     return f;
+  }
+  /// The run's words, from its first (as encode_walls lays them out).
+  std::span<const uint32_t> words() const {
+    return {w_, walls_size(total(), wide())};
   }
 
  private:
@@ -200,7 +201,7 @@ std::vector<uint32_t> encode_walls(const Trajectory& left_wall, const Trajectory
       wide = wide || !fits_word(p.t.packed()) || !fits_word(p.value.packed());
   const size_t n = nl + nr;
   std::vector<uint32_t> w;
-  w.reserve(1 + n * (wide ? 4 : 2) + (n + 15) / 16);
+  w.reserve(walls_size(n, wide));
   w.push_back(static_cast<uint32_t>(nl | nr << kPieceBits) | (wide ? kWideBit : 0u));
   auto put = [&](int64_t v) {
     if (wide) {
@@ -233,7 +234,7 @@ FormTable::ThermoArena::ThermoArena() : slots(new std::atomic<uint32_t*>[kSlots]
   for (size_t i = 0; i < kSlots; ++i) slots[i].store(nullptr, std::memory_order_relaxed);
 }
 
-uint32_t FormTable::ThermoArena::copy(const std::vector<uint32_t>& from) {
+uint32_t FormTable::ThermoArena::copy(std::span<const uint32_t> from) {
   std::lock_guard lock(mutex);
   const uint64_t n = std::max<uint64_t>(from.size(), 1);
   uint64_t place = next;
@@ -257,15 +258,12 @@ uint32_t FormTable::ThermoArena::copy(const std::vector<uint32_t>& from) {
 
 void FormTable::compact_thermographs() {
   ThermoArena fresh;
-  std::vector<uint32_t> words;
   const size_t n = size();
   for (FormId g = 0; g < n; ++g) {
     Record& r = rec_mut(g);
     const uint32_t handle = r.thermo.load(std::memory_order_relaxed);
     if (!handle) continue;
-    const uint32_t* w = thermo_arena_.at(handle);
-    words.assign(w, w + walls_words(w));
-    r.thermo.store(fresh.copy(words), std::memory_order_relaxed);
+    r.thermo.store(fresh.copy(KeptWalls(thermo_arena_.at(handle)).words()), std::memory_order_relaxed);
   }
   std::lock_guard lock(thermo_arena_.mutex);
   std::swap(thermo_arena_.slots, fresh.slots);

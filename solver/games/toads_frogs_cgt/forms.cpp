@@ -271,36 +271,33 @@ Numbering::Print Numbering::print_of(FormId g) const {
   return {a, static_cast<uint32_t>(b >> 32)};
 }
 
+size_t Numbering::Prints::slot_of(const std::vector<Slot>& slots, Print p) {
+  const size_t mask = slots.size() - 1;
+  size_t i = p.a & mask;
+  while (slots[i].id != UINT32_MAX && !(slots[i].a == p.a && slots[i].b == p.b)) i = (i + 1) & mask;
+  return i;
+}
+
 std::optional<uint32_t> Numbering::Prints::find(Print p) const {
   if (slots_.empty()) return std::nullopt;
-  const size_t mask = slots_.size() - 1;
-  for (size_t i = p.a & mask;; i = (i + 1) & mask) {
-    const Slot& s = slots_[i];
-    if (s.id == UINT32_MAX) return std::nullopt;
-    if (s.a == p.a && s.b == p.b) return s.id;
-  }
+  const Slot& s = slots_[slot_of(slots_, p)];
+  if (s.id == UINT32_MAX) return std::nullopt;
+  return s.id;
 }
 
 void Numbering::Prints::insert(Print p, uint32_t id) {
   if ((count_ + 1) * 8 > slots_.size() * 7) {  // at most seven eighths full (16 bytes a slot)
     std::vector<Slot> bigger(std::max<size_t>(1024, slots_.size() * 2), Slot{0, 0, UINT32_MAX});
-    const size_t mask = bigger.size() - 1;
-    for (const Slot& s : slots_) {
-      if (s.id == UINT32_MAX) continue;
-      size_t i = s.a & mask;
-      while (bigger[i].id != UINT32_MAX) i = (i + 1) & mask;
-      bigger[i] = s;
-    }
+    for (const Slot& s : slots_)
+      if (s.id != UINT32_MAX) bigger[slot_of(bigger, {s.a, s.b})] = s;
     slots_.swap(bigger);
   }
-  const size_t mask = slots_.size() - 1;
-  size_t i = p.a & mask;
-  for (; slots_[i].id != UINT32_MAX; i = (i + 1) & mask)
-    if (slots_[i].a == p.a && slots_[i].b == p.b) {
-      if (slots_[i].id != id) throw std::logic_error("Numbering: two forms with one print");
-      return;  // let go before, made again, let go again
-    }
-  slots_[i] = {p.a, p.b, id};
+  Slot& s = slots_[slot_of(slots_, p)];
+  if (s.id != UINT32_MAX) {
+    if (s.id != id) throw std::logic_error("Numbering: two forms with one print");
+    return;  // let go before, made again, let go again
+  }
+  s = {p.a, p.b, id};
   ++count_;
 }
 
@@ -310,8 +307,13 @@ void Numbering::let_go(std::span<const FormId> new_id) {
     const FormId g = internal_[d];
     if (g != cgt::kNoForm && new_id[g] == cgt::kNoForm) prints_.insert(print_of(g), d);
   }
+  // the kept forms' new ids are 0, 1, ... in order: the last kept form's, plus one
   FormId kept = 0;
-  for (FormId x : new_id) kept += x != cgt::kNoForm;
+  for (size_t g = new_id.size(); g-- > 0;)
+    if (new_id[g] != cgt::kNoForm) {
+      kept = new_id[g] + 1;
+      break;
+    }
   std::vector<uint32_t>(kept, UINT32_MAX).swap(id_of_);  // not the largest table's capacity
   for (uint32_t d = 0; d < internal_.size(); ++d) {
     FormId& g = internal_[d];

@@ -260,6 +260,9 @@ class Numbering {
       uint64_t a;
       uint32_t b, id;  // id UINT32_MAX: empty
     };
+    /// The slot holding print p, else the first free one from its hash on (linear probing;
+    /// slots has a free slot and a power-of-two size).
+    static size_t slot_of(const std::vector<Slot>& slots, Print p);
     std::vector<Slot> slots_;
     uint64_t count_ = 0;
   };

@@ -152,9 +152,8 @@ class Solver {
     ids_.let_go(new_id);
     ++table_stats_.compactions;
     table_stats_.largest = std::max<uint64_t>(table_stats_.largest, new_id.size());
-    table_stats_.forms_let_go += new_id.size() - static_cast<size_t>(std::count_if(new_id.begin(), new_id.end(),
-                                                                       [](FormId x) { return x != kNoForm; }));
     table_.compact(new_id);
+    table_stats_.forms_let_go += new_id.size() - table_.size();
     for (std::vector<FormId>& v : values_)
       tbb::parallel_for(tbb::blocked_range<size_t>(0, v.size(), size_t{1} << 16), [&](const tbb::blocked_range<size_t>& r) {
         for (size_t i = r.begin(); i != r.end(); ++i) v[i] = new_id[v[i]];
