@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -25,18 +26,24 @@ namespace toadbase::fuzz::http {
 
 namespace fs = std::filesystem;
 
-/// connect(), waited out (two seconds at most) when a signal interrupts it, as libFuzzer's
-/// timer can: 0, or -1 with errno set.
-inline int connect_through_signals(int fd, const sockaddr_in& to) {
+/// connect(), waited out when a signal interrupts it (libFuzzer's timer can) or the send
+/// timeout ends it still in progress, until two seconds from the start: 0, or -1 with errno
+/// set (ETIMEDOUT past the two seconds).
+inline int connect_within_2s(int fd, const sockaddr_in& to) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
   if (::connect(fd, reinterpret_cast<const sockaddr*>(&to), sizeof to) == 0) return 0;
-  if (errno != EINTR) return -1;
+  if (errno != EINTR && errno != EINPROGRESS) return -1;
   pollfd p{fd, POLLOUT, 0};
-  int n = 0;
-  while ((n = ::poll(&p, 1, 2000)) < 0 && errno == EINTR) {
-  }
-  if (n <= 0) {
-    if (n == 0) errno = ETIMEDOUT;
-    return -1;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const int n = left.count() > 0 ? ::poll(&p, 1, static_cast<int>(left.count())) : 0;
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    if (n == 0) {
+      errno = ETIMEDOUT;
+      return -1;
+    }
+    break;
   }
   int err = 0;
   socklen_t len = sizeof err;
@@ -73,12 +80,13 @@ inline std::string round_trip(int port, const std::string& request) {
   a.sin_family = AF_INET;
   a.sin_port = htons(static_cast<uint16_t>(port));
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  int rc = ::bind(fd, reinterpret_cast<sockaddr*>(&from), sizeof from);
-  if (rc == 0) rc = connect_through_signals(fd, a);
-  if (rc != 0) {
-    const std::string why = std::strerror(errno);
+  const char* failed = nullptr;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&from), sizeof from) != 0) failed = "bind to a loopback source address";
+  else if (connect_within_2s(fd, a) != 0) failed = "connect";
+  if (failed) {
+    const std::string why = std::string("a connection to the server (") + failed + ": " + std::strerror(errno) + ")";
     ::close(fd);
-    require(false, ("a connection to the server (bind/connect: " + why + ")").c_str());
+    require(false, why.c_str());
   }
   std::string got;
   size_t sent = 0;
@@ -118,7 +126,8 @@ struct World {
     server = std::make_unique<tools::Server>(tools::open_served({}, {db}, 1 << 20, warnings), o);
     port = server->start();
     known = round_trip(port, kKnown);
-    require(known.rfind("HTTP/1.1 200", 0) == 0, "the known request is answered");
+    require(known.rfind("HTTP/1.1 200", 0) == 0 && known.find("\r\n\r\n") != std::string::npos,
+            "the known request is answered");
   }
   ~World() {
     server.reset();

@@ -319,7 +319,7 @@ void Numbering::let_go(std::span<const FormId> new_id) {
     FormId& g = internal_[d];
     if (g == cgt::kNoForm) continue;
     g = new_id[g];
-    if (g != cgt::kNoForm) id_of_[g] = d;
+    if (g != cgt::kNoForm) id_of_.at(g) = d;  // (past `kept`: new_id is not survivors')
   }
 }
 

@@ -232,7 +232,8 @@ class Numbering {
   /// Gives the next id to g (a form read back from a database, in id order).
   void adopt(FormId g);
   /// Before the table's compact(new_id): the numbered forms it lets go are kept as prints,
-  /// the others renamed to their new engine ids.
+  /// the others renamed to their new engine ids. new_id is FormTable::survivors' (the kept
+  /// forms numbered 0, 1, ... in their order).
   void let_go(std::span<const FormId> new_id);
   /// How many numbered forms were ever let go (their prints are kept, also once such a form
   /// is made again), and the bytes the prints take.
