@@ -137,8 +137,18 @@ def add_solved(n, db, analyzed=None):
     render(rows, a)
 
 
+def require_matplotlib():
+    """Refuses to start without matplotlib: the plot is drawn last, after solves of an hour."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        sys.exit(f"make_cgt.py: {sys.executable} has no matplotlib, which the census plot needs "
+                 "(the python3 on PATH may not be Debian's): run it with /usr/bin/python3")
+
+
 def main():
     global MAX
+    require_matplotlib()
     if SOLVED:
         if len(sys.argv) not in (4, 5):
             sys.exit(__doc__)
