@@ -4,10 +4,13 @@
 // plain breadth-first search and path counting over those strings.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <bit>
 #include <deque>
 #include <map>
 #include <random>
 #include <set>
+#include <vector>
 
 #include "solver/core/bigcount.hpp"
 #include "solver/core/fixed_sum_sets.hpp"
@@ -193,6 +196,32 @@ TEST_CASE("fixed-sum sets: counts, mask order, rank/unrank and walk", "[frog-puz
       }
       REQUIRE(seen == binomial(m, k));
     }
+}
+
+TEST_CASE("fixed-sum sets: the largest counts (m = 32) fit the 32-bit prefix table", "[frog-puzzle][ranking]") {
+  // k-subsets of {0..31} by size and sum, counted by a DP over the elements (no table)
+  constexpr int m = 32, k = 16, max_sum = m * (m - 1) / 2;
+  std::vector<std::vector<uint64_t>> ways(k + 1, std::vector<uint64_t>(max_sum + 1, 0));
+  ways[0][0] = 1;
+  for (int e = 0; e < m; ++e)
+    for (int j = std::min(e + 1, k); j >= 1; --j)
+      for (int s = max_sum; s >= e; --s) ways[j][s] += ways[j - 1][s - e];
+  const FixedSumSets f(m, k);
+  uint64_t total = 0, largest = 0;
+  for (int s = f.min_sum(); s <= f.max_sum(); ++s) {
+    INFO("s=" << s);
+    REQUIRE(f.count(s) == ways[k][s]);
+    total += f.count(s);
+    largest = std::max(largest, f.count(s));
+  }
+  REQUIRE(total == binomial(m, k));
+  REQUIRE(largest > (uint64_t{1} << 20));  // the table's entries are far past 16 bits
+  // the last set of the largest sum ranks at its count less one, and unranks back
+  const int mid = (f.min_sum() + f.max_sum()) / 2;
+  const uint64_t last = f.unrank(mid, f.count(mid) - 1);
+  REQUIRE(std::popcount(last) == k);
+  REQUIRE(FixedSumSets::bit_sum(last) == mid);
+  REQUIRE(f.rank(last, mid) == f.count(mid) - 1);
 }
 
 TEST_CASE("big counts add and print like exact integers", "[frog-puzzle]") {

@@ -190,6 +190,22 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
     set_key_[mask] = static_cast<uint32_t>(r << kSumBits | static_cast<uint32_t>(sum));
     sets_[set_start_[t * S + sum] + r] = mask;
   }
+  // the tables' sizes first: each made once at its size (grown a set at a time they were
+  // copied as they grew, and their pages touched twice: most of the space's making, which a
+  // query pays too)
+  uint64_t frog_entries = 0, tier_count = 0;
+  for (int t = 0; t <= n_; ++t)
+    for (int f = 0; t + f <= n_; ++f)
+      if (!params_.toads || (t == *params_.toads && f == *params_.frogs)) {
+        tier_count += 2 * static_cast<uint64_t>(t * (n_ - t) + 1);  // sums t(t-1)/2 .. t(2n-t-1)/2, two turns
+        if (const uint64_t nb = binomial(n_ - t, f); nb <= frog_table_limit) frog_entries += nb;
+      }
+  tiers_.reserve(tier_count);
+  frog_sets_.resize(frog_entries);
+  frog_tops_.resize(frog_entries);
+  frog_bottoms_.resize(frog_entries);
+  if (!params_.toads) tail_ranks_.resize(frog_entries);
+  uint64_t next_table = 0;
   for (int t = 0; t <= n_; ++t)
     for (int f = 0; t + f <= n_; ++f) {
       if (params_.toads && (t != *params_.toads || f != *params_.frogs)) continue;
@@ -199,13 +215,16 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
       // each (t, f) once: its own tables of frog sets (their masks, tail ranks), or none
       int64_t table = -1;
       if (nb <= frog_table_limit) {
-        table = static_cast<int64_t>(frog_sets_.size());
+        table = static_cast<int64_t>(next_table);
+        uint64_t i = next_table;
         each_frog_set(f, nb, [&](uint64_t B) {
-          frog_sets_.push_back(static_cast<uint32_t>(B));
-          frog_tops_.push_back(static_cast<uint32_t>(B & ~(B >> 1)));
-          frog_bottoms_.push_back(static_cast<uint32_t>(B & ~(B << 1)));
-          if (!params_.toads) tail_ranks_.push_back(tail_rank(B));
+          frog_sets_[i] = static_cast<uint32_t>(B);
+          frog_tops_[i] = static_cast<uint32_t>(B & ~(B >> 1));
+          frog_bottoms_[i] = static_cast<uint32_t>(B & ~(B << 1));
+          if (!params_.toads) tail_ranks_[i] = tail_rank(B);
+          ++i;
         });
+        next_table = i;
       }
       for (int sum = hi; sum >= lo; --sum) {
         const uint64_t size = toad_sets_[t].count(sum) * nb;
@@ -218,6 +237,8 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
         }
       }
     }
+  if (tiers_.size() != tier_count || next_table != frog_entries)
+    throw std::logic_error("toads and frogs: the space's tables came out at another size than counted");
 }
 
 std::string Space::tier_name(TierId t) const {

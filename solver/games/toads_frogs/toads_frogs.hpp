@@ -65,6 +65,7 @@
 #include "solver/core/combinatorics.hpp"
 #include "solver/core/fixed_sum_sets.hpp"
 #include "solver/core/game.hpp"
+#include "solver/core/huge_pages.hpp"
 #include "solver/core/packed.hpp"
 #include "solver/core/record.hpp"
 
@@ -268,8 +269,8 @@ class Space {
   // reads both with one load; at 26 cells the largest rank, 208,959, needs 18 bits)
   static constexpr int kSumBits = 9;
   static_assert(kMaxLength * (kMaxLength - 1) / 2 < (1 << kSumBits));
-  std::vector<uint32_t> set_key_;
-  std::vector<uint32_t> sets_;        // toad masks grouped by (size, sum), in rank order
+  HugeVector<uint32_t> set_key_;
+  HugeVector<uint32_t> sets_;         // toad masks grouped by (size, sum), in rank order
   std::vector<uint64_t> set_start_;   // [t][sum] -> first entry of the group in sets_
   std::vector<Tier> tiers_;
   // The hot loop's frog sets: for each piece count (t, f) of the space with C(n - t, f) <= the
@@ -277,12 +278,12 @@ class Space {
   // another (a load where the colex successor took a dozen instructions): 4.8 MiB at 24 cells,
   // and as much again in each of the tables beside it (three with every piece count, two in a
   // space of one: no tail ranks)
-  std::vector<uint32_t> frog_sets_;
+  HugeVector<uint32_t> frog_sets_;
   // beside it, each set's frogs with no frog on the next ordinal above (B & ~(B >> 1): a toad
   // below can jump them) and below (B & ~(B << 1): they can move down): a scan loads the
   // one it reads, where it made it with three instructions a position
-  std::vector<uint32_t> frog_tops_, frog_bottoms_;
-  std::vector<uint32_t> tail_ranks_;  // beside frog_sets_ (every count): B's 2B + 1, ranked
+  HugeVector<uint32_t> frog_tops_, frog_bottoms_;
+  HugeVector<uint32_t> tail_ranks_;  // beside frog_sets_ (every count): B's 2B + 1, ranked
   uint64_t total_ = 0;
 };
 
