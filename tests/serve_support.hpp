@@ -1,13 +1,9 @@
 // What the server's tests share: a server started in this process on a free port, an HTTP
-// client for it, and a raw socket for requests no well-behaved client would send.
+// client for it, and a raw socket for requests no well-behaved client would send
+// (raw_socket.hpp).
 #pragma once
 
-#include <arpa/inet.h>
 #include <httplib.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <cctype>
 #include <chrono>
@@ -16,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "raw_socket.hpp"
 #include "support.hpp"
 #include "tools/server.hpp"
 
@@ -49,78 +46,6 @@ struct TestServer {
 
   std::unique_ptr<toadbase::tools::Server> server;
   int port = 0;
-};
-
-/// A connected TCP socket to 127.0.0.1:`port` (closed on destruction).
-class RawSocket {
- public:
-  explicit RawSocket(int port) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(static_cast<uint16_t>(port));
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof(a)) != 0) throw std::runtime_error("connect failed");
-  }
-  ~RawSocket() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  RawSocket(const RawSocket&) = delete;
-  RawSocket& operator=(const RawSocket&) = delete;
-  /// Sends everything it can (false once the server has closed the connection).
-  bool send(const std::string& bytes) {
-    size_t off = 0;
-    while (off < bytes.size()) {
-      const ssize_t n = ::send(fd_, bytes.data() + off, bytes.size() - off, MSG_NOSIGNAL);
-      if (n <= 0) return false;
-      off += static_cast<size_t>(n);
-    }
-    return true;
-  }
-  /// Reads until the server closes the connection or `ms` pass without a byte.
-  std::string read_all(int ms) {
-    std::string out;
-    char buf[65536];
-    for (;;) {
-      pollfd p{fd_, POLLIN, 0};
-      if (::poll(&p, 1, ms) <= 0) break;
-      const ssize_t n = ::recv(fd_, buf, sizeof(buf), 0);
-      if (n <= 0) break;
-      out.append(buf, static_cast<size_t>(n));
-    }
-    return out;
-  }
-  /// Reads one whole answer (headers, then Content-Length bytes of body), waiting at most
-  /// `ms` for each piece: for connections the server keeps open.
-  std::string read_response(int ms) {
-    std::string out;
-    char buf[65536];
-    for (;;) {
-      const size_t end = out.find("\r\n\r\n");
-      if (end != std::string::npos) {
-        size_t length = 0;
-        const size_t at = out.find("Content-Length: ");
-        if (at != std::string::npos && at < end) length = std::stoul(out.substr(at + 16));
-        if (out.size() >= end + 4 + length) return out;
-      }
-      pollfd p{fd_, POLLIN, 0};
-      if (::poll(&p, 1, ms) <= 0) return out;
-      const ssize_t n = ::recv(fd_, buf, sizeof(buf), 0);
-      if (n <= 0) return out;
-      out.append(buf, static_cast<size_t>(n));
-    }
-  }
-  /// Whether the server has closed the connection (waits up to `ms`).
-  bool closed_by_server(int ms) {
-    pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, ms) <= 0) return false;
-    char c;
-    return ::recv(fd_, &c, 1, MSG_PEEK) <= 0;
-  }
-  int fd() const { return fd_; }
-
- private:
-  int fd_ = -1;
 };
 
 /// Every byte but the unreserved ones percent-encoded (a query string's value).
