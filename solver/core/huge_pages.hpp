@@ -1,13 +1,13 @@
-// Large arrays on huge pages where the kernel allows them (transparent huge pages, "always"
+// Large tables on huge pages where the kernel allows them (transparent huge pages, "always"
 // or "madvise"): an array of 1 MiB or more is allocated 2 MiB-aligned, rounded up to whole
-// 2 MiB pages (an array of just over 1 MiB takes 2, one of 9 MiB takes 10), and
-// marked MADV_HUGEPAGE before its first touch, so its pages come 2 MiB at a time. A first
-// touch of fresh memory is a page fault a 4 KiB page; where faults are dear (a virtual
-// machine: about 5 us each measured here) a 24-cell space's 128 MiB of toad tables took 0.6 s
-// to fault in, and a solve's tier arrays about 4 % of its time. The tier scans also read
-// their children at random across whole tiers, which huge pages cover with far fewer TLB
-// entries.
-// Where the kernel has no huge pages the advice is ignored and the arrays are ordinary.
+// 2 MiB pages (an array of just over 1 MiB takes 2, one of 9 MiB takes 10), and marked
+// MADV_HUGEPAGE before its first touch, so its pages come 2 MiB at a time. A first touch of
+// fresh memory is a page fault a 4 KiB page; where faults are dear (a virtual machine: about
+// 5 us each measured here) a 24-cell space's 128 MiB of toad tables took 0.6 s to fault in.
+// For the tables a process makes once and keeps (a space's); not for a solve's tier arrays,
+// made and let go by the thousand: on huge pages a 22-cell solve took 1.04x the time and
+// 0.4 GiB more at its peak (results/FRONTIER.md). Where the kernel has no huge pages the
+// advice is ignored and the arrays are ordinary.
 #pragma once
 
 #include <sys/mman.h>
@@ -15,9 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <memory>
 #include <new>
-#include <type_traits>
 #include <vector>
 
 namespace toadbase {
@@ -58,19 +56,5 @@ struct HugePageAllocator {
 
 template <class T>
 using HugeVector = std::vector<T, HugePageAllocator<T>>;
-
-/// An uninitialised array of n trivial T (a tier's records: the pieces that write it touch
-/// its pages first), on huge pages when it is large.
-struct HugeDeleter {
-  void operator()(void* p) const noexcept { release_huge(p); }
-};
-template <class T>
-using HugeArray = std::unique_ptr<T[], HugeDeleter>;
-template <class T>
-HugeArray<T> make_huge_array(size_t n) {
-  static_assert(std::is_trivially_default_constructible_v<T> && std::is_trivially_destructible_v<T>);
-  if (n > SIZE_MAX / sizeof(T)) throw std::bad_array_new_length();
-  return HugeArray<T>(static_cast<T*>(allocate_huge(n * sizeof(T))));
-}
 
 }  // namespace toadbase

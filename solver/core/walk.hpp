@@ -40,7 +40,6 @@
 #include "solver/core/distribute.hpp"
 #include "solver/core/exchange.hpp"
 #include "solver/core/game.hpp"
-#include "solver/core/huge_pages.hpp"
 #include "solver/core/packed.hpp"
 #include "solver/core/transport.hpp"
 
@@ -237,13 +236,14 @@ class TierWalk {
 
   /// A tier's records in memory: an array made here, not initialised (its pieces, its tail or
   /// the records another rank sends write every record before any is read; zeroing it cost
-  /// a memset of every tier), or the records a fetch recovered, kept as they came; or packed,
-  /// and unpacked while pieces that read it run (`users`).
+  /// a memset of every tier; on huge pages, huge_pages.hpp, a 22-cell solve took 1.04x the
+  /// time and 0.4 GiB more at its peak), or the records a fetch recovered, kept as they
+  /// came; or packed, and unpacked while pieces that read it run (`users`).
   struct Held {
-    HugeArray<R> made;
+    std::unique_ptr<R[]> made;
     std::vector<R> fetched;
     PackedTier packed;
-    HugeArray<R> unpacked;
+    std::unique_ptr<R[]> unpacked;
     uint32_t users = 0;
     uint64_t size = 0;
     uint64_t counted = 0;  // bytes of it in the walk's count
@@ -255,7 +255,7 @@ class TierWalk {
 
   void allocate(TierId t) {
     if (held_[t].empty() && plan_.size[t] > 0) {
-      held_[t].made = make_huge_array<R>(plan_.size[t]);
+      held_[t].made.reset(new R[plan_.size[t]]);
       held_[t].size = plan_.size[t];
       count(held_[t], static_cast<int64_t>(held_[t].size * sizeof(R)));
     }
@@ -290,7 +290,7 @@ class TierWalk {
     std::lock_guard lock(locks_[t]);
     Held& h = held_[t];
     if (h.users++ == 0 && !h.raw() && !h.packed.empty()) {
-      h.unpacked = make_huge_array<R>(h.size);
+      h.unpacked.reset(new R[h.size]);
       count(h, static_cast<int64_t>(h.size * sizeof(R)));
       h.packed.unpack(reinterpret_cast<uint8_t*>(h.unpacked.get()));
     }
@@ -433,10 +433,10 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
   void solve_piece(const Piece& p) {
     const TierId t = p.tier;
     if (assemble_[t] && !dist_.split(t)) w_.allocate(t);
-    HugeArray<R> own;  // a piece of a tier no one here reads: its own array
+    std::unique_ptr<R[]> own;  // a piece of a tier no one here reads: its own array
     R* out = w_.held_[t].data();
     if (!assemble_[t]) {
-      own = make_huge_array<R>(plan_.size[t]);  // not initialised: only the piece's pages are touched
+      own.reset(new R[plan_.size[t]]);  // not initialised: only the piece's pages are touched
       out = own.get();
       w_.add_bytes(static_cast<int64_t>((p.hi - p.lo) * sizeof(R)));
     }
