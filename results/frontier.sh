@@ -42,6 +42,17 @@
 #                                              the budget's solve alone, its database kept as
 #                                              the length's, for a length too long to pair)
 #   results/frontier.sh sample LENGTH N        verify --sample N of the kept database of LENGTH
+#   results/frontier.sh startup LENGTH [REPEATS]  what a command pays before its work: the wall
+#                                              time of a one-position query of the kept
+#                                              database of LENGTH and of solve --plan 1 (each
+#                                              makes the space), REPEATS times (default 7);
+#                                              OLD_BIN=path: that binary too, alternated with
+#                                              build/toadbase (the order reversed every other
+#                                              repeat)
+#   results/frontier.sh ab LENGTH [REPEATS]    OLD_BIN=path: a solve of every board of LENGTH
+#                                              by that binary and by build/toadbase, alternated
+#                                              REPEATS times (default 2; the order reversed every
+#                                              other repeat): wall time, peak RSS, digest
 #   results/frontier.sh summary LENGTH         the summary of the kept database of LENGTH
 #                                              (NO_CENSUS=1: the starts alone)
 #   results/frontier.sh table                  only remake results/FRONTIER.md
@@ -222,6 +233,50 @@ case $mode in
       "$verified" "$length" "$n" "$(nproc)" "$run_id" "$machine" "$t0" "$t1" >> "$out"
     tail -1 "$out"
     ;;
+  startup)
+    length=${2:?usage: results/frontier.sh startup LENGTH [REPEATS]}
+    [ -d "$dir/tf$length" ] || { echo "no database of length $length in $dir: results/frontier.sh solve $length first" >&2; exit 1; }
+    t=$(((length + 1) / 3))
+    start="1_$(printf 'T%.0s' $(seq 1 $t))$(printf -- '-%.0s' $(seq 1 $((length - 2 * t))))$(printf 'F%.0s' $(seq 1 $t))"
+    bins=("$bin")
+    [ -n "${OLD_BIN:-}" ] && bins=("${OLD_BIN}" "$bin")
+    # time one command: its wall seconds and peak RSS (KiB) into $dir/startup.out
+    timed() {
+      /usr/bin/time -f "%e %M" -o "$dir/startup.out" "$@" > /dev/null
+    }
+    for r in $(seq 1 "${3:-7}"); do
+      order=("${bins[@]}")
+      [ $((r % 2)) = 0 ] && [ ${#bins[@]} = 2 ] && order=("${bins[1]}" "${bins[0]}")
+      for b in "${order[@]}"; do
+        commit=$("$b" --version | sed -n 's/.*(commit \([0-9a-f]*\).*/\1/p')
+        timed "$b" query --db "$dir/tf$length" "$start"
+        read -r qs qrss < "$dir/startup.out"
+        timed "$b" solve toads-frogs --length "$length" --db "$dir/startup-plan-only" --plan 1 --memory 1T
+        read -r ps prss < "$dir/startup.out"
+        python3 -c 'import json,sys; a=sys.argv; print(json.dumps({"kind": "startup", "length": int(a[1]), "repeat": int(a[2]), "binary": a[3], "commit": a[4], "position": a[5], "query_seconds": float(a[6]), "query_rss_kb": int(a[7]), "plan_seconds": float(a[8]), "plan_rss_kb": int(a[9]), "run": a[10], "machine": a[11]}))' \
+          "$length" "$r" "$([ "$b" = "$bin" ] && echo new || echo old)" "$commit" "$start" "$qs" "$qrss" "$ps" "$prss" "$run_id" "$machine" >> "$out"
+        tail -1 "$out"
+      done
+    done
+    ;;
+  ab)
+    length=${2:?usage: OLD_BIN=path results/frontier.sh ab LENGTH [REPEATS]}
+    [ -x "${OLD_BIN:-}" ] || { echo "OLD_BIN must name the binary to compare with" >&2; exit 2; }
+    for r in $(seq 1 "${3:-2}"); do
+      order=("$OLD_BIN" "$bin")
+      [ $((r % 2)) = 0 ] && order=("$bin" "$OLD_BIN")
+      for b in "${order[@]}"; do
+        rm -rf "$dir/ab$length"
+        commit=$("$b" --version | sed -n 's/.*(commit \([0-9a-f]*\).*/\1/p')
+        /usr/bin/time -v -o "$dir/time-ab$length" "$b" solve toads-frogs --length "$length" --db "$dir/ab$length" --quiet --json > "$dir/ab$length.json"
+        python3 -c 'import json,sys; a=sys.argv; d=json.load(open(a[1])); print(json.dumps({"kind": "ab", "length": int(a[2]), "repeat": int(a[3]), "binary": a[4], "commit": a[5], "wall_seconds": float(a[6]), "peak_rss_kb": int(a[7]), "seconds": d["seconds"], "digest": d["digest"], "positions": d["positions"], "run": a[8], "machine": a[9]}))' \
+          "$dir/ab$length.json" "$length" "$r" "$([ "$b" = "$bin" ] && echo new || echo old)" "$commit" \
+          "$(wall_of "$dir/time-ab$length")" "$(rss_of "$dir/time-ab$length")" "$run_id" "$machine" >> "$out"
+        tail -1 "$out"
+      done
+    done
+    rm -rf "$dir/ab$length"
+    ;;
   summary)
     length=${2:?usage: results/frontier.sh summary LENGTH}
     PYTHONPATH=build/python /usr/bin/python3 results/frontier_checks.py --summary "$dir/tf$length" \
@@ -229,6 +284,6 @@ case $mode in
     echo "length $length: summarized"
     ;;
   table) ;;
-  *) echo "usage: results/frontier.sh [solve LENGTH [ARGS] | resume LENGTH SECONDS [ARGS] | checks A B [COUNT] | small [MAX] | summary LENGTH | verify LENGTH [REPEATS] | threads LENGTH [REPEATS] | ceiling LENGTH [REPEATS] | budget LENGTH SIZE [REPEATS] | sample LENGTH N | table]" >&2; exit 2 ;;
+  *) echo "usage: results/frontier.sh [solve LENGTH [ARGS] | resume LENGTH SECONDS [ARGS] | checks A B [COUNT] | small [MAX] | summary LENGTH | verify LENGTH [REPEATS] | threads LENGTH [REPEATS] | ceiling LENGTH [REPEATS] | budget LENGTH SIZE [REPEATS] | sample LENGTH N | startup LENGTH [REPEATS] | ab LENGTH [REPEATS] | table]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 results/make_frontier.py

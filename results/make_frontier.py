@@ -340,6 +340,64 @@ def budget_section(rows):
     return lines
 
 
+def ab_section(rows):
+    """An older binary against the build on the same solve, alternated (frontier.sh ab)."""
+    by = {}
+    for r in rows:
+        if r.get("kind") == "ab":
+            by.setdefault((r["length"], r["run"]), {}).setdefault(r["binary"], []).append(r)
+    if not by:
+        return []
+    lines = ["## A change against the binary before it", "",
+             "`OLD_BIN=... results/frontier.sh ab LENGTH` solves every board of the length with an older binary and "
+             "with the build, alternated (the order reversed every other repeat): wall time and peak RSS by "
+             "`/usr/bin/time -v` (medians of the repeats).", "",
+             "| length | run | binary | commit | wall | peak RSS | repeats | wall / old | digests |",
+             "|---:|---|---|---|---:|---:|---:|---:|---|"]
+    for (length, run), bins in sorted(by.items()):
+        old = statistics.median(x["wall_seconds"] for x in bins["old"]) if "old" in bins else None
+        for b in ("old", "new"):
+            if b not in bins:
+                continue
+            rs = bins[b]
+            w = statistics.median(x["wall_seconds"] for x in rs)
+            lines.append("| %d | %s | %s | `%s` | %s | %.2f GiB | %d | %s | %s |" % (
+                length, run, b, rs[0]["commit"], minutes(w), gib(statistics.median(x["peak_rss_kb"] for x in rs)),
+                len(rs), "%.2fx" % (w / old) if old and b == "new" else "",
+                ", ".join("`%s`" % d for d in sorted({x["digest"] for x in rs}))))
+    return lines
+
+
+def startup_section(rows):
+    """What a command pays before its work (the space made, the database opened): the wall time
+    of a one-position query and of `solve --plan 1`, by run, binary and length (medians)."""
+    by = {}
+    for r in rows:
+        if r.get("kind") == "startup":
+            by.setdefault((r["length"], r["run"]), {}).setdefault(r["binary"], []).append(r)
+    if not by:
+        return []
+    lines = ["## What a command pays before its work", "",
+             "`results/frontier.sh startup LENGTH` times a query of one position (the standard start) of the kept "
+             "database and `solve --plan 1` of the same length, each a fresh process that makes the space's tables "
+             "first (wall time and peak RSS by `/usr/bin/time`, medians of the repeats). With `OLD_BIN` it alternates "
+             "an older binary with the build, the order reversed every other repeat: its rows say *old*.", "",
+             "| length | run | binary | commit | query | query peak RSS | `--plan 1` | repeats | query / old |",
+             "|---:|---|---|---|---:|---:|---:|---:|---:|"]
+    for (length, run), bins in sorted(by.items()):
+        old = statistics.median(x["query_seconds"] for x in bins["old"]) if "old" in bins else None
+        for b in ("old", "new"):
+            if b not in bins:
+                continue
+            rs = bins[b]
+            q = statistics.median(x["query_seconds"] for x in rs)
+            lines.append("| %d | %s | %s | `%s` | %.2f s | %.0f MiB | %.2f s | %d | %s |" % (
+                length, run, b, rs[0]["commit"], q, statistics.median(x["query_rss_kb"] for x in rs) / 1024,
+                statistics.median(x["plan_seconds"] for x in rs), len(rs),
+                "%.2fx" % (q / old) if old and b == "new" else ""))
+    return lines
+
+
 def census_section(summ):
     lines = ["## What the solves show", "",
              "### Outcome classes and the longest games, by length", "",
@@ -491,6 +549,9 @@ def main():
     budget = budget_section(rows)
     if budget:
         lines += [""] + budget
+    for section in (ab_section(rows), startup_section(rows)):
+        if section:
+            lines += [""] + section
     lines += [""] + census_section(summ)
     lines += plots(summ)
     lines += starts_section(summ)
