@@ -340,62 +340,56 @@ def budget_section(rows):
     return lines
 
 
-def ab_section(rows):
-    """An older binary against the build on the same solve, alternated (frontier.sh ab)."""
+def old_against_new(rows, kind, key, cells):
+    """Rows of `kind` by (length, run), old binary first then the build: each row's cells
+    (`cells(length, run, binary, its rows, median of key)`) and the ratio of key's medians,
+    new over old, at its end."""
     by = {}
     for r in rows:
-        if r.get("kind") == "ab":
+        if r.get("kind") == kind:
             by.setdefault((r["length"], r["run"]), {}).setdefault(r["binary"], []).append(r)
-    if not by:
-        return []
-    lines = ["## A change against the binary before it", "",
-             "`OLD_BIN=... results/frontier.sh ab LENGTH` solves every board of the length with an older binary and "
-             "with the build, alternated (the order reversed every other repeat): wall time and peak RSS by "
-             "`/usr/bin/time -v` (medians of the repeats).", "",
-             "| length | run | binary | commit | wall | peak RSS | repeats | wall / old | digests |",
-             "|---:|---|---|---|---:|---:|---:|---:|---|"]
+    lines = []
     for (length, run), bins in sorted(by.items()):
-        old = statistics.median(x["wall_seconds"] for x in bins["old"]) if "old" in bins else None
+        medians = {b: statistics.median(x[key] for x in rs) for b, rs in bins.items()}
         for b in ("old", "new"):
-            if b not in bins:
-                continue
-            rs = bins[b]
-            w = statistics.median(x["wall_seconds"] for x in rs)
-            lines.append("| %d | %s | %s | `%s` | %s | %.2f GiB | %d | %s | %s |" % (
-                length, run, b, rs[0]["commit"], minutes(w), gib(statistics.median(x["peak_rss_kb"] for x in rs)),
-                len(rs), "%.2fx" % (w / old) if old and b == "new" else "",
-                ", ".join("`%s`" % d for d in sorted({x["digest"] for x in rs}))))
+            if b in bins:
+                ratio = "%.2fx" % (medians["new"] / medians["old"]) if b == "new" and "old" in medians else ""
+                lines.append("| " + " | ".join(cells(length, run, b, bins[b], medians[b]) + [ratio]) + " |")
     return lines
+
+
+def ab_section(rows):
+    """An older binary against the build on the same solve, alternated (frontier.sh ab)."""
+    body = old_against_new(rows, "ab", "wall_seconds", lambda length, run, b, rs, w: [
+        str(length), run, b, "`%s`" % rs[0]["commit"], minutes(w),
+        "%.2f GiB" % gib(statistics.median(x["peak_rss_kb"] for x in rs)), str(len(rs)),
+        ", ".join("`%s`" % d for d in sorted({x["digest"] for x in rs}))])
+    if not body:
+        return []
+    return ["## A change against the binary before it", "",
+            "`OLD_BIN=... results/frontier.sh ab LENGTH` solves every board of the length with an older binary and "
+            "with the build, alternated (the order reversed every other repeat): wall time and peak RSS by "
+            "`/usr/bin/time -v` (medians of the repeats).", "",
+            "| length | run | binary | commit | wall | peak RSS | repeats | digests | wall / old |",
+            "|---:|---|---|---|---:|---:|---:|---|---:|"] + body
 
 
 def startup_section(rows):
     """What a command pays before its work (the space made, the database opened): the wall time
     of a one-position query and of `solve --plan 1`, by run, binary and length (medians)."""
-    by = {}
-    for r in rows:
-        if r.get("kind") == "startup":
-            by.setdefault((r["length"], r["run"]), {}).setdefault(r["binary"], []).append(r)
-    if not by:
+    body = old_against_new(rows, "startup", "query_seconds", lambda length, run, b, rs, q: [
+        str(length), run, b, "`%s`" % rs[0]["commit"], "%.2f s" % q,
+        "%.0f MiB" % (statistics.median(x["query_rss_kb"] for x in rs) / 1024),
+        "%.2f s" % statistics.median(x["plan_seconds"] for x in rs), str(len(rs))])
+    if not body:
         return []
-    lines = ["## What a command pays before its work", "",
-             "`results/frontier.sh startup LENGTH` times a query of one position (the standard start) of the kept "
-             "database and `solve --plan 1` of the same length, each a fresh process that makes the space's tables "
-             "first (wall time and peak RSS by `/usr/bin/time`, medians of the repeats). With `OLD_BIN` it alternates "
-             "an older binary with the build, the order reversed every other repeat: its rows say *old*.", "",
-             "| length | run | binary | commit | query | query peak RSS | `--plan 1` | repeats | query / old |",
-             "|---:|---|---|---|---:|---:|---:|---:|---:|"]
-    for (length, run), bins in sorted(by.items()):
-        old = statistics.median(x["query_seconds"] for x in bins["old"]) if "old" in bins else None
-        for b in ("old", "new"):
-            if b not in bins:
-                continue
-            rs = bins[b]
-            q = statistics.median(x["query_seconds"] for x in rs)
-            lines.append("| %d | %s | %s | `%s` | %.2f s | %.0f MiB | %.2f s | %d | %s |" % (
-                length, run, b, rs[0]["commit"], q, statistics.median(x["query_rss_kb"] for x in rs) / 1024,
-                statistics.median(x["plan_seconds"] for x in rs), len(rs),
-                "%.2fx" % (q / old) if old and b == "new" else ""))
-    return lines
+    return ["## What a command pays before its work", "",
+            "`results/frontier.sh startup LENGTH` times a query of one position (the standard start) of the kept "
+            "database and `solve --plan 1` of the same length, each a fresh process that makes the space's tables "
+            "first (wall time and peak RSS by `/usr/bin/time`, medians of the repeats). With `OLD_BIN` it alternates "
+            "an older binary with the build, the order reversed every other repeat: its rows say *old*.", "",
+            "| length | run | binary | commit | query | query peak RSS | `--plan 1` | repeats | query / old |",
+            "|---:|---|---|---|---:|---:|---:|---:|---:|"] + body
 
 
 def census_section(summ):
