@@ -64,7 +64,7 @@ inline uint32_t next_loopback_source() {
 
 struct RawSocketOptions {
   uint32_t source = 0;   // a loopback address to connect from (host order); 0: 127.0.0.1, as the system picks
-  int timeout_ms = -1;   // the connect's limit and each send's and recv's (-1: none)
+  int timeout_ms = -1;   // the connect's limit and each send's and recv's, above 0 (-1: none)
 };
 
 /// A connected TCP socket to 127.0.0.1:`port` (closed on destruction). Throws
@@ -72,6 +72,8 @@ struct RawSocketOptions {
 class RawSocket {
  public:
   explicit RawSocket(int port, RawSocketOptions o = {}) {
+    // 0 would be no limit to the socket's timeouts and an instant one to the connect's
+    if (o.timeout_ms == 0 || o.timeout_ms < -1) throw std::invalid_argument("RawSocket: a timeout above 0 ms, or -1");
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
     if (fd_ < 0) fail("socket");
     if (o.timeout_ms >= 0) {
@@ -115,8 +117,7 @@ class RawSocket {
     std::string out;
     char buf[65536];
     for (;;) {
-      pollfd p{fd_, POLLIN, 0};
-      if (::poll(&p, 1, ms) <= 0) break;
+      if (!readable(ms)) break;
       const ssize_t n = ::recv(fd_, buf, sizeof(buf), 0);
       if (n <= 0) break;
       out.append(buf, static_cast<size_t>(n));
@@ -136,8 +137,7 @@ class RawSocket {
         if (at != std::string::npos && at < end) length = std::stoul(out.substr(at + 16));
         if (out.size() >= end + 4 + length) return out;
       }
-      pollfd p{fd_, POLLIN, 0};
-      if (::poll(&p, 1, ms) <= 0) return out;
+      if (!readable(ms)) return out;
       const ssize_t n = ::recv(fd_, buf, sizeof(buf), 0);
       if (n <= 0) return out;
       out.append(buf, static_cast<size_t>(n));
@@ -145,16 +145,30 @@ class RawSocket {
   }
   /// Whether the server has closed the connection (waits up to `ms`).
   bool closed_by_server(int ms) {
-    pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, ms) <= 0) return false;
+    if (!readable(ms)) return false;
     char c;
     return ::recv(fd_, &c, 1, MSG_PEEK) <= 0;
   }
   int fd() const { return fd_; }
 
  private:
+  // whether a byte (or the server's close) arrives within `ms` (-1: no limit), waited out
+  // across signals (libFuzzer's timer) until `ms` from the start
+  bool readable(int ms) const {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    pollfd p{fd_, POLLIN, 0};
+    for (int wait = ms;;) {
+      const int n = ::poll(&p, 1, wait);
+      if (n >= 0 || errno != EINTR) return n > 0;
+      if (ms < 0) continue;
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return false;
+      wait = static_cast<int>(left.count());
+    }
+  }
   [[noreturn]] void fail(const char* step) {
-    const std::string why = std::string("a connection to the server (") + step + ": " + std::strerror(errno) + ")";
+    const int err = errno;
+    const std::string why = std::string("a connection to the server (") + step + ": " + std::strerror(err) + ")";
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
     throw std::runtime_error(why);

@@ -55,8 +55,8 @@ class FixedSumSets {
     const size_t stride = nhigh_ + 1;
     for (uint64_t H = 0; H < nhigh_; ++H) {
       const int pop = std::popcount(H), j = k_ - pop, high_sum = pop * h_ + bit_sum(H);
-      uint32_t* p = &prefix_[H];
-      for (int s = min_sum_; s <= max_sum_; ++s, p += stride) {
+      for (int s = min_sum_; s <= max_sum_; ++s) {
+        uint32_t* p = &prefix_[static_cast<size_t>(s - min_sum_) * stride + H];
         const int t = s - high_sum;
         const bool fits = j >= 0 && j <= h_ && t >= 0 && t <= low_sum_max_;
         p[1] = p[0] + (fits ? group_start_[group(j, t) + 1] - group_start_[group(j, t)] : 0);

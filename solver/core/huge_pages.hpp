@@ -30,6 +30,7 @@ inline void* allocate_huge(size_t bytes) {
     if (void* p = std::malloc(bytes ? bytes : 1)) return p;
     throw std::bad_alloc();
   }
+  if (bytes > SIZE_MAX - kHugePage) throw std::bad_alloc();
   const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
   void* p = std::aligned_alloc(kHugePage, rounded);
   if (!p) throw std::bad_alloc();
