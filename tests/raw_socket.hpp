@@ -19,28 +19,36 @@
 
 namespace tbtest {
 
-/// connect(), waited out when a signal interrupts it (libFuzzer's timer can) or a send
-/// timeout ends it still in progress, until `limit_ms` from the start (-1: no limit): 0, or
-/// -1 with errno set (ETIMEDOUT past the limit).
-inline int connect_within(int fd, const sockaddr_in& to, int limit_ms) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limit_ms);
-  if (::connect(fd, reinterpret_cast<const sockaddr*>(&to), sizeof to) == 0) return 0;
-  if (errno != EINTR && errno != EINPROGRESS) return -1;
-  pollfd p{fd, POLLOUT, 0};
+/// poll() for `events` on fd, waited out across signals (libFuzzer's timer can interrupt it)
+/// until `limit_ms` after `start` (-1: no limit): above 0 ready, 0 past the limit, -1 an error
+/// (errno set).
+inline int poll_until(int fd, short events, int limit_ms, std::chrono::steady_clock::time_point start) {
+  pollfd p{fd, events, 0};
   for (;;) {
     int wait = -1;
     if (limit_ms >= 0) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          start + std::chrono::milliseconds(limit_ms) - std::chrono::steady_clock::now());
       wait = left.count() > 0 ? static_cast<int>(left.count()) : 0;
     }
-    const int n = wait != 0 ? ::poll(&p, 1, wait) : 0;
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return -1;
-    if (n == 0) {
-      errno = ETIMEDOUT;
-      return -1;
-    }
-    break;
+    const int n = ::poll(&p, 1, wait);
+    if (n >= 0 || errno != EINTR) return n;
+    if (wait == 0) return 0;
+  }
+}
+
+/// connect(), waited out when a signal interrupts it or a send timeout ends it still in
+/// progress, until `limit_ms` from the start (-1: no limit): 0, or -1 with errno set
+/// (ETIMEDOUT past the limit).
+inline int connect_within(int fd, const sockaddr_in& to, int limit_ms) {
+  const auto start = std::chrono::steady_clock::now();
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&to), sizeof to) == 0) return 0;
+  if (errno != EINTR && errno != EINPROGRESS) return -1;
+  const int n = poll_until(fd, POLLOUT, limit_ms, start);
+  if (n < 0) return -1;
+  if (n == 0) {
+    errno = ETIMEDOUT;
+    return -1;
   }
   int err = 0;
   socklen_t len = sizeof err;
@@ -152,20 +160,8 @@ class RawSocket {
   int fd() const { return fd_; }
 
  private:
-  // whether a byte (or the server's close) arrives within `ms` (-1: no limit), waited out
-  // across signals (libFuzzer's timer) until `ms` from the start
-  bool readable(int ms) const {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-    pollfd p{fd_, POLLIN, 0};
-    for (int wait = ms;;) {
-      const int n = ::poll(&p, 1, wait);
-      if (n >= 0 || errno != EINTR) return n > 0;
-      if (ms < 0) continue;
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return false;
-      wait = static_cast<int>(left.count());
-    }
-  }
+  // whether a byte (or the server's close) arrives within `ms` (-1: no limit)
+  bool readable(int ms) const { return poll_until(fd_, POLLIN, ms, std::chrono::steady_clock::now()) > 0; }
   [[noreturn]] void fail(const char* step) {
     const int err = errno;
     const std::string why = std::string("a connection to the server (") + step + ": " + std::strerror(err) + ")";
