@@ -184,6 +184,9 @@ Database::~Database() {
       } catch (...) {
       }
     }
+    // the writer's thread stopped first: a group it is writing is ingested (or fails) whole
+    // while the database is still open
+    writer_.reset();
     // no FlushWAL(true) here: every write to the log was synced when it was made (write()),
     // and after one failed RocksDB 7.8 asserts in its sync of the log it failed on
     // (WritableFileWriter's sync_without_flush_called_) instead of returning the error

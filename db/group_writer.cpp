@@ -4,6 +4,7 @@
 #include <rocksdb/sst_file_writer.h>
 
 #include <algorithm>
+#include <exception>
 #include <filesystem>
 
 #include "db/errors.hpp"
@@ -11,25 +12,54 @@
 
 namespace toadbase::db {
 
+GroupWriter::~GroupWriter() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
 void GroupWriter::add(KeyValues kvs) {
   std::unique_lock lock(mu_);
-  for (auto& kv : kvs) {
+  for (auto& kv : kvs) {  // pending first: a tier committed stays readable whatever follows
     pending_bytes_ += kv.second.size() + 64;
     pending_.push_back(std::move(kv));
   }
-  if (pending_bytes_ >= kGroupBytes ||
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() >= kGroupSeconds) {
-    auto [group, number] = take();
-    lock.unlock();
-    ingest(group, number);
-  }
+  failed_here(lock);
+  if (pending_bytes_ < kGroupBytes &&
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() < kGroupSeconds)
+    return;
+  idle_.wait(lock, [this] { return !busy_ || !failure_.empty(); });
+  failed_here(lock);
+  if (pending_.empty()) return;  // another adder handed it over meanwhile
+  auto [group, number] = take();
+  sort_unique(group);  // sorted here: pending() reads the group while it is written
+  writing_ = std::move(group);
+  writing_number_ = number;
+  busy_ = true;
+  if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+  lock.unlock();
+  wake_.notify_one();
 }
 
 void GroupWriter::flush() {
   std::unique_lock lock(mu_);
-  auto [group, number] = take();
+  idle_.wait(lock, [this] { return !busy_; });
+  auto [group, number] = take();  // with any group that failed: written again
   lock.unlock();
-  ingest(group, number);
+  sort_unique(group);
+  try {
+    write(group, number);
+  } catch (const std::exception& e) {
+    lock.lock();
+    give_back(group);
+    if (failure_.empty()) failure_ = e.what();
+    throw;
+  }
+  lock.lock();
+  failure_.clear();  // everything committed is written
 }
 
 bool GroupWriter::pending(const std::string& key, std::string* value) const {
@@ -39,6 +69,13 @@ bool GroupWriter::pending(const std::string& key, std::string* value) const {
       *value = it->second;
       return true;
     }
+  }
+  // the group being written: read only, by the writer too, until it is ingested
+  const auto it = std::lower_bound(writing_.begin(), writing_.end(), key,
+                                   [](const auto& kv, const std::string& k) { return kv.first < k; });
+  if (it != writing_.end() && it->first == key) {
+    *value = it->second;
+    return true;
   }
   return false;
 }
@@ -51,21 +88,43 @@ std::pair<GroupWriter::KeyValues, uint64_t> GroupWriter::take() {
   return {std::move(group), written_++};
 }
 
-void GroupWriter::ingest(KeyValues& group, uint64_t number) {
-  try {
-    write(group, number);
-  } catch (...) {
-    std::lock_guard lock(mu_);
-    for (auto& kv : group) {
-      pending_bytes_ += kv.second.size() + 64;
-      pending_.push_back(std::move(kv));
+void GroupWriter::failed_here(std::unique_lock<std::mutex>&) const {
+  if (!failure_.empty()) throw DbError(failure_);
+}
+
+void GroupWriter::give_back(KeyValues& group) {
+  // older than anything added since: first, so that a tier committed again still wins
+  for (const auto& kv : group) pending_bytes_ += kv.second.size() + 64;
+  pending_.insert(pending_.begin(), std::make_move_iterator(group.begin()), std::make_move_iterator(group.end()));
+  group.clear();
+}
+
+void GroupWriter::run() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    wake_.wait(lock, [this] { return busy_ || stop_; });
+    if (!busy_) return;  // stopped, nothing to write
+    lock.unlock();
+    std::string error;
+    try {
+      write(writing_, writing_number_);
+    } catch (const std::exception& e) {
+      error = e.what();
+    } catch (...) {
+      error = "writing tiers to " + dir_ + ": an unknown error";
     }
-    throw;
+    lock.lock();
+    if (!error.empty()) {
+      if (failure_.empty()) failure_ = error;
+      give_back(writing_);
+    }
+    writing_.clear();
+    busy_ = false;
+    idle_.notify_all();
   }
 }
 
-void GroupWriter::write(KeyValues& group, uint64_t number) {
-  if (group.empty()) return;
+void GroupWriter::sort_unique(KeyValues& group) {
   std::stable_sort(group.begin(), group.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   // a tier committed again in the same group: its later records win
   KeyValues unique;
@@ -75,6 +134,10 @@ void GroupWriter::write(KeyValues& group, uint64_t number) {
     else unique.push_back(std::move(kv));
   }
   group.swap(unique);
+}
+
+void GroupWriter::write(const KeyValues& group, uint64_t number) {
+  if (group.empty()) return;
   // the table: its keys and values, and no more than 64 bytes beside each (block trailers,
   // index entries, lengths) and the margin (its properties and footer, the MANIFEST record)
   uint64_t bytes = 0;

@@ -337,6 +337,49 @@ TEST_CASE("a group that cannot be written stays pending: its tiers stay readable
   CHECK(d->load<Record>(2) == recs[2]);
 }
 
+TEST_CASE("a group the writer's thread cannot write: the next commit throws its error, every tier committed stays "
+          "readable, and a flush writes them once it can",
+          "[db]") {
+  TempDir dir("db-writer-fails");
+  const auto recs = sample_records(7);
+  const fs::path path = dir / "db";
+  {
+    auto d = Database::open_for_solve(path, kId, kTiers, 3);
+    // directories where the groups' SST files would go: creating one fails (even as root)
+    for (int i = 0; i < 8; ++i) fs::create_directory(path / ("ingest-" + std::to_string(i) + ".sst.tmp"));
+    d->commit(0, recs[0]);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // the group is due (kGroupSeconds)
+    d->commit(2, recs[2]);  // hands tiers 0 and 2 to the writer's thread, which fails
+    std::string error;
+    int commits = 0;
+    for (const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+         error.empty() && std::chrono::steady_clock::now() < until; ++commits) {
+      try {
+        d->commit(3, recs[3]);
+      } catch (const DbError& e) {
+        error = e.what();
+      }
+      if (error.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    INFO("commits of tier 3 until one threw: " << commits);
+    CHECK_THAT(error, Contains("writing tiers to") && Contains(path.string()));
+    for (TierId t : {TierId{0}, TierId{2}, TierId{3}}) {
+      REQUIRE(d->has_tier(t));
+      CHECK(d->load<Record>(t) == recs[t]);
+    }
+    CHECK_THROWS_AS(d->flush(), DbError);  // the directories are still there
+    CHECK_THROWS_AS(d->commit(1, recs[1]), DbError);  // the error stays until a flush writes it all
+    CHECK(d->load<Record>(1) == recs[1]);
+    for (int i = 0; i < 8; ++i) fs::remove(path / ("ingest-" + std::to_string(i) + ".sst.tmp"));
+    d->flush();
+    d->commit(5, recs[5], 0);  // the error is gone with it
+    d->flush();
+  }
+  auto d = Database::open_read_only(path);
+  for (TierId t : {TierId{0}, TierId{1}, TierId{2}, TierId{3}}) CHECK(d->load<Record>(t) == recs[t]);
+  CHECK(d->has_tier(5));
+}
+
 TEST_CASE("a committed tier reads back before its group is written", "[db]") {
   // has_tier() says yes as soon as commit_tier returns, so read_tier must work too
   TempDir dir("db-pending");
