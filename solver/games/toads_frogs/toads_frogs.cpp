@@ -190,13 +190,15 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
     set_key_[mask] = static_cast<uint32_t>(r << kSumBits | static_cast<uint32_t>(sum));
     sets_[set_start_[t * S + sum] + r] = mask;
   }
+  // the counts of toads and frogs the space holds: every one, or the one it is given
+  const auto in_space = [this](int t, int f) { return !params_.toads || (t == *params_.toads && f == *params_.frogs); };
   // the tables' sizes first: each made once at its size (grown a set at a time they were
   // copied as they grew, and their pages touched twice: most of the space's making, which a
   // query pays too)
   uint64_t frog_entries = 0, tier_count = 0;
   for (int t = 0; t <= n_; ++t)
     for (int f = 0; t + f <= n_; ++f)
-      if (!params_.toads || (t == *params_.toads && f == *params_.frogs)) {
+      if (in_space(t, f)) {
         tier_count += 2 * static_cast<uint64_t>(t * (n_ - t) + 1);  // sums t(t-1)/2 .. t(2n-t-1)/2, two turns
         if (const uint64_t nb = binomial(n_ - t, f); nb <= frog_table_limit) frog_entries += nb;
       }
@@ -208,7 +210,7 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
   uint64_t next_table = 0;
   for (int t = 0; t <= n_; ++t)
     for (int f = 0; t + f <= n_; ++f) {
-      if (params_.toads && (t != *params_.toads || f != *params_.frogs)) continue;
+      if (!in_space(t, f)) continue;
       const int lo = t * (t - 1) / 2, hi = t * (2 * n_ - t - 1) / 2;
       const uint64_t nb = binomial(n_ - t, f);
       counts_[t][f] = {static_cast<int64_t>(tiers_.size()) + 2 * hi, nb};
