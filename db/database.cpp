@@ -176,9 +176,9 @@ Database::Database() = default;
 
 Database::~Database() {
   if (db_ && !read_only_) {
-    // after a failed write (a full disk) the pending group is lost as after a crash: the next
-    // solve resumes from what was ingested
-    if (!write_failed_) {
+    // after a failed write (a full disk; here, or on the group writer's thread) the pending
+    // group is lost as after a crash: the next solve resumes from what was ingested
+    if (!write_failed_ && !(writer_ && writer_->failed())) {
       try {
         flush();
       } catch (...) {
@@ -1170,6 +1170,10 @@ uint64_t Database::digest() const {
 
 void Database::finish(const std::vector<TierInfo>& tiers) {
   if (tiers.size() != tier_meta_.size()) throw DbError("finish: tier count mismatch");
+  if (writer_ && writer_->failed()) {  // a group written after the last commit failed: as if it had thrown
+    write_failed_ = true;
+    writer_->throw_failure();
+  }
   flush();
   uint64_t stored = 0, positions = 0, table = 0;
   std::vector<TierMeta> meta(tier_count());

@@ -6,11 +6,27 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <iterator>
+#include <numeric>
 
 #include "db/errors.hpp"
 #include "db/rocks.hpp"
 
 namespace toadbase::db {
+
+namespace {
+
+std::string message_of(std::exception_ptr e, const std::string& dir) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& x) {
+    return x.what();
+  } catch (...) {
+    return "writing tiers to " + dir + ": an unknown error";
+  }
+}
+
+}  // namespace
 
 GroupWriter::~GroupWriter() {
   {
@@ -21,25 +37,25 @@ GroupWriter::~GroupWriter() {
   if (thread_.joinable()) thread_.join();
 }
 
+bool GroupWriter::due() const {
+  return pending_bytes_ >= kGroupBytes ||
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() >= kGroupSeconds;
+}
+
 void GroupWriter::add(KeyValues kvs) {
   std::unique_lock lock(mu_);
   for (auto& kv : kvs) {  // pending first: a tier committed stays readable whatever follows
     pending_bytes_ += kv.second.size() + 64;
     pending_.push_back(std::move(kv));
   }
-  failed_here(lock);
-  if (pending_bytes_ < kGroupBytes &&
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() < kGroupSeconds)
-    return;
+  failed_here();
+  if (!due()) return;
   idle_.wait(lock, [this] { return !busy_ || !failure_.empty(); });
-  failed_here(lock);
-  if (pending_.empty()) return;  // another adder handed it over meanwhile
-  auto [group, number] = take();
-  sort_unique(group);  // sorted here: pending() reads the group while it is written
-  writing_ = std::move(group);
-  writing_number_ = number;
-  busy_ = true;
-  if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+  failed_here();
+  if (!due()) return;  // another committer handed the group over meanwhile
+  if (!thread_.joinable()) thread_ = std::thread([this] { run(); });  // before the group leaves pending_
+  start_writing();
+  handed_ = true;
   lock.unlock();
   wake_.notify_one();
 }
@@ -47,107 +63,122 @@ void GroupWriter::add(KeyValues kvs) {
 void GroupWriter::flush() {
   std::unique_lock lock(mu_);
   idle_.wait(lock, [this] { return !busy_; });
-  auto [group, number] = take();  // with any group that failed: written again
+  start_writing();  // with a group that failed: written again
   lock.unlock();
-  sort_unique(group);
+  std::exception_ptr error;
   try {
-    write(group, number);
-  } catch (const std::exception& e) {
-    lock.lock();
-    give_back(group);
-    if (failure_.empty()) failure_ = e.what();
-    throw;
+    write(writing_, writing_number_);
+  } catch (...) {
+    error = std::current_exception();
   }
   lock.lock();
-  failure_.clear();  // everything committed is written
+  done_writing(error);
+  if (!error) failure_.clear();  // everything committed is written
+  lock.unlock();
+  idle_.notify_all();
+  if (error) std::rethrow_exception(error);
+}
+
+bool GroupWriter::failed() const {
+  std::lock_guard lock(mu_);
+  return !failure_.empty();
+}
+
+void GroupWriter::throw_failure() const {
+  std::lock_guard lock(mu_);
+  failed_here();
 }
 
 bool GroupWriter::pending(const std::string& key, std::string* value) const {
   std::lock_guard lock(mu_);
-  for (auto it = pending_.rbegin(); it != pending_.rend(); ++it) {
-    if (it->first == key) {
-      *value = it->second;
-      return true;
-    }
-  }
-  // the group being written: read only, by the writer too, until it is ingested
-  const auto it = std::lower_bound(writing_.begin(), writing_.end(), key,
-                                   [](const auto& kv, const std::string& k) { return kv.first < k; });
-  if (it != writing_.end() && it->first == key) {
-    *value = it->second;
-    return true;
-  }
+  // the pending group, then the one being written (read only while it is written, by the
+  // writer too), then one that failed: the latest commit of a key is the first found
+  for (const KeyValues* group : {&pending_, &writing_, &failed_})
+    for (auto it = group->rbegin(); it != group->rend(); ++it)
+      if (it->first == key) {
+        *value = it->second;
+        return true;
+      }
   return false;
 }
 
-std::pair<GroupWriter::KeyValues, uint64_t> GroupWriter::take() {
+void GroupWriter::start_writing() {
+  // a group that failed first (older than anything added since, so a tier committed again
+  // still wins); made room for before anything moves, so a failure to allocate leaves both
+  if (!failed_.empty()) {
+    failed_.reserve(failed_.size() + pending_.size());
+    std::move(pending_.begin(), pending_.end(), std::back_inserter(failed_));
+    pending_.clear();
+    pending_.swap(failed_);
+  }
   last_ = std::chrono::steady_clock::now();
-  KeyValues group;
-  group.swap(pending_);
+  writing_.swap(pending_);
   pending_bytes_ = 0;
-  return {std::move(group), written_++};
+  writing_number_ = written_++;
+  busy_ = true;
 }
 
-void GroupWriter::failed_here(std::unique_lock<std::mutex>&) const {
+void GroupWriter::done_writing(std::exception_ptr error) noexcept {
+  if (error) {
+    if (failure_.empty()) {
+      try {
+        failure_ = message_of(error, dir_);
+      } catch (...) {
+        failure_ = "a write failed";
+      }
+    }
+    failed_.swap(writing_);  // failed_ was emptied when the group started
+  }
+  writing_.clear();
+  busy_ = false;
+}
+
+void GroupWriter::failed_here() const {
   if (!failure_.empty()) throw DbError(failure_);
-}
-
-void GroupWriter::give_back(KeyValues& group) {
-  // older than anything added since: first, so that a tier committed again still wins
-  for (const auto& kv : group) pending_bytes_ += kv.second.size() + 64;
-  pending_.insert(pending_.begin(), std::make_move_iterator(group.begin()), std::make_move_iterator(group.end()));
-  group.clear();
 }
 
 void GroupWriter::run() {
   std::unique_lock lock(mu_);
   for (;;) {
-    wake_.wait(lock, [this] { return busy_ || stop_; });
-    if (!busy_) return;  // stopped, nothing to write
+    wake_.wait(lock, [this] { return handed_ || stop_; });
+    if (!handed_) return;  // stopped, nothing to write
+    handed_ = false;
     lock.unlock();
-    std::string error;
+    std::exception_ptr error;
     try {
       write(writing_, writing_number_);
-    } catch (const std::exception& e) {
-      error = e.what();
     } catch (...) {
-      error = "writing tiers to " + dir_ + ": an unknown error";
+      error = std::current_exception();
     }
     lock.lock();
-    if (!error.empty()) {
-      if (failure_.empty()) failure_ = error;
-      give_back(writing_);
-    }
-    writing_.clear();
-    busy_ = false;
+    done_writing(error);
     idle_.notify_all();
   }
 }
 
-void GroupWriter::sort_unique(KeyValues& group) {
-  std::stable_sort(group.begin(), group.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  // a tier committed again in the same group: its later records win
-  KeyValues unique;
-  unique.reserve(group.size());
-  for (auto& kv : group) {
-    if (!unique.empty() && unique.back().first == kv.first) unique.back() = std::move(kv);
-    else unique.push_back(std::move(kv));
-  }
-  group.swap(unique);
-}
-
-void GroupWriter::write(const KeyValues& group, uint64_t number) {
+void GroupWriter::write(const KeyValues& group, uint64_t number) const {
   if (group.empty()) return;
+  // the table's keys in order, each once: a tier committed again in the group, its later
+  // records (the group is left as it is: pending() reads it meanwhile)
+  std::vector<size_t> order(group.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return group[a].first < group[b].first; });
+  std::vector<size_t> unique;
+  unique.reserve(order.size());
+  for (size_t i : order) {
+    if (!unique.empty() && group[unique.back()].first == group[i].first) unique.back() = i;
+    else unique.push_back(i);
+  }
   // the table: its keys and values, and no more than 64 bytes beside each (block trailers,
   // index entries, lengths) and the margin (its properties and footer, the MANIFEST record)
   uint64_t bytes = 0;
-  for (const auto& [k, v] : group) bytes += k.size() + v.size() + 64;
+  for (size_t i : unique) bytes += group[i].first.size() + group[i].second.size() + 64;
   ensure_space(dir_, bytes, "writing tiers to " + dir_);
   const std::string file = (std::filesystem::path(dir_) / ("ingest-" + std::to_string(number) + ".sst.tmp")).string();
   try {
     rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), rocks_options(block_bytes_));
     check(writer.Open(file), "writing tiers to " + dir_);
-    for (const auto& [k, v] : group) check(writer.Put(k, v), "writing tiers to " + dir_);
+    for (size_t i : unique) check(writer.Put(group[i].first, group[i].second), "writing tiers to " + dir_);
     check(writer.Finish(), "writing tiers to " + dir_);
     rocksdb::IngestExternalFileOptions opts;
     opts.move_files = true;

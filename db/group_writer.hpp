@@ -11,16 +11,18 @@
 // with it), so no more than two groups are held. flush() writes the pending group on the
 // calling thread once the writer is idle.
 //
-// A group that cannot be written goes back to the pending one (its tiers stay readable; a
-// later flush writes them) and its error is kept: every later add() throws it (DbError, with
-// the first failure's message; the tier it adds is pending all the same), so the solve stops
-// at its next commit. flush() writes everything pending again, and clears the error when
-// that is written.
+// A group that cannot be written is kept aside (its tiers stay readable; the next group
+// written, a flush's, starts with it) and its error is kept: every later add() throws it
+// (DbError, with the first failure's message; the tier it adds is pending all the same), so
+// the solve stops at its next commit, and the database's finish() refuses. flush() writes
+// everything kept again, and clears the error when that is written. A flush writes in the
+// writer's place (one group is written at a time, and pending() finds it meanwhile).
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -55,17 +57,22 @@ class GroupWriter {
   /// Waits for the writer, then writes the pending group now (with a group the writer
   /// failed to write), on this thread. Throws when that fails.
   void flush();
-  /// The value of a key still waiting in the pending group (the latest added wins) or in
-  /// the group being written.
+  /// The value of a key still waiting in the pending group (the latest added wins), in the
+  /// group being written, or in one that failed.
   bool pending(const std::string& key, std::string* value) const;
+  /// True when a write failed since the last flush() that wrote everything.
+  bool failed() const;
+  /// Throws the error of a write that failed since the last flush() that wrote everything.
+  void throw_failure() const;
 
  private:
-  std::pair<KeyValues, uint64_t> take();  // under mu_
-  void failed_here(std::unique_lock<std::mutex>& lock) const;  // under mu_: throws a kept failure
-  void give_back(KeyValues& group);       // under mu_: a group not written, pending again
-  void run();                             // the writer's thread
-  static void sort_unique(KeyValues& group);
-  void write(const KeyValues& group, uint64_t number);
+  // under mu_:
+  bool due() const;
+  void start_writing();  // the pending group (after one that failed) becomes the one written
+  void done_writing(std::exception_ptr error) noexcept;  // a failed group is kept aside
+  void failed_here() const;                              // throws a kept failure
+  void run();  // the writer's thread
+  void write(const KeyValues& group, uint64_t number) const;
 
   rocksdb::DB& db_;
   std::string dir_;
@@ -74,9 +81,12 @@ class GroupWriter {
   std::condition_variable wake_;  // the writer: a group to write, or stop
   std::condition_variable idle_;  // adders and flush: the writer is done with its group
   KeyValues pending_;
-  KeyValues writing_;  // the group the writer's thread writes (sorted, unique keys)
+  KeyValues writing_;  // the group being written: read only, by the writer and pending()
+  KeyValues failed_;   // a group that failed, written again before the pending one
   uint64_t writing_number_ = 0;
-  bool busy_ = false, stop_ = false;
+  bool busy_ = false;    // a group is being written (by the writer's thread or a flush)
+  bool handed_ = false;  // the writer's thread has a group to write
+  bool stop_ = false;
   std::string failure_;  // the first failed write's message (empty: none)
   uint64_t pending_bytes_ = 0, written_ = 0;
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();

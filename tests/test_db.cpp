@@ -367,6 +367,8 @@ TEST_CASE("a group the writer's thread cannot write: the next commit throws its 
       REQUIRE(d->has_tier(t));
       CHECK(d->load<Record>(t) == recs[t]);
     }
+    CHECK_THROWS_WITH(d->finish(kTiers), Contains("writing tiers to"));  // never completed over it
+    CHECK_FALSE(d->complete());
     CHECK_THROWS_AS(d->flush(), DbError);  // the directories are still there
     CHECK_THROWS_AS(d->commit(1, recs[1]), DbError);  // the error stays until a flush writes it all
     CHECK(d->load<Record>(1) == recs[1]);
