@@ -79,6 +79,11 @@ void GroupWriter::flush() {
   if (error) std::rethrow_exception(error);
 }
 
+void GroupWriter::settle() const {
+  std::unique_lock lock(mu_);
+  idle_.wait(lock, [this] { return !busy_; });
+}
+
 bool GroupWriter::failed() const {
   std::lock_guard lock(mu_);
   return !failure_.empty();

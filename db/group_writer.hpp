@@ -60,6 +60,8 @@ class GroupWriter {
   /// The value of a key still waiting in the pending group (the latest added wins), in the
   /// group being written, or in one that failed.
   bool pending(const std::string& key, std::string* value) const;
+  /// Waits until no group is being written (the writer's is ingested, or has failed).
+  void settle() const;
   /// True when a write failed since the last flush() that wrote everything.
   bool failed() const;
   /// Throws the error of a write that failed since the last flush() that wrote everything.
@@ -79,7 +81,7 @@ class GroupWriter {
   uint64_t block_bytes_;
   mutable std::mutex mu_;
   std::condition_variable wake_;  // the writer: a group to write, or stop
-  std::condition_variable idle_;  // adders and flush: the writer is done with its group
+  mutable std::condition_variable idle_;  // adders, flush and settle: the writer is done with its group
   KeyValues pending_;
   KeyValues writing_;  // the group being written: read only, by the writer and pending()
   KeyValues failed_;   // a group that failed, written again before the pending one
