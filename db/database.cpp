@@ -178,8 +178,7 @@ Database::~Database() {
   if (db_ && !read_only_) {
     // after a failed write (a full disk; here, or on the group writer's thread) the pending
     // group is lost as after a crash: the next solve resumes from what was ingested
-    if (writer_) writer_->settle();  // a group being written has its outcome first
-    if (!write_failed_ && !(writer_ && writer_->failed())) {
+    if (!write_failed_ && !(writer_ && writer_->failed())) {  // failed(): once a group in flight has its outcome
       try {
         flush();
       } catch (...) {
@@ -1171,7 +1170,6 @@ uint64_t Database::digest() const {
 
 void Database::finish(const std::vector<TierInfo>& tiers) {
   if (tiers.size() != tier_meta_.size()) throw DbError("finish: tier count mismatch");
-  if (writer_) writer_->settle();
   if (writer_ && writer_->failed()) {  // a group written after the last commit failed: as if it had thrown
     write_failed_ = true;
     writer_->throw_failure();

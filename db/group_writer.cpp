@@ -64,28 +64,16 @@ void GroupWriter::flush() {
   std::unique_lock lock(mu_);
   idle_.wait(lock, [this] { return !busy_; });
   start_writing();  // with a group that failed: written again
-  lock.unlock();
-  std::exception_ptr error;
-  try {
-    write(writing_, writing_number_);
-  } catch (...) {
-    error = std::current_exception();
-  }
-  lock.lock();
-  done_writing(error);
+  const std::exception_ptr error = write_started(lock);
   if (!error) failure_.clear();  // everything committed is written
   lock.unlock();
   idle_.notify_all();
   if (error) std::rethrow_exception(error);
 }
 
-void GroupWriter::settle() const {
+bool GroupWriter::failed() const {
   std::unique_lock lock(mu_);
   idle_.wait(lock, [this] { return !busy_; });
-}
-
-bool GroupWriter::failed() const {
-  std::lock_guard lock(mu_);
   return !failure_.empty();
 }
 
@@ -138,6 +126,19 @@ void GroupWriter::done_writing(std::exception_ptr error) noexcept {
   busy_ = false;
 }
 
+std::exception_ptr GroupWriter::write_started(std::unique_lock<std::mutex>& lock) {
+  lock.unlock();
+  std::exception_ptr error;
+  try {
+    write(writing_, writing_number_);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  lock.lock();
+  done_writing(error);
+  return error;
+}
+
 void GroupWriter::failed_here() const {
   if (!failure_.empty()) throw DbError(failure_);
 }
@@ -148,15 +149,7 @@ void GroupWriter::run() {
     wake_.wait(lock, [this] { return handed_ || stop_; });
     if (!handed_) return;  // stopped, nothing to write
     handed_ = false;
-    lock.unlock();
-    std::exception_ptr error;
-    try {
-      write(writing_, writing_number_);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    lock.lock();
-    done_writing(error);
+    write_started(lock);  // its failure is kept (done_writing) for the committers
     idle_.notify_all();
   }
 }

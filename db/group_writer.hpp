@@ -60,9 +60,8 @@ class GroupWriter {
   /// The value of a key still waiting in the pending group (the latest added wins), in the
   /// group being written, or in one that failed.
   bool pending(const std::string& key, std::string* value) const;
-  /// Waits until no group is being written (the writer's is ingested, or has failed).
-  void settle() const;
-  /// True when a write failed since the last flush() that wrote everything.
+  /// True when a write failed since the last flush() that wrote everything; a group being
+  /// written is waited for first (ingested, or failed).
   bool failed() const;
   /// Throws the error of a write that failed since the last flush() that wrote everything.
   void throw_failure() const;
@@ -72,6 +71,9 @@ class GroupWriter {
   bool due() const;
   void start_writing();  // the pending group (after one that failed) becomes the one written
   void done_writing(std::exception_ptr error) noexcept;  // a failed group is kept aside
+  // the group start_writing() made, written with mu_ let go meanwhile (`lock` holds it);
+  // its outcome recorded (done_writing) and returned
+  std::exception_ptr write_started(std::unique_lock<std::mutex>& lock);
   void failed_here() const;                              // throws a kept failure
   void run();  // the writer's thread
   void write(const KeyValues& group, uint64_t number) const;
@@ -81,7 +83,7 @@ class GroupWriter {
   uint64_t block_bytes_;
   mutable std::mutex mu_;
   std::condition_variable wake_;  // the writer: a group to write, or stop
-  mutable std::condition_variable idle_;  // adders, flush and settle: the writer is done with its group
+  mutable std::condition_variable idle_;  // adders, flush and failed(): the writer is done with its group
   KeyValues pending_;
   KeyValues writing_;  // the group being written: read only, by the writer and pending()
   KeyValues failed_;   // a group that failed, written again before the pending one
