@@ -33,6 +33,17 @@
 #                                              core) and one solve on both cores, in turn order
 #                                              reversed every other repeat (default 9): the wall
 #                                              time and digest of each
+#   results/frontier.sh neighbours LENGTH [REPEATS]
+#                                              which shared part of the machine slows a solve
+#                                              beside another: in each repeat a one-thread solve
+#                                              of LENGTH alone on core 0, alone on core 1, and on
+#                                              core 0 beside each load of results/neighbour.cpp
+#                                              on core 1 (compute, wide: registers only; random:
+#                                              memory latency; stream: memory bandwidth), the
+#                                              order reversed every other repeat (default 5);
+#                                              then each load alone on core 0, alone on core 1
+#                                              and two of it side by side (3 s each): the wall
+#                                              time of each solve and the loads' rates
 #   results/frontier.sh budget LENGTH SIZE [REPEATS]
 #                                              a solve of every board of LENGTH with no budget
 #                                              given and one under --memory SIZE, alternated
@@ -194,6 +205,55 @@ case $mode in
       fi
       python3 -c 'import json,sys; r=lambda n: open(sys.argv[1] + "/" + n + ".out").read().split(); s=lambda n: float(r(n)[0]); print(json.dumps({"kind": "ceiling", "length": int(sys.argv[2]), "repeat": int(sys.argv[3]), "alone": s("alone"), "side_by_side": [s("a"), s("b")], "two_threads": s("two"), "digests": sorted({r(n)[1] for n in ("alone", "a", "b", "two")}), "run": sys.argv[4], "machine": sys.argv[5]}))' \
         "$tmp" "$length" "$r" "$run_id" "$machine" >> "$out"
+      tail -1 "$out"
+    done
+    rm -rf "$tmp"
+    ;;
+  neighbours)
+    length=${2:?usage: results/frontier.sh neighbours LENGTH [REPEATS]}
+    tmp=$(mktemp -d)
+    g++ -O3 -std=c++20 -o "$tmp/neighbour" results/neighbour.cpp
+    # a one-thread solve of LENGTH on core $2 beside load $1 on core 1 (none: no load): its
+    # wall seconds and digest in $tmp/$3.out
+    beside() {
+      local pid= t0 t1 digest
+      if [ "$1" != none ]; then
+        taskset -c 1 "$tmp/neighbour" "$1" > "$tmp/ready" &
+        pid=$!
+        until grep -q ready "$tmp/ready" 2> /dev/null; do sleep 0.05; done
+      fi
+      rm -rf "$tmp/db"
+      t0=$(date +%s.%N)
+      digest=$(taskset -c "$2" "$bin" solve toads-frogs --length "$length" --db "$tmp/db" --threads 1 --quiet --json |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["digest"])')
+      t1=$(date +%s.%N)
+      if [ -n "$pid" ]; then kill "$pid"; wait "$pid" || true; fi
+      python3 -c 'import sys; print(float(sys.argv[2]) - float(sys.argv[1]), sys.argv[3])' "$t0" "$t1" "$digest" > "$tmp/$3.out"
+      rm -rf "$tmp/db"
+    }
+    runs=(none core1 compute wide random stream)
+    for r in $(seq 1 "${3:-5}"); do
+      order=("${runs[@]}")
+      [ $((r % 2)) = 0 ] && order=(stream random wide compute core1 none)
+      for k in "${order[@]}"; do
+        case $k in
+          core1) beside none 1 core1 ;;
+          *) beside "$k" 0 "$k" ;;
+        esac
+      done
+      python3 -c 'import json,sys; r=lambda n: open(sys.argv[1] + "/" + n + ".out").read().split(); print(json.dumps({"kind": "neighbours", "length": int(sys.argv[2]), "repeat": int(sys.argv[3]), "solve": {n: float(r(n)[0]) for n in sys.argv[6:]}, "digests": sorted({r(n)[1] for n in sys.argv[6:]}), "run": sys.argv[4], "machine": sys.argv[5]}))' \
+        "$tmp" "$length" "$r" "$run_id" "$machine" "${runs[@]}" >> "$out"
+      tail -1 "$out"
+    done
+    rate() { taskset -c "$1" "$tmp/neighbour" "$2" 3 | cut -d' ' -f1; }
+    for k in compute wide random stream; do
+      on0=$(rate 0 "$k")
+      on1=$(rate 1 "$k")
+      rate 0 "$k" > "$tmp/a" &
+      rate 1 "$k" > "$tmp/b"
+      wait
+      python3 -c 'import json,sys; print(json.dumps({"kind": "neighbour_load", "load": sys.argv[1], "alone": [float(sys.argv[2]), float(sys.argv[3])], "side_by_side": [float(sys.argv[4]), float(sys.argv[5])], "run": sys.argv[6], "machine": sys.argv[7]}))' \
+        "$k" "$on0" "$on1" "$(cat "$tmp/a")" "$(cat "$tmp/b")" "$run_id" "$machine" >> "$out"
       tail -1 "$out"
     done
     rm -rf "$tmp"

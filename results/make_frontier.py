@@ -270,6 +270,55 @@ def threads_section(rows):
             agree = len({d for r in rs for d in r["digests"]}) == 1
             lines.append("| %d | %s | %s | %s | %s | %.2fx | %.2fx | %d | %s |" % (
                 n, run, minutes(alone), minutes(slow), minutes(two), speedup, ceiling, len(rs), "yes" if agree else "no"))
+    lines += neighbours_lines(rows)
+    return lines
+
+
+def neighbours_lines(rows):
+    """What the machine's two cores give one another (results/frontier.sh neighbours)."""
+    solves, loads = {}, {}
+    for r in rows:
+        if r.get("kind") == "neighbours" and "core1" in r["solve"]:
+            solves.setdefault((r["length"], r["run"]), []).append(r)
+        if r.get("kind") == "neighbour_load" and isinstance(r["alone"], list):
+            loads.setdefault(r["run"], []).append(r)
+    if not solves and not loads:
+        return []
+    lines = ["", "Which shared part slows a solve beside another (`results/frontier.sh neighbours LENGTH`): in each "
+             "repeat a one-thread solve alone on core 0, alone on core 1, and on core 0 beside a load of "
+             "`results/neighbour.cpp` on core 1 (*compute*: one chain of multiplies in registers; *wide*: eight "
+             "independent chains in registers, as many instructions at once as a core's units take; *random*: "
+             "dependent reads at random places of 256 MiB, memory latency; *stream*: two arrays of 128 MiB "
+             "added, memory bandwidth), the order reversed every other repeat. Each time against the solve "
+             "alone on core 0 in the same repeat, medians of the repeats. A load that touches no memory and "
+             "still slows the solve down points at the core itself (a physical core the two virtual ones "
+             "share, or a clock both pull down), not at caches or memory.", ""]
+    names = [("none", "alone on core 0"), ("core1", "alone on core 1"), ("compute", "core 0, beside compute"),
+             ("wide", "core 0, beside wide"), ("random", "core 0, beside random"), ("stream", "core 0, beside stream")]
+    if solves:
+        lines += ["| length | run | " + " | ".join(label for _, label in names) + " | repeats | digests agree |",
+                  "|---:|---|" + "---:|" * len(names) + "---:|---|"]
+        for (n, run), rs in sorted(solves.items()):
+            cells = []
+            for key, _ in names:
+                t = statistics.median(r["solve"][key] for r in rs)
+                ratio = statistics.median(r["solve"][key] / r["solve"]["none"] for r in rs)
+                cells.append("%s" % minutes(t) if key == "none" else "%s (%.2fx)" % (minutes(t), ratio))
+            agree = len({d for r in rs for d in r["digests"]}) == 1
+            lines.append("| %d | %s | %s | %d | %s |" % (n, run, " | ".join(cells), len(rs), "yes" if agree else "no"))
+    if loads:
+        lines += ["", "The loads themselves, 3 s each (rounds of work a second): alone on core 0, alone on core 1, "
+                  "then one on each side by side. *Two side by side* is their summed rate against one alone on "
+                  "core 0: what two threads of that load get from this machine against one (2.00x: two equal "
+                  "cores that share nothing it uses).", "",
+                  "| run | load | core 0 alone | core 1 alone | core 1 / core 0 | side by side: core 0, core 1 | "
+                  "two side by side |", "|---|---|---:|---:|---:|---:|---:|"]
+        for run, rs in sorted(loads.items()):
+            for r in rs:
+                a0, a1 = r["alone"]
+                b0, b1 = r["side_by_side"]
+                lines.append("| %s | %s | %.0f | %.0f | %.2f | %.0f, %.0f | %.2fx |" % (
+                    run, r["load"], a0, a1, a1 / a0, b0, b1, (b0 + b1) / a0))
     return lines
 
 
