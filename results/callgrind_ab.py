@@ -32,7 +32,7 @@ import time
 HERE = pathlib.Path(__file__).parent
 ROWS = HERE / "callgrind.jsonl"
 # the engine's hot loop (solver/core/solve.hpp) and the tier walk around it
-HOT = {"solve_range": r"solve_range<", "walk": r"TierWalk|solve_tiers", "scan": r"::Space::scan<",
+HOT = {"solve_range": r"solve_range(_held)?<", "walk": r"TierWalk|solve_tiers", "scan": r"::Space::scan<",
        # RocksDB merging the ingested files in the background: as much as the threads' timing makes
        # it (68 M to 224 M instructions at 16 cells, one binary run twice), so counted apart
        "compaction": r"rocksdb::DBImpl::BackgroundCompaction\("}
