@@ -50,9 +50,10 @@ class FixedSumSets {
       low_list_[group_start_[group(std::popcount(L), bit_sum(L))] + low_rank_[L]] = L;
     nhigh_ = uint64_t{1} << (m_ - h_);
     const int sums = max_sum_ - min_sum_ + 1;
-    prefix_.assign(static_cast<size_t>(sums) * (nhigh_ + 1), 0);
+    prefix_.resize(static_cast<size_t>(sums) * (nhigh_ + 1));  // every entry written below
     // high part by high part, each one's size and sum found once (not again for every sum)
     const size_t stride = nhigh_ + 1;
+    for (int s = 0; s < sums; ++s) prefix_[static_cast<size_t>(s) * stride] = 0;
     for (uint64_t H = 0; H < nhigh_; ++H) {
       const int pop = std::popcount(H), j = k_ - pop, high_sum = pop * h_ + bit_sum(H);
       for (int s = min_sum_; s <= max_sum_; ++s) {

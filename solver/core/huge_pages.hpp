@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <new>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace toadbase {
@@ -39,7 +41,10 @@ inline void* allocate_huge(size_t bytes) {
 }
 inline void release_huge(void* p) { std::free(p); }
 
-/// std::allocator's twin for large tables (std::vector<T, HugePageAllocator<T>>).
+/// std::allocator's twin for large tables (std::vector<T, HugePageAllocator<T>>). An element
+/// made without a value is default-initialised: resize(n) leaves a table of numbers unwritten
+/// (the maker writes every entry: a zero fill first was a second pass over fresh pages);
+/// assign(n, 0) still zeroes.
 template <class T>
 struct HugePageAllocator {
   using value_type = T;
@@ -51,6 +56,14 @@ struct HugePageAllocator {
     return static_cast<T*>(allocate_huge(n * sizeof(T)));
   }
   void deallocate(T* p, size_t) noexcept { release_huge(p); }
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
   template <class U>
   bool operator==(const HugePageAllocator<U>&) const noexcept { return true; }
 };

@@ -175,21 +175,41 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
   std::vector<bool> used_size(M, params_.toads.has_value() ? false : true);
   if (params_.toads) used_size[*params_.toads] = true;
   full_ = static_cast<uint32_t>((uint64_t{1} << n_) - 1);
-  set_key_.assign(size_t{1} << n_, 0);
+  // every mask's key is written below when every size is used; a space of one count leaves
+  // the other sizes' keys 0
+  if (params_.toads) {
+    set_key_.assign(size_t{1} << n_, 0);
+  } else {
+    set_key_.resize(size_t{1} << n_);
+  }
   set_start_.assign(M * S + 1, 0);
   for (int t = 0; t <= n_; ++t)
     for (int s = 0; s <= max_sum_; ++s)
       set_start_[t * S + s + 1] = set_start_[t * S + s] + (used_size[t] ? toad_sets_[t].count(s) : 0);
-  sets_.assign(set_start_[M * S], 0);
+  sets_.resize(set_start_[M * S]);  // every entry written below (the counts are checked)
+  // Masks in increasing order are toad sets in colex order, the order of their ranks among the
+  // sets of one size and sum (fixed_sum_sets.hpp): a set's rank is how many of its size and
+  // sum came before it, counted here (where rank_toads cost most of the space's making: its
+  // sum bit by bit, then the rank). A mask's sum from its two halves' sums, a table each.
+  const int half = n_ / 2;
+  std::vector<uint16_t> low_sum(size_t{1} << half), high_sum(size_t{1} << (n_ - half));
+  for (uint32_t m = 1; m < low_sum.size(); ++m) low_sum[m] = static_cast<uint16_t>(low_sum[m & (m - 1)] + std::countr_zero(m));
+  for (uint32_t m = 1; m < high_sum.size(); ++m)
+    high_sum[m] = static_cast<uint16_t>(high_sum[m & (m - 1)] + std::countr_zero(m) + half);
+  std::vector<uint32_t> seen(M * S, 0);  // [t][sum]: the sets counted so far
+  const uint32_t low_mask = (uint32_t{1} << half) - 1;
   for (uint32_t mask = 0; mask < (uint32_t{1} << n_); ++mask) {
     const int t = std::popcount(mask);
     if (!used_size[t]) continue;
-    const int sum = FixedSumSets::bit_sum(mask);
-    const uint64_t r = rank_toads(mask, t, sum);
+    const int sum = low_sum[mask & low_mask] + high_sum[mask >> half];
+    const uint32_t r = seen[t * S + sum]++;
     if (r >> (32 - kSumBits)) throw std::logic_error("toads and frogs: a toad set's rank outgrows its table");
-    set_key_[mask] = static_cast<uint32_t>(r << kSumBits | static_cast<uint32_t>(sum));
+    set_key_[mask] = r << kSumBits | static_cast<uint32_t>(sum);
     sets_[set_start_[t * S + sum] + r] = mask;
   }
+  for (size_t g = 0; g < seen.size(); ++g)
+    if (seen[g] != set_start_[g + 1] - set_start_[g])
+      throw std::logic_error("toads and frogs: the toad sets of a size and sum came out at another count than counted");
   // the counts of toads and frogs the space holds: every one, or the one it is given
   const auto in_space = [this](int t, int f) { return !params_.toads || (t == *params_.toads && f == *params_.frogs); };
   // the tables' sizes first: each made once at its size (grown a set at a time they were
@@ -203,7 +223,7 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
         if (const uint64_t nb = binomial(n_ - t, f); nb <= frog_table_limit) frog_entries += nb;
       }
   tiers_.reserve(tier_count);
-  frog_sets_.resize(frog_entries);
+  frog_sets_.resize(frog_entries);  // these four: every entry written below (the count is checked)
   frog_tops_.resize(frog_entries);
   frog_bottoms_.resize(frog_entries);
   if (!params_.toads) tail_ranks_.resize(frog_entries);
@@ -223,7 +243,10 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
           frog_sets_[i] = static_cast<uint32_t>(B);
           frog_tops_[i] = static_cast<uint32_t>(B & ~(B >> 1));
           frog_bottoms_[i] = static_cast<uint32_t>(B & ~(B << 1));
-          if (!params_.toads) tail_ranks_[i] = tail_rank(B);
+          if (!params_.toads) {  // by the frogs' table of ranks where 2B + 1 fits its n bits (t > 0)
+            const uint64_t tail = B << 1 | 1;
+            tail_ranks_[i] = tail >> n_ ? tail_rank(B) : static_cast<uint32_t>(frog_rank_(static_cast<uint32_t>(tail)));
+          }
           ++i;
         });
         next_table = i;
