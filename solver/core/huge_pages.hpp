@@ -61,13 +61,15 @@ struct HugePageAllocator {
     ::new (static_cast<void*>(p)) U;
   }
   template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
+  void construct(U* p, Args&&... args) noexcept(std::is_nothrow_constructible_v<U, Args...>) {
     ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
   template <class U>
   bool operator==(const HugePageAllocator<U>&) const noexcept { return true; }
 };
 
+/// A large table on huge pages. Unlike std::vector, resize(n), emplace_back() and HugeVector(n)
+/// leave numbers unwritten (HugePageAllocator::construct): write every entry, or assign.
 template <class T>
 using HugeVector = std::vector<T, HugePageAllocator<T>>;
 

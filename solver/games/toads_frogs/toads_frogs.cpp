@@ -202,14 +202,17 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
     const int t = std::popcount(mask);
     if (!used_size[t]) continue;
     const int sum = low_sum[mask & low_mask] + high_sum[mask >> half];
-    const uint32_t r = seen[t * S + sum]++;
+    const size_t g = static_cast<size_t>(t) * S + static_cast<size_t>(sum);
+    const uint32_t r = seen[g]++;
+    if (r >= set_start_[g + 1] - set_start_[g])  // before a write past its group
+      throw std::logic_error("toads and frogs: more toad sets of a size and sum than counted");
     if (r >> (32 - kSumBits)) throw std::logic_error("toads and frogs: a toad set's rank outgrows its table");
     set_key_[mask] = r << kSumBits | static_cast<uint32_t>(sum);
-    sets_[set_start_[t * S + sum] + r] = mask;
+    sets_[set_start_[g] + r] = mask;
   }
   for (size_t g = 0; g < seen.size(); ++g)
     if (seen[g] != set_start_[g + 1] - set_start_[g])
-      throw std::logic_error("toads and frogs: the toad sets of a size and sum came out at another count than counted");
+      throw std::logic_error("toads and frogs: fewer toad sets of a size and sum than counted");
   // the counts of toads and frogs the space holds: every one, or the one it is given
   const auto in_space = [this](int t, int f) { return !params_.toads || (t == *params_.toads && f == *params_.frogs); };
   // the tables' sizes first: each made once at its size (grown a set at a time they were
