@@ -212,22 +212,33 @@ case $mode in
   neighbours)
     length=${2:?usage: results/frontier.sh neighbours LENGTH [REPEATS]}
     tmp=$(mktemp -d)
+    # a load runs until killed: killed however the script ends (a failed solve, Ctrl-C)
+    load_pid=
+    trap 'if [ -n "$load_pid" ]; then kill "$load_pid" 2> /dev/null; fi; rm -rf "$tmp"' EXIT
     g++ -O3 -std=c++20 -o "$tmp/neighbour" results/neighbour.cpp
     # a one-thread solve of LENGTH on core $2 beside load $1 on core 1 (none: no load): its
     # wall seconds and digest in $tmp/$3.out
     beside() {
-      local pid= t0 t1 digest
+      local t0 t1 digest
       if [ "$1" != none ]; then
+        rm -f "$tmp/ready"
         taskset -c 1 "$tmp/neighbour" "$1" > "$tmp/ready" &
-        pid=$!
-        until grep -q ready "$tmp/ready" 2> /dev/null; do sleep 0.05; done
+        load_pid=$!
+        until grep -q ready "$tmp/ready" 2> /dev/null; do
+          kill -0 "$load_pid" 2> /dev/null || { echo "the $1 load ended before it was ready" >&2; exit 1; }
+          sleep 0.05
+        done
       fi
       rm -rf "$tmp/db"
       t0=$(date +%s.%N)
       digest=$(taskset -c "$2" "$bin" solve toads-frogs --length "$length" --db "$tmp/db" --threads 1 --quiet --json |
         python3 -c 'import json,sys; print(json.load(sys.stdin)["digest"])')
       t1=$(date +%s.%N)
-      if [ -n "$pid" ]; then kill "$pid"; wait "$pid" || true; fi
+      if [ -n "$load_pid" ]; then
+        kill "$load_pid"
+        wait "$load_pid" || true
+        load_pid=
+      fi
       python3 -c 'import sys; print(float(sys.argv[2]) - float(sys.argv[1]), sys.argv[3])' "$t0" "$t1" "$digest" > "$tmp/$3.out"
       rm -rf "$tmp/db"
     }
