@@ -141,10 +141,6 @@ void each_frog_set(int f, uint64_t count, Fn&& fn) {
   for (uint64_t rb = 0; rb < count; ++rb, B = f ? next_subset(B) : 0) fn(B);
 }
 
-/// The rank of frog set B's board X in its tail source F + X: a frog on cell 0 becomes frog
-/// ordinal 0 and every other moves up by one, B -> 2B + 1.
-uint32_t tail_rank(uint64_t B) { return static_cast<uint32_t>(colex_rank((B << 1) | 1)); }
-
 }  // namespace
 
 void Space::check(const SpaceParams& params) {
@@ -246,10 +242,7 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
           frog_sets_[i] = static_cast<uint32_t>(B);
           frog_tops_[i] = static_cast<uint32_t>(B & ~(B >> 1));
           frog_bottoms_[i] = static_cast<uint32_t>(B & ~(B << 1));
-          if (!params_.toads) {  // by the frogs' table of ranks where 2B + 1 fits its n bits (t > 0)
-            const uint64_t tail = B << 1 | 1;
-            tail_ranks_[i] = tail >> n_ ? tail_rank(B) : static_cast<uint32_t>(frog_rank_(static_cast<uint32_t>(tail)));
-          }
+          if (!params_.toads) tail_ranks_[i] = tail_rank(B);
           ++i;
         });
         next_table = i;
@@ -267,6 +260,13 @@ Space::Space(SpaceParams params, uint64_t frog_table_limit)
     }
   if (tiers_.size() != tier_count || next_table != frog_entries)
     throw std::logic_error("toads and frogs: the space's tables came out at another size than counted");
+}
+
+// a frog on cell 0 becomes frog ordinal 0 and every other moves up by one: B -> 2B + 1, ranked
+// by the frogs' table where it fits the n bits (t > 0: every tier with a tail), else bit by bit
+uint32_t Space::tail_rank(uint64_t B) const {
+  const uint64_t tail = B << 1 | 1;
+  return static_cast<uint32_t>(tail >> n_ ? colex_rank(tail) : frog_rank_(static_cast<uint32_t>(tail)));
 }
 
 std::string Space::tier_name(TierId t) const {

@@ -238,6 +238,8 @@ class Space {
   }
   uint64_t toads_rank(uint32_t toads) const { return set_key_[toads] >> kSumBits; }  // rank_toads by lookup
 
+  /// The rank of frog set B's board X in its tail source F + X (the frogs' rank there).
+  uint32_t tail_rank(uint64_t B) const;
   // rows(first, count, scratch): the source's records [first, first + count)
   template <class R, class Rows>
   void fill_tail_of(TierId t, const Rows& rows, R* out) const;
