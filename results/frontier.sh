@@ -93,6 +93,19 @@ wall_of() {
   awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]; print s}' "$1"
 }
 
+# timed_solve LENGTH DB THREADS CORES OUT: a solve of every board of LENGTH into DB with THREADS
+# threads on CORES (taskset): its wall seconds and digest in OUT; DB removed before and after
+timed_solve() {
+  rm -rf "$2"
+  local t0 t1 digest
+  t0=$(date +%s.%N)
+  digest=$(taskset -c "$4" "$bin" solve toads-frogs --length "$1" --db "$2" --threads "$3" --quiet --json |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["digest"])')
+  t1=$(date +%s.%N)
+  python3 -c 'import sys; print(float(sys.argv[2]) - float(sys.argv[1]), sys.argv[3])' "$t0" "$t1" "$digest" > "$5"
+  rm -rf "$2"
+}
+
 case $mode in
   solve)
     length=${2:?usage: results/frontier.sh solve LENGTH [ARGS]}
@@ -182,16 +195,7 @@ case $mode in
     tmp=$(mktemp -d)
     # a solve of LENGTH into $tmp/$1 with $2 threads on cores $3: its wall seconds and digest
     # in $tmp/$1.out
-    one() {
-      rm -rf "$tmp/$1"
-      local t0 t1 digest
-      t0=$(date +%s.%N)
-      digest=$(taskset -c "$3" "$bin" solve toads-frogs --length "$length" --db "$tmp/$1" --threads "$2" --quiet --json |
-        python3 -c 'import json,sys; print(json.load(sys.stdin)["digest"])')
-      t1=$(date +%s.%N)
-      python3 -c 'import sys; print(float(sys.argv[2]) - float(sys.argv[1]), sys.argv[3])' "$t0" "$t1" "$digest" > "$tmp/$1.out"
-      rm -rf "$tmp/$1"
-    }
+    one() { timed_solve "$length" "$tmp/$1" "$2" "$3" "$tmp/$1.out"; }
     pair() {
       one a 1 0 &
       one b 1 1
@@ -219,7 +223,6 @@ case $mode in
     # a one-thread solve of LENGTH on core $2 beside load $1 on core 1 (none: no load): its
     # wall seconds and digest in $tmp/$3.out
     beside() {
-      local t0 t1 digest
       if [ "$1" != none ]; then
         rm -f "$tmp/ready"
         taskset -c 1 "$tmp/neighbour" "$1" > "$tmp/ready" &
@@ -229,18 +232,12 @@ case $mode in
           sleep 0.05
         done
       fi
-      rm -rf "$tmp/db"
-      t0=$(date +%s.%N)
-      digest=$(taskset -c "$2" "$bin" solve toads-frogs --length "$length" --db "$tmp/db" --threads 1 --quiet --json |
-        python3 -c 'import json,sys; print(json.load(sys.stdin)["digest"])')
-      t1=$(date +%s.%N)
+      timed_solve "$length" "$tmp/db" 1 "$2" "$tmp/$3.out"
       if [ -n "$load_pid" ]; then
         kill "$load_pid"
         wait "$load_pid" || true
         load_pid=
       fi
-      python3 -c 'import sys; print(float(sys.argv[2]) - float(sys.argv[1]), sys.argv[3])' "$t0" "$t1" "$digest" > "$tmp/$3.out"
-      rm -rf "$tmp/db"
     }
     runs=(none core1 compute wide random stream)
     for r in $(seq 1 "${3:-5}"); do
@@ -267,7 +264,6 @@ case $mode in
         "$k" "$on0" "$on1" "$(cat "$tmp/a")" "$(cat "$tmp/b")" "$run_id" "$machine" >> "$out"
       tail -1 "$out"
     done
-    rm -rf "$tmp"
     ;;
   budget)
     length=${2:?usage: results/frontier.sh budget LENGTH SIZE [REPEATS]}
@@ -356,6 +352,6 @@ case $mode in
     echo "length $length: summarized"
     ;;
   table) ;;
-  *) echo "usage: results/frontier.sh [solve LENGTH [ARGS] | resume LENGTH SECONDS [ARGS] | checks A B [COUNT] | small [MAX] | summary LENGTH | verify LENGTH [REPEATS] | threads LENGTH [REPEATS] | ceiling LENGTH [REPEATS] | budget LENGTH SIZE [REPEATS] | sample LENGTH N | startup LENGTH [REPEATS] | ab LENGTH [REPEATS] | table]" >&2; exit 2 ;;
+  *) echo "usage: results/frontier.sh [solve LENGTH [ARGS] | resume LENGTH SECONDS [ARGS] | checks A B [COUNT] | small [MAX] | summary LENGTH | verify LENGTH [REPEATS] | threads LENGTH [REPEATS] | ceiling LENGTH [REPEATS] | neighbours LENGTH [REPEATS] | budget LENGTH SIZE [REPEATS] | sample LENGTH N | startup LENGTH [REPEATS] | ab LENGTH [REPEATS] | table]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 results/make_frontier.py

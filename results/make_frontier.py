@@ -278,9 +278,9 @@ def neighbours_lines(rows):
     """What the machine's two cores give one another (results/frontier.sh neighbours)."""
     solves, loads = {}, {}
     for r in rows:
-        if r.get("kind") == "neighbours" and "core1" in r["solve"]:
+        if r.get("kind") == "neighbours":
             solves.setdefault((r["length"], r["run"]), []).append(r)
-        if r.get("kind") == "neighbour_load" and isinstance(r["alone"], list):
+        if r.get("kind") == "neighbour_load":
             loads.setdefault(r["run"], []).append(r)
     if not solves and not loads:
         return []
@@ -302,11 +302,10 @@ def neighbours_lines(rows):
             cells = []
             for key, _ in names:
                 t = statistics.median(r["solve"][key] for r in rs)
-                ratio = statistics.median(r["solve"][key] / r["solve"]["none"] for r in rs)
-                cell = "%s" % minutes(t) if key == "none" else "%s (%.2fx)" % (minutes(t), ratio)
+                ratios = [r["solve"][key] / r["solve"]["none"] for r in rs]
+                cell = "%s" % minutes(t) if key == "none" else "%s (%.2fx)" % (minutes(t), statistics.median(ratios))
                 if key == "core1":  # the second virtual core's speed is the host's to give: its range too
-                    cell += ", %.2f-%.2fx" % (min(r["solve"][key] / r["solve"]["none"] for r in rs),
-                                              max(r["solve"][key] / r["solve"]["none"] for r in rs))
+                    cell += ", %.2f-%.2fx" % (min(ratios), max(ratios))
                 cells.append(cell)
             agree = len({d for r in rs for d in r["digests"]}) == 1
             lines.append("| %d | %s | %s | %d | %s |" % (n, run, " | ".join(cells), len(rs), "yes" if agree else "no"))
