@@ -53,6 +53,10 @@
 #                                              the budget's solve alone, its database kept as
 #                                              the length's, for a length too long to pair)
 #   results/frontier.sh sample LENGTH N        verify --sample N of the kept database of LENGTH
+#   results/frontier.sh plans [LENGTH ...]     the plan of each LENGTH (default 22 23 24) as this
+#                                              build makes it, nothing solved: the smallest
+#                                              budget it keeps (whether that holds tiers
+#                                              compressed), the natural levels' peak
 #   results/frontier.sh startup LENGTH [REPEATS]  what a command pays before its work: the wall
 #                                              time of a one-position query of the kept
 #                                              database of LENGTH and of solve --plan 1 (each
@@ -265,6 +269,17 @@ case $mode in
       tail -1 "$out"
     done
     ;;
+  plans)
+    lengths=("${@:2}")
+    [ ${#lengths[@]} -gt 0 ] || lengths=(22 23 24)
+    for length in "${lengths[@]}"; do
+      # --plan writes nothing: the directory named is never made
+      plan=$("$bin" solve toads-frogs --length "$length" --db "$dir/plan-only" --plan 1 --json)
+      python3 -c 'import json,sys; p=json.loads(sys.argv[1]); print(json.dumps({"kind": "plan", "length": int(sys.argv[2]), "levels": p["levels"], "peakBytesPerRank": p["peakBytesPerRank"], "smallestBudget": p["smallestBudget"], "smallestBudgetHoldsCompressed": p["smallestBudgetHoldsCompressed"], "positions": p["positions"], "run": sys.argv[3], "machine": sys.argv[4]}))' \
+        "$plan" "$length" "$run_id" "$machine" >> "$out"
+      tail -1 "$out"
+    done
+    ;;
   budget)
     length=${2:?usage: results/frontier.sh budget LENGTH SIZE [REPEATS]}
     size=${3:?usage: results/frontier.sh budget LENGTH SIZE [REPEATS]}
@@ -352,6 +367,6 @@ case $mode in
     echo "length $length: summarized"
     ;;
   table) ;;
-  *) echo "usage: results/frontier.sh [solve LENGTH [ARGS] | resume LENGTH SECONDS [ARGS] | checks A B [COUNT] | small [MAX] | summary LENGTH | verify LENGTH [REPEATS] | threads LENGTH [REPEATS] | ceiling LENGTH [REPEATS] | neighbours LENGTH [REPEATS] | budget LENGTH SIZE [REPEATS] | sample LENGTH N | startup LENGTH [REPEATS] | ab LENGTH [REPEATS] | table]" >&2; exit 2 ;;
+  *) echo "usage: results/frontier.sh [solve LENGTH [ARGS] | resume LENGTH SECONDS [ARGS] | checks A B [COUNT] | small [MAX] | summary LENGTH | verify LENGTH [REPEATS] | threads LENGTH [REPEATS] | ceiling LENGTH [REPEATS] | neighbours LENGTH [REPEATS] | budget LENGTH SIZE [REPEATS] | sample LENGTH N | plans [LENGTH ...] | startup LENGTH [REPEATS] | ab LENGTH [REPEATS] | table]" >&2; exit 2 ;;
 esac
 /usr/bin/python3 results/make_frontier.py

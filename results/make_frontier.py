@@ -367,11 +367,12 @@ def budget_section(rows):
             minutes(statistics.median(r["wall_seconds"] for r in rs)), ratio, pairs, rs[0]["digest"],
             "" if same else " (differs!)")
 
-    smallest = {}
+    smallest = {}  # length: (run, bytes, holds compressed) of the newest plan, a budget run's or a plan row's
+    for r in rows:
+        if r.get("kind") in ("budget", "plan") and (r["length"] not in smallest or r["run"] >= smallest[r["length"]][0]):
+            smallest[r["length"]] = (r["run"], r["smallestBudget"],
+                                     r.get("smallestBudgetHoldsCompressed", r.get("tiersHeldCompressed")))
     for (n, run), reps in sorted(by.items()):
-        for p in reps.values():
-            for r in p.values():
-                smallest[n] = r["smallestBudget"]
         pairs = [p for p in reps.values() if len(p) == 2]
         if pairs:
             size = next(k for k in pairs[0] if k is not None)
@@ -388,9 +389,11 @@ def budget_section(rows):
                 ratio = ("%.2fx the solves table's (its run %s, not paired)" % (r["wall_seconds"] / base["wall_seconds"],
                                                                                base["run"]) if base else "")
                 lines.append(row(n, run, key, [r], ratio, "alone", not base or base["digest"] == r["digest"]))
-    lines += ["", "The smallest budget a schedule keeps (the newest run's plan of each length: the largest "
-              "component's peak, with its finished tiers held compressed once the plans do that): " +
-              ", ".join("%.2f GiB at %d cells" % (b / 2**30, n) for n, b in sorted(smallest.items())) + ". "
+    lines += ["", "The smallest budget a schedule keeps (the newest plan of each length, from a budget run or "
+              "`results/frontier.sh plans`: the largest component's peak, with its finished tiers held compressed "
+              "once the plans do that): " +
+              ", ".join("%.2f GiB at %d cells (%s%s)" % (b / 2**30, n, "compressed, " if c else "", run)
+                        for n, (run, b, c) in sorted(smallest.items())) + ". "
               "Peak RSS past the records is what the rest of the process takes (the budget's stated overhead: "
               "1.5 GiB, which the natural 24-cell solve of the table above, 1.37 GiB past its records, set)."]
     return lines
