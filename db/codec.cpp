@@ -51,17 +51,24 @@ std::vector<uint8_t> decode_block(std::string_view value, uint64_t max_bytes, co
 }
 
 std::vector<uint8_t> ZstdRecordCodec::pack(const uint8_t* raw, uint64_t bytes) const {
+  // compressed into a buffer of the thread's own, then copied into a vector of its size
+  // after eight bytes left zero (where a database block has its digest: the layout of the
+  // blocks a commit gives, Database::commit_tier_held)
+  thread_local std::vector<uint8_t> buffer;
+  const size_t bound = ZSTD_compressBound(bytes);
+  buffer.resize(std::max(buffer.size(), bound));
   thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
-  std::vector<uint8_t> out(ZSTD_compressBound(bytes));
-  const size_t z = ZSTD_compressCCtx(cctx.get(), out.data(), out.size(), raw, bytes, 1);
+  const size_t z = ZSTD_compressCCtx(cctx.get(), buffer.data(), bound, raw, bytes, 1);
   if (ZSTD_isError(z)) throw DbError(std::string("zstd: ") + ZSTD_getErrorName(z));
-  out.resize(z);
+  std::vector<uint8_t> out(8 + z);  // zeroes the eight only: the rest is written next
+  std::memcpy(out.data() + 8, buffer.data(), z);
   return out;
 }
 
 void ZstdRecordCodec::unpack(std::span<const uint8_t> packed, uint8_t* raw, uint64_t bytes) const {
+  if (packed.size() < 8) throw DbError("a packed tier's block of " + std::to_string(packed.size()) + " bytes is too short");
   thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
-  const size_t z = ZSTD_decompressDCtx(dctx.get(), raw, bytes, packed.data(), packed.size());
+  const size_t z = ZSTD_decompressDCtx(dctx.get(), raw, bytes, packed.data() + 8, packed.size() - 8);
   if (ZSTD_isError(z) || z != bytes)
     throw DbError(std::string("a packed tier does not unpack (zstd: ") + (ZSTD_isError(z) ? ZSTD_getErrorName(z) : "wrong size") + ")");
 }

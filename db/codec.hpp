@@ -21,9 +21,12 @@ std::vector<uint8_t> decode_block(std::string_view value, uint64_t max_bytes, co
 /// parentheses), or empty when the block decodes. A reader names the block only then.
 std::string try_decode_block(std::string_view value, uint64_t max_bytes, std::vector<uint8_t>& out);
 
-/// A solve's finished tiers held packed in memory (solver/core/packed.hpp): zstd at level 1
-/// (one 1 MiB block of Toads and Frogs' records of 22 cells: 1.9x, about 400 MB/s packed and
-/// 1.2 GB/s unpacked a thread here), no digest (the bytes never leave the process).
+/// A solve's finished tiers held packed in memory (solver/core/packed.hpp): a block as the
+/// database keeps one (encode_block: eight bytes for its digest, a zstd frame), packed at
+/// level 1 with the eight bytes zero (one 1 MiB block of Toads and Frogs' records of 22
+/// cells: 1.9x, about 400 MB/s packed and 1.2 GB/s unpacked a thread here), unpacked without
+/// checking them (the bytes never leave the process): so a tier held packed may be the blocks
+/// its commit made (Database::commit_tier_held) or these.
 class ZstdRecordCodec final : public RecordCodec {
  public:
   std::vector<uint8_t> pack(const uint8_t* raw, uint64_t bytes) const override;

@@ -809,6 +809,20 @@ void Database::commit_tier(TierId t, const void* records, uint64_t count, uint64
                           std::min(keep, count)));
 }
 
+std::vector<std::vector<uint8_t>> Database::commit_tier_held(TierId t, const void* records, uint64_t count, uint64_t keep) {
+  if (read_only_) throw DbError(path_ + " is opened read-only");
+  PackedTier p = pack_tier(width_, zstd_level_, block_bytes_, per_block_, static_cast<const uint8_t*>(records), count,
+                           std::min(keep, count));
+  std::vector<std::vector<uint8_t>> held;  // one-byte records: the blocks are the tier's bytes as they lie
+  if (width_ == 1 && block_bytes_ == toadbase::PackedTier::kBlock) {
+    const uint64_t whole = p.meta.kept / block_bytes_;
+    held.reserve(whole);
+    for (uint64_t b = 0; b < whole; ++b) held.emplace_back(p.blocks[b].begin(), p.blocks[b].end());
+  }
+  write_tier(t, std::move(p));
+  return held;
+}
+
 void Database::commit_tier_from(TierId t, uint64_t count, const RecordSource& source) {
   if (read_only_) throw DbError(path_ + " is opened read-only");
   write_tier(t, pack_tier_from(width_, zstd_level_, block_bytes_, per_block_, count, source));

@@ -115,6 +115,11 @@ class Database : public TierStore {
   /// other commits; reads and flush() must not run while a commit does (the solver reads
   /// between levels). Committing a tier again replaces it.
   void commit_tier(TierId t, const void* records, uint64_t count, uint64_t keep) override;
+  /// As commit_tier, returning the whole blocks it wrote where record_codec() unpacks them
+  /// as the leading blocks of a tier held packed (one-byte records in blocks of
+  /// PackedTier::kBlock bytes; the kept records' last block, when shorter, is not given).
+  std::vector<std::vector<uint8_t>> commit_tier_held(TierId t, const void* records, uint64_t count,
+                                                     uint64_t keep) override;
   /// zstd at level 1 (codec.hpp: ZstdRecordCodec), for a solve that holds tiers packed.
   const RecordCodec* record_codec() const override;
   /// As commit_tier, from the bytes packer() made of a tier on another rank.

@@ -421,7 +421,8 @@ def ab_section(rows):
     """An older binary against the build on the same solve, alternated (frontier.sh ab)."""
     body = old_against_new(rows, "ab", "wall_seconds", lambda length, run, b, rs, w: [
         str(length), run, b, "`%s`" % rs[0]["commit"],
-        str(rs[0]["threads"]) if rs[0].get("threads") else "every core", minutes(w),
+        (str(rs[0]["threads"]) if rs[0].get("threads") else "every core") +
+        (", `%s`" % rs[0]["args"] if rs[0].get("args") else ""), minutes(w),
         "%.2f GiB" % gib(statistics.median(x["peak_rss_kb"] for x in rs)), str(len(rs)),
         ", ".join("`%s`" % d for d in sorted({x["digest"] for x in rs}))])
     if not body:
@@ -429,8 +430,9 @@ def ab_section(rows):
     return ["## A change against the binary before it", "",
             "`OLD_BIN=... results/frontier.sh ab LENGTH` solves every board of the length with an older binary and "
             "with the build, alternated (the order reversed every other repeat), on every core or (`AB_THREADS=K`) "
-            "on K threads: wall time and peak RSS by `/usr/bin/time -v` (medians of the repeats).", "",
-            "| length | run | binary | commit | threads | wall | peak RSS | repeats | digests | wall / old |",
+            "on K threads, with the solve's options `AB_ARGS` when given (the threads column names them): wall time "
+            "and peak RSS by `/usr/bin/time -v` (medians of the repeats).", "",
+            "| length | run | binary | commit | threads, options | wall | peak RSS | repeats | digests | wall / old |",
             "|---:|---|---|---|---:|---:|---:|---:|---|---:|"] + body
 
 

@@ -378,6 +378,19 @@ TEST_CASE("solve --hold-compressed: the finished tiers held compressed give the 
                                        .out);
   CHECK(sixteen.at("digest") == "dde0126d7b3dd828");
   CHECK(sixteen.contains("heldPacked"));
+  CHECK(h.at("blocksFromCommits").get<uint64_t>() == 0);  // 14 cells: no tier keeps a block's worth
+  // tiers whose kept records fill a block (4 toads and 5 frogs on 16 cells): held as their
+  // commit compressed them, not compressed twice, and the same database
+  const std::vector<std::string> one_count = {"solve", "toads-frogs", "--length", "16", "--toads", "4", "--frogs", "5",
+                                              "--quiet", "--json"};
+  auto with = [&](std::vector<std::string> args, std::vector<std::string> more) {
+    args.insert(args.end(), more.begin(), more.end());
+    return json::parse(ok(args).out);
+  };
+  const json natural45 = with(one_count, {"--db", dir / "n45"});
+  const json held45 = with(one_count, {"--db", dir / "h45", "--hold-compressed"});
+  CHECK(held45.at("digest") == natural45.at("digest"));
+  CHECK(held45.at("heldPacked").at("blocksFromCommits").get<uint64_t>() > 0);
   CHECK(sixteen.at("heldPacked").at("span") == 1);  // every tier a later level reads
   // the fewest tiers compressed (plans of 22 cells, two threads): 320 MiB is kept with the frogs'
   // tiers alone compressed (last read three levels on), 300 MiB needs every finished tier

@@ -118,7 +118,8 @@ nlohmann::ordered_json solve_report(const Game& game, const json& params,
                          {"packedBytes", stats.bytes_packed},
                          {"plannedPermille", stats.packed_permille},
                          {"span", stats.packed_span},
-                         {"blocksUnpacked", stats.blocks_unpacked}};
+                         {"blocksUnpacked", stats.blocks_unpacked},
+                         {"blocksFromCommits", stats.blocks_from_commits}};
   if (!per_rank.is_null()) {
     out["ranks"] = per_rank.size();
     out["perRank"] = camel_keys(per_rank);

@@ -53,10 +53,18 @@ class PackedTier {
 
   PackedTier() = default;
   /// `bytes` bytes at `raw` compressed by `codec`, the blocks side by side (TBB).
-  PackedTier(const RecordCodec& codec, const uint8_t* raw, uint64_t bytes)
-      : codec_(&codec), id_(next_id()), bytes_(bytes) {
+  PackedTier(const RecordCodec& codec, const uint8_t* raw, uint64_t bytes) : PackedTier(codec, raw, bytes, {}) {}
+
+  /// The same, its leading blocks as `codec` already packed them (`first`: a store that
+  /// packed the tier's kept records to commit them gives its whole blocks,
+  /// TierStore::commit_tier_held), the rest packed here.
+  PackedTier(const RecordCodec& codec, const uint8_t* raw, uint64_t bytes, std::vector<std::vector<uint8_t>> first)
+      : codec_(&codec), id_(next_id()), blocks_(std::move(first)), bytes_(bytes) {
+    const size_t given = blocks_.size();
+    if (given * kBlock > bytes)
+      throw std::logic_error(std::to_string(given) + " packed blocks given for a tier of " + std::to_string(bytes) + " bytes");
     blocks_.resize((bytes + kBlock - 1) / kBlock);
-    tbb::parallel_for(size_t{0}, blocks_.size(), [&](size_t b) {
+    tbb::parallel_for(given, blocks_.size(), [&](size_t b) {
       blocks_[b] = codec.pack(raw + b * kBlock, block_bytes(b));
       blocks_[b].shrink_to_fit();
     });

@@ -27,6 +27,7 @@ struct SolveStats {
   uint32_t packed_span = 0;  // the tiers packed: those last read this many levels on or more
   uint64_t bytes_packed_raw = 0, bytes_packed = 0;
   uint64_t blocks_unpacked = 0;  // by the scans' caches (packed.hpp: blocks of 64 KiB)
+  uint64_t blocks_from_commits = 0;  // of the blocks held, those committing their tier packed (not packed again)
 };
 
 /// What verify found: ok, or the first problem (naming the tier, index and position).

@@ -366,6 +366,11 @@ SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer
     store->commit(t, std::span<const R>(whole, plan.size[t]), plan.kept[t]);
     committed(t);
   };
+  steps.report_held = [&](TierId t, const R* whole) {
+    auto blocks = store->commit_tier_held(t, whole, plan.size[t], plan.kept[t]);
+    committed(t);
+    return blocks;
+  };
   steps.pack = [&](TierId t, const R* whole) { return packer->pack(whole, plan.size[t], plan.kept[t]); };
   steps.report_packed = [&](TierId t, std::span<const uint8_t> packed) {
     store->commit_packed(t, packed, plan.size[t], plan.kept[t]);
@@ -387,6 +392,7 @@ SolveStats solve_tiers(const G& game, TierStore* store, const TierPacker* packer
   stats.bytes_packed_raw = walk.packed_raw_bytes();
   stats.bytes_packed = walk.packed_bytes();
   for (const UnpackedBlocks& c : walk.caches()) stats.blocks_unpacked += c.misses();
+  stats.blocks_from_commits = walk.packed_blocks_given();
   if (transport) stats.seconds_waiting = transport->counters().seconds_waiting;
   ledger.finish();
   return stats;

@@ -168,6 +168,16 @@ class TierStore : public TierSource {
   /// How this kind of store compresses records, for a solve that holds its finished tiers
   /// packed under a memory budget (packed.hpp); none (this default): such a solve is refused.
   virtual const RecordCodec* record_codec() const { return nullptr; }
+  /// commit_tier() of a tier the solve then holds packed: also its leading records as
+  /// record_codec() unpacks them, whole blocks of PackedTier::kBlock bytes from the tier's
+  /// first, where the store compressed the same blocks to commit them (so they are not
+  /// compressed twice); the solve packs the rest (all of it: this default, and a store whose
+  /// blocks are another layout).
+  virtual std::vector<std::vector<uint8_t>> commit_tier_held(TierId tier, const void* records, uint64_t count,
+                                                             uint64_t keep) {
+    commit_tier(tier, records, count, keep);
+    return {};
+  }
 
   template <class R>
   void commit(TierId tier, std::span<const R> records, uint64_t keep = kAllRecords) {

@@ -181,6 +181,10 @@ class TierWalk {
     std::function<void(TierId, uint64_t lo, uint64_t hi, R* out)> work;
     /// Rank 0: tier t is whole here (committing it). Thread-safe.
     std::function<void(TierId, const R* whole)> report;
+    /// Rank 0: report() of a tier the walk then holds packed, returning its leading blocks
+    /// packed as the walk's codec unpacks them where committing it made them (TierStore::
+    /// commit_tier_held; the walk packs the rest). Not given: report(). Thread-safe.
+    std::function<std::vector<std::vector<uint8_t>>(TierId, const R* whole)> report_held;
     /// Another rank: tier t, whole here, packed for rank 0 (TierPacker). Thread-safe.
     std::function<std::vector<uint8_t>(TierId, const R* whole)> pack;
     /// Rank 0: tier t as the rank that reported it packed it.
@@ -218,6 +222,8 @@ class TierWalk {
   /// Tiers packed: their raw bytes, and what they held packed.
   uint64_t packed_raw_bytes() const { return packed_raw_; }
   uint64_t packed_bytes() const { return packed_; }
+  /// Blocks of tiers packed that their commit packed (Steps::report_held), not packed again.
+  uint64_t packed_blocks_given() const { return packed_given_; }
 
   /// Walks on one process: `dist` has one rank.
   void run(const Steps& steps, const Distribution& dist) {
@@ -272,12 +278,14 @@ class TierWalk {
       held_[t] = Held{};
     }
   }
-  // a whole tier's records packed, the raw array let go
-  void pack(TierId t) {
+  // a whole tier's records packed (its leading blocks as the store packed them to commit
+  // the tier: `blocks`), the raw array let go
+  void pack(TierId t, std::vector<std::vector<uint8_t>> blocks = {}) {
     Held& h = held_[t];
     if (!h.raw() || !codec_) return;
     const uint64_t raw = h.size * sizeof(R);
-    h.packed = PackedTier(*codec_, reinterpret_cast<const uint8_t*>(h.data()), raw);
+    packed_given_ += blocks.size();
+    h.packed = PackedTier(*codec_, reinterpret_cast<const uint8_t*>(h.data()), raw, std::move(blocks));
     count(h, static_cast<int64_t>(h.packed.packed_bytes()));
     h.made.reset();
     h.fetched = std::vector<R>();
@@ -323,7 +331,7 @@ class TierWalk {
   const RecordCodec* codec_ = nullptr;
   mutable tbb::enumerable_thread_specific<UnpackedBlocks> caches_;  // made as threads read
   std::atomic<uint64_t> bytes_{0}, peak_{0}, positions_{0}, pieces_{0}, solving_ns_{0}, reporting_ns_{0};
-  std::atomic<uint64_t> packed_raw_{0}, packed_{0};
+  std::atomic<uint64_t> packed_raw_{0}, packed_{0}, packed_given_{0};
 };
 
 /// One walk: this rank's share of the plan, and what is in memory, level by level.
@@ -508,19 +516,23 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
     if (done) whole(t);
   }
 
-  // tier t is whole here: report it if this rank is its reporter, free it if nothing here reads it
+  // tier t is whole here: report it if this rank is its reporter, free it if nothing here
+  // reads it, pack it if a later level reads it and the plan packs it
   void whole(TierId t) {
     {
       std::lock_guard lock(mu_);
       ready_[t] = 1;
     }
-    if (dist_.reporter[t] == me_) report(t);
-    if (last_use_[t] < static_cast<int64_t>(level_)) {  // nothing here reads it: a later need fetches it again
+    const bool unread = last_use_[t] < static_cast<int64_t>(level_);  // a later need fetches it again
+    const bool held_packed = !unread && packing_ && packs(t, level_);
+    std::vector<std::vector<uint8_t>> blocks;  // as committing it packed it
+    if (dist_.reporter[t] == me_) blocks = report(t, held_packed);
+    if (unread) {
       w_.release(t);
       std::lock_guard lock(mu_);
       ready_[t] = 0;
-    } else if (packing_ && packs(t, level_)) {  // a later level reads it, and the plan packs it
-      w_.pack(t);
+    } else if (held_packed) {
+      w_.pack(t, std::move(blocks));
     }
   }
 
@@ -533,16 +545,23 @@ class TierWalk<R>::Run final : public WalkInbox<R> {
            plan_.last_level[t] >= static_cast<uint64_t>(level) + std::max<uint32_t>(dist_.packed_span, 1);
   }
 
-  void report(TierId t) {
+  // held_packed: the walk holds t packed next (its blocks, when committing it made them)
+  std::vector<std::vector<uint8_t>> report(TierId t, bool held_packed) {
     const auto start = std::chrono::steady_clock::now();
+    std::vector<std::vector<uint8_t>> blocks;
     if (me_ == 0) {
-      steps_.report(t, w_.held_[t].data());
+      if (held_packed && steps_.report_held) {
+        blocks = steps_.report_held(t, w_.held_[t].data());
+      } else {
+        steps_.report(t, w_.held_[t].data());
+      }
       std::lock_guard lock(mu_);
       --reports_due_;
     } else {
       ex_.report(t, steps_.pack(t, w_.held_[t].data()));
     }
     w_.reporting_ns_ += ns_since(start);
+    return blocks;
   }
 
   // ---- what other ranks send (WalkInbox) ----
