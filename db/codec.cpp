@@ -60,8 +60,10 @@ std::vector<uint8_t> ZstdRecordCodec::pack(const uint8_t* raw, uint64_t bytes) c
   thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
   const size_t z = ZSTD_compressCCtx(cctx.get(), buffer.data(), bound, raw, bytes, 1);
   if (ZSTD_isError(z)) throw DbError(std::string("zstd: ") + ZSTD_getErrorName(z));
-  std::vector<uint8_t> out(8 + z);  // zeroes the eight only: the rest is written next
-  std::memcpy(out.data() + 8, buffer.data(), z);
+  std::vector<uint8_t> out;
+  out.reserve(8 + z);
+  out.assign(8, 0);
+  out.insert(out.end(), buffer.data(), buffer.data() + z);
   return out;
 }
 

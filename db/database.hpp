@@ -120,7 +120,8 @@ class Database : public TierStore {
   /// PackedTier::kBlock bytes; the kept records' last block, when shorter, is not given).
   std::vector<std::vector<uint8_t>> commit_tier_held(TierId t, const void* records, uint64_t count,
                                                      uint64_t keep) override;
-  /// zstd at level 1 (codec.hpp: ZstdRecordCodec), for a solve that holds tiers packed.
+  /// Blocks as the database keeps them, packed at zstd level 1 (codec.hpp: ZstdRecordCodec;
+  /// it unpacks the blocks commit_tier_held gives too), for a solve that holds tiers packed.
   const RecordCodec* record_codec() const override;
   /// As commit_tier, from the bytes packer() made of a tier on another rank.
   void commit_packed(TierId t, std::span<const uint8_t> packed, uint64_t count, uint64_t keep) override;

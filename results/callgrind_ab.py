@@ -5,7 +5,8 @@ against one built after, on the same solve (every Toads and Frogs board of LENGT
       (LENGTH default 14; GAME toads-frogs by default, or toads-frogs-cgt: the CGT solve, whose
       forms are made by FormTable::make, counted in the solve_range column's place as `make`;
       NEW-ARGS: more `solve` options for the second run only, e.g. "--zstd-level 1", to count an
-      option's cost with one binary given twice)
+      option's cost with one binary given twice; BOTH_ARGS in the environment: more `solve` options
+      for both runs, e.g. BOTH_ARGS="--hold-compressed --toads 4 --frogs 4")
 
   results/callgrind_ab.py --render
       the table again from results/callgrind.jsonl (nothing counted)
@@ -22,6 +23,7 @@ object a binary goes to results/callgrind.jsonl; the table of every comparison i
 results/CALLGRIND.md.
 """
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -200,9 +202,10 @@ def main():
     label = sys.argv[4] if len(sys.argv) > 4 else ""
     game = sys.argv[5] if len(sys.argv) > 5 else "toads-frogs"
     new_args = sys.argv[6].split() if len(sys.argv) > 6 else []
+    both = os.environ.get("BOTH_ARGS", "").split()
     run = time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime())
     with ROWS.open("a") as f:
-        for which, binary, args in (("before", old, []), ("after", new, new_args)):
+        for which, binary, args in (("before", old, both), ("after", new, both + new_args)):
             r = count(binary, length, game, args)
             r.update({"run": run, "label": label, "which": which, "length": length, "binary": pathlib.Path(binary).name, "game": game})
             if args:

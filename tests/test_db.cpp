@@ -1840,9 +1840,13 @@ TEST_CASE("commit_tier_held: the whole blocks a commit compressed, unpacked by t
   CHECK(std::equal(back.begin(), back.end(), recs[1].begin()));
   CHECK_THROWS_AS(codec.unpack(std::span<const uint8_t>(own.data(), 7), back.data(), kBlock), DbError);
   CHECK_THROWS_AS(codec.unpack(std::span<const uint8_t>(own.data() + 8, own.size() - 8), back.data(), kBlock), DbError);
-  // records wider than a byte: their blocks hold planes, never the records as they lie
-  const Identity wide{"wide", nlohmann::json::object(), "u32", 4, 4096};
+  // records wider than a byte (their blocks hold planes, never the records as they lie), and
+  // blocks of another size than the tiers held packed: none given, each alone
+  const Identity wide{"wide", nlohmann::json::object(), "u32", 4, 65536};
   auto w = Database::open_for_solve(dir / "wide", wide, {{"ids", 70000}}, 3);
   const std::vector<uint8_t> four(70000 * 4, 3);
   CHECK(w->commit_tier_held(0, four.data(), 70000, toadbase::kAllRecords).empty());
+  const Identity small{"wide", nlohmann::json::object(), "u8", 1, 4096};
+  auto s = Database::open_for_solve(dir / "small", small, {{"a", 70000}}, 3);
+  CHECK(s->commit_tier_held(0, four.data(), 70000, toadbase::kAllRecords).empty());
 }

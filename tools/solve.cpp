@@ -170,8 +170,9 @@ void print_report(const nlohmann::ordered_json& out, const Common& c, bool was_c
 /// The share of its bytes a finished tier held compressed takes, as the plan reckons it when
 /// only holding tiers compressed keeps the budget (solver/core/schedule.hpp; one process):
 /// 45 %, where the database's codec (zstd level 1, blocks of 64 KiB) held Toads and Frogs'
-/// finished tiers in 38 % of their bytes at 16, 18 and 22 cells. The solve reports the share
-/// it met (`heldPacked`).
+/// finished tiers in 38 % of their bytes at 16, 18 and 22 cells (the blocks taken from a
+/// tier's commit, at the database's level, 3 unless chosen, take less). The solve reports the
+/// share it met (`heldPacked`).
 constexpr uint32_t kPackedPermille = 450;
 
 /// One process: the solve `toadbase solve` and Python's solve() run.

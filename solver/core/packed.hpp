@@ -63,6 +63,7 @@ class PackedTier {
     const size_t given = blocks_.size();
     if (given * kBlock > bytes)
       throw std::logic_error(std::to_string(given) + " packed blocks given for a tier of " + std::to_string(bytes) + " bytes");
+    blocks_.reserve((bytes + kBlock - 1) / kBlock);  // the list at its size: what packed_bytes() counts
     blocks_.resize((bytes + kBlock - 1) / kBlock);
     tbb::parallel_for(given, blocks_.size(), [&](size_t b) {
       blocks_[b] = codec.pack(raw + b * kBlock, block_bytes(b));

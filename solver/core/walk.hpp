@@ -284,8 +284,9 @@ class TierWalk {
     Held& h = held_[t];
     if (!h.raw() || !codec_) return;
     const uint64_t raw = h.size * sizeof(R);
-    packed_given_ += blocks.size();
+    const uint64_t given = blocks.size();
     h.packed = PackedTier(*codec_, reinterpret_cast<const uint8_t*>(h.data()), raw, std::move(blocks));
+    packed_given_ += given;
     count(h, static_cast<int64_t>(h.packed.packed_bytes()));
     h.made.reset();
     h.fetched = std::vector<R>();
