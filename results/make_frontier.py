@@ -370,8 +370,8 @@ def budget_section(rows):
     smallest = {}  # length: (run, bytes, holds compressed) of the newest plan, a budget run's or a plan row's
     for r in rows:
         if r.get("kind") in ("budget", "plan") and (r["length"] not in smallest or r["run"] >= smallest[r["length"]][0]):
-            smallest[r["length"]] = (r["run"], r["smallestBudget"],
-                                     r.get("smallestBudgetHoldsCompressed", r.get("tiersHeldCompressed")))
+            # a budget row says whether its own run held tiers compressed, not whether the smallest does
+            smallest[r["length"]] = (r["run"], r["smallestBudget"], r.get("smallestBudgetHoldsCompressed"))
     for (n, run), reps in sorted(by.items()):
         pairs = [p for p in reps.values() if len(p) == 2]
         if pairs:
