@@ -1,5 +1,6 @@
 #include "db/group_writer.hpp"
 
+#include <pthread.h>
 #include <rocksdb/db.h>
 #include <rocksdb/sst_file_writer.h>
 
@@ -53,7 +54,11 @@ void GroupWriter::add(KeyValues kvs) {
   idle_.wait(lock, [this] { return !busy_ || !failure_.empty(); });
   failed_here();
   if (!due()) return;  // another committer handed the group over meanwhile
-  if (!thread_.joinable()) thread_ = std::thread([this] { run(); });  // before the group leaves pending_
+  if (!thread_.joinable()) {  // before the group leaves pending_
+    thread_ = std::thread([this] { run(); });
+    static_assert(sizeof kWriterThreadName <= 16, "a thread's name takes 15 characters");
+    pthread_setname_np(thread_.native_handle(), kWriterThreadName);  // a name only: a failure changes nothing
+  }
   start_writing();
   handed_ = true;
   lock.unlock();

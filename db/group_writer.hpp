@@ -37,6 +37,8 @@ class Status;
 namespace toadbase::db {
 
 inline constexpr uint64_t kGroupBytes = 4 << 20;
+/// The writer's thread's name (what `top -H` shows; a solve's report counts its CPU by it).
+inline constexpr char kWriterThreadName[] = "toadbase-writer";
 inline constexpr double kGroupSeconds = 1.0;
 
 class GroupWriter {

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "serve_support.hpp"
 #include "support.hpp"
@@ -519,4 +520,23 @@ TEST_CASE("solve --memory: a solve keeps any budget from its largest component's
     CHECK_THAT(r.err, Contains("--memory"));
     CHECK_FALSE(std::filesystem::exists(dir / "bad"));
   }
+}
+
+TEST_CASE("solve --json: cpuSeconds splits the solve's CPU between its threads, the group writer and RocksDB's",
+          "[cli][solve]") {
+  TempDir dir("cli-cpu");
+  const json s = json::parse(ok({"solve", "toads-frogs", "--length", "16", "--db", dir / "db", "--quiet", "--json"}).out);
+  const json& cpu = s.at("cpuSeconds");
+  const double total = cpu.at("total").get<double>(), solving = cpu.at("solveThreads").get<double>(),
+               writer = cpu.at("groupWriter").get<double>(), rocks = cpu.at("rocksdbThreads").get<double>();
+  INFO(cpu.dump());
+  CHECK(solving > 0.1);  // 86 million positions: a solve of 16 cells takes 0.4 s or more of one core
+  CHECK(writer >= 0);
+  CHECK(rocks >= 0);
+  CHECK(solving + writer + rocks == Approx(total));
+  // no more than every core for the whole solve (the process's time before it, its tables, is not counted)
+  CHECK(total <= s.at("seconds").get<double>() * std::thread::hardware_concurrency() + 0.05);
+  // a database complete already: nothing solved, next to no CPU
+  const json again = json::parse(ok({"solve", "toads-frogs", "--length", "16", "--db", dir / "db", "--quiet", "--json"}).out);
+  CHECK(again.at("cpuSeconds").at("total").get<double>() < solving);
 }

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <tbb/global_control.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include "db/block_cache.hpp"
 #include "db/codec.hpp"
 #include "db/database.hpp"
+#include "db/group_writer.hpp"
 #include "solver/core/hash.hpp"
 #include "tools/registry.hpp"
 #include "support.hpp"
@@ -380,6 +382,34 @@ TEST_CASE("a group the writer's thread cannot write: the next commit throws its 
   auto d = Database::open_read_only(path);
   for (TierId t : {TierId{0}, TierId{1}, TierId{2}, TierId{3}}) CHECK(d->load<Record>(t) == recs[t]);
   CHECK(d->has_tier(5));
+}
+
+/// The names of this process's threads now.
+std::vector<std::string> thread_names() {
+  std::vector<std::string> names;
+  for (const auto& task : fs::directory_iterator("/proc/self/task")) {
+    std::ifstream in(task.path() / "comm");
+    std::string name;
+    if (std::getline(in, name)) names.push_back(name);
+  }
+  return names;
+}
+
+TEST_CASE("the thread that writes a database's groups goes by its name (top -H, a solve's cpuSeconds)", "[db]") {
+  TempDir dir("db-writer-name");
+  const auto recs = sample_records(3);
+  auto d = Database::open_for_solve(dir / "db", kId, kTiers, 3);
+  const auto named = [] {
+    const auto names = thread_names();
+    return std::count(names.begin(), names.end(), std::string(toadbase::db::kWriterThreadName));
+  };
+  CHECK(named() == 0);  // no group was due yet: no writer's thread
+  d->commit(0, recs[0]);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // the group is due (kGroupSeconds)
+  d->commit(1, recs[1]);  // hands the group to the writer's thread, started now
+  CHECK(named() == 1);
+  d->flush();
+  CHECK(d->load<Record>(0) == recs[0]);
 }
 
 TEST_CASE("a committed tier reads back before its group is written", "[db]") {

@@ -6,7 +6,9 @@
 // and solves nothing.
 #include "tools/solve.hpp"
 
+#include <sys/resource.h>
 #include <tbb/task_arena.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -19,9 +21,11 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <sstream>
 
 #include "db/database.hpp"
 #include "db/errors.hpp"
+#include "db/group_writer.hpp"
 #include "solver/core/hash.hpp"
 #include "solver/core/printable.hpp"
 #include "solver/core/threads.hpp"
@@ -87,11 +91,68 @@ uint64_t positions_of(const std::vector<TierInfo>& tiers) {
   return n;
 }
 
+/// The CPU time of this process and of each of its threads, now: two of them tell where a
+/// solve's CPU went (cpu_report). Linux's /proc/self/task; without it, no threads.
+struct CpuSnapshot {
+  double process = 0;  // user + system of every thread, ended ones too (getrusage)
+  std::map<long, std::pair<std::string, double>> threads;  // thread id: its name and seconds
+
+  static CpuSnapshot take() {
+    CpuSnapshot s;
+    rusage u{};
+    if (::getrusage(RUSAGE_SELF, &u) == 0)
+      s.process = static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+                  static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+    const long ticks = ::sysconf(_SC_CLK_TCK);
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it("/proc/self/task", ec), end; !ec && it != end; it.increment(ec)) {
+      // "tid (name) state ..." (the name may hold spaces and parentheses: up to the last ')');
+      // utime and stime the 12th and 13th fields after it, in clock ticks
+      std::ifstream in(it->path() / "stat");
+      const std::string line((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const size_t open = line.find('('), close = line.rfind(')');
+      if (open == std::string::npos || close == std::string::npos || close < open || ticks <= 0) continue;
+      std::istringstream rest(line.substr(close + 1));
+      std::string field;
+      double utime = -1, stime = -1;
+      for (int k = 1; k <= 13 && rest >> field; ++k) {
+        if (k == 12) utime = std::strtod(field.c_str(), nullptr);
+        if (k == 13) stime = std::strtod(field.c_str(), nullptr);
+      }
+      if (utime < 0 || stime < 0) continue;
+      s.threads[std::atol(line.c_str())] = {line.substr(open + 1, close - open - 1), (utime + stime) / static_cast<double>(ticks)};
+    }
+    return s;
+  }
+};
+
+/// `cpuSeconds` of a solve's report: this process's CPU from `before` to `after` (rank 0's in
+/// a distributed solve), and how it splits: the database's group writer (the thread
+/// db/group_writer.hpp names), RocksDB's own threads (its flushes and compactions: it names
+/// them rocksdb:...), and the rest, the solve's threads (the command's, TBB's workers, and
+/// any that ended). Null where the threads cannot be read.
+json cpu_report(const CpuSnapshot& before, const CpuSnapshot& after) {
+  if (after.threads.empty()) return json();
+  double writer = 0, rocks = 0;
+  for (const auto& [tid, named] : after.threads) {
+    const auto was = before.threads.find(tid);
+    const double used = named.second - (was != before.threads.end() && was->second.first == named.first ? was->second.second : 0);
+    if (named.first == db::kWriterThreadName) writer += std::max(0.0, used);
+    if (named.first.starts_with("rocksdb:")) rocks += std::max(0.0, used);
+  }
+  const double total = std::max(0.0, after.process - before.process);
+  return {{"total", total},
+          {"solveThreads", std::max(0.0, total - writer - rocks)},
+          {"groupWriter", writer},
+          {"rocksdbThreads", rocks}};
+}
+
 /// What `solve --json` prints (rank 0 of a distributed one adds `ranks` and `perRank`).
 nlohmann::ordered_json solve_report(const Game& game, const json& params,
                                     const std::string& db_path, db::Database& d,
                                     const std::vector<TierInfo>& tiers, bool was_complete,
-                                    const SolveStats& stats, double secs, const json& per_rank) {
+                                    const SolveStats& stats, double secs, const json& per_rank,
+                                    const json& cpu) {
   const uint64_t positions = positions_of(tiers);
   const json& m = d.summary();
   const uint64_t stored = m.value("stored_bytes", uint64_t{0});
@@ -113,6 +174,7 @@ nlohmann::ordered_json solve_report(const Game& game, const json& params,
       {"diskBytes", d.disk_bytes()},
       {"peakTierBytesInFlight", stats.peak_bytes_in_flight},
       {"digest", m.value("digest", "")}};
+  if (!cpu.is_null()) out["cpuSeconds"] = cpu;
   if (stats.packed)  // only when the budget made the solve hold its finished tiers packed
     out["heldPacked"] = {{"rawBytes", stats.bytes_packed_raw},
                          {"packedBytes", stats.bytes_packed},
@@ -180,6 +242,7 @@ Solved solve_here(const Game& game, const Instance& inst, const json& params,
                   const SolveRequest& request) {
   // the solve's one time figure: end to end, from opening the database to its last write
   const auto t0 = Clock::now();
+  const CpuSnapshot cpu0 = CpuSnapshot::take();
   const auto tiers = inst.tiers();
   auto d = db::Database::open_for_solve(request.db, inst.identity(), tiers, request.zstd_level,
                                         request.repair);
@@ -204,7 +267,8 @@ Solved solve_here(const Game& game, const Instance& inst, const json& params,
     d->finish(tiers);
   }
   const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-  return {solve_report(game, params, request.db, *d, tiers, was_complete, stats, secs, json()),
+  return {solve_report(game, params, request.db, *d, tiers, was_complete, stats, secs, json(),
+                       cpu_report(cpu0, CpuSnapshot::take())),
           was_complete};
 }
 
@@ -372,6 +436,7 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
         "library "
         "this toadbase was built with (run the mpirun of Open MPI, or srun --mpi=pmix)");
   const auto t0 = Clock::now();
+  const CpuSnapshot cpu0 = CpuSnapshot::take();
   // every rank must run the same command: the same space and record
   const Identity id = inst.identity();
   const std::string space = id.game + " " + id.parameters.dump() + " " + id.record;
@@ -500,8 +565,9 @@ int solve_on_ranks(const Game& game, const Instance& inst, const json& params,
                         {"seconds_done", static_cast<double>(s[12]) / 1e6}});
   }
   const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-  print_report(solve_report(game, params, c.db, *d, tiers, was_complete, stats, secs, per_rank), c,
-               was_complete);
+  print_report(solve_report(game, params, c.db, *d, tiers, was_complete, stats, secs, per_rank,
+                            cpu_report(cpu0, CpuSnapshot::take())),
+               c, was_complete);
   return 0;
 }
 
