@@ -189,7 +189,7 @@ case $mode in
         t0=$(date +%s.%N)
         solved=$("$bin" solve toads-frogs --length "$length" --db "$tmp/db" --threads "$threads" --quiet --json)
         t1=$(date +%s.%N)
-        python3 -c 'import json,sys; s=json.loads(sys.argv[1]); print(json.dumps({"kind": "threads", "length": int(sys.argv[2]), "repeat": int(sys.argv[3]), "threads": int(sys.argv[4]), "positions": s["positions"], "seconds": float(sys.argv[8]) - float(sys.argv[7]), "digest": s["digest"], "cpu": s.get("cpuSeconds"), "run": sys.argv[5], "machine": sys.argv[6]}))' \
+        python3 -c 'import json,sys; s=json.loads(sys.argv[1]); print(json.dumps({"kind": "threads", "length": int(sys.argv[2]), "repeat": int(sys.argv[3]), "threads": int(sys.argv[4]), "positions": s["positions"], "seconds": float(sys.argv[8]) - float(sys.argv[7]), "digest": s["digest"], "cpu": s.get("cpuSeconds"), "solve_seconds": s["seconds"], "run": sys.argv[5], "machine": sys.argv[6]}))' \
           "$solved" "$length" "$r" "$threads" "$run_id" "$machine" "$t0" "$t1" >> "$out"
         tail -1 "$out"
       done

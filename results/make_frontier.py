@@ -280,35 +280,38 @@ def cpu_lines(by):
     parts = ("total", "solveThreads", "groupWriter", "rocksdbThreads")
     runs = []
     for (n, run), reps in sorted(by.items()):
-        pairs = [p for p in reps.values() if len(p) == 2 and all(r.get("cpu") for r in p.values())]
+        pairs = [p for p in reps.values() if len(p) == 2 and all(r.get("cpu") and "solve_seconds" in r for r in p.values())]
         if pairs:
             runs.append((n, run, pairs))
     if not runs:
         return []
-    lines = ["", "Where the CPU goes in those runs (from the runs of 2026-12-02, the solve's own `cpuSeconds`: the "
-             "process's CPU from opening the database to its last write, split between the solve's threads, the "
-             "thread that writes the groups of committed tiers and RocksDB's own threads, its flushes and "
-             "compactions). What the solve's threads do is the same work on one thread and on two, so their CPU on "
-             "two against one is what the machine adds to that work when both cores run (*inflation*). The "
-             "writer's and RocksDB's CPU runs beside a one-thread solve on the idle core, and takes a core from a "
-             "two-thread one. *The CPU allows*: the one-thread wall against the two-thread solve's CPU spread "
-             "evenly over the cores, the most a two-thread solve doing that work could reach with no core ever "
-             "idle. Medians of the pairs.", "",
-             "| length | run | threads | wall | CPU | the solve's threads | group writer | RocksDB's threads | "
-             "cores busy | inflation | the CPU allows | pairs |",
-             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["", "Where the CPU goes in those runs (from the runs of 2026-12-02: the solve's own figures, `seconds` "
+             "from opening the database to its last write, not the command's wall, which adds the space's tables "
+             "before and the closing after, and `cpuSeconds`, the process's CPU over those seconds split between "
+             "the solve's threads, the thread that writes the groups of committed tiers and RocksDB's own "
+             "threads, its flushes and compactions). The solve's threads do the same work on one thread and on "
+             "two, so their CPU on two against one is what the machine adds to that work when both cores run "
+             "(*inflation*). The writer's and RocksDB's CPU runs beside a one-thread solve on the idle core, and "
+             "takes a core from a two-thread one. *Speedup*: the solve's seconds on one thread against two. *The "
+             "CPU allows*: the one-thread seconds against the two-thread solve's CPU spread evenly over the cores, "
+             "the most a two-thread solve doing that work could reach with no core ever idle (its serial parts, "
+             "the plan and the opening of the database among them, run on one core). Medians of the pairs.", "",
+             "| length | run | threads | solve's seconds | CPU | the solve's threads | group writer | RocksDB's "
+             "threads | cores busy | inflation | speedup | the CPU allows | pairs |",
+             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for n, run, pairs in runs:
         many = max(pairs[0])
         for k in (1, many):
             def med(f):
                 return statistics.median(f(p) for p in pairs)
             cpu = {key: med(lambda p: p[k]["cpu"][key]) for key in parts}
-            busy = med(lambda p: p[k]["cpu"]["total"] / p[k]["seconds"])
+            busy = med(lambda p: p[k]["cpu"]["total"] / p[k]["solve_seconds"])
             more = "%.2fx" % med(lambda p: p[k]["cpu"]["solveThreads"] / p[1]["cpu"]["solveThreads"]) if k != 1 else ""
-            allows = "%.2fx" % med(lambda p: p[1]["seconds"] / (p[k]["cpu"]["total"] / many)) if k != 1 else ""
-            lines.append("| %d | %s | %d | %s | %.2f s | %.2f s | %.2f s | %.2f s | %.2f | %s | %s | %d |" % (
-                n, run, k, minutes(med(lambda p: p[k]["seconds"])), cpu["total"], cpu["solveThreads"],
-                cpu["groupWriter"], cpu["rocksdbThreads"], busy, more, allows, len(pairs)))
+            speedup = "%.2fx" % med(lambda p: p[1]["solve_seconds"] / p[k]["solve_seconds"]) if k != 1 else ""
+            allows = "%.2fx" % med(lambda p: p[1]["solve_seconds"] / (p[k]["cpu"]["total"] / many)) if k != 1 else ""
+            lines.append("| %d | %s | %d | %.2f s | %.2f s | %.2f s | %.2f s | %.2f s | %.2f | %s | %s | %s | %d |" % (
+                n, run, k, med(lambda p: p[k]["solve_seconds"]), cpu["total"], cpu["solveThreads"],
+                cpu["groupWriter"], cpu["rocksdbThreads"], busy, more, speedup, allows, len(pairs)))
     return lines
 
 
