@@ -354,9 +354,10 @@ case $mode in
         commit=$("$b" --version | sed -n 's/.*(commit \([0-9a-f]*\).*/\1/p')
         /usr/bin/time -v -o "$dir/time-ab$length" "$b" solve toads-frogs --length "$length" --db "$dir/ab$length" \
           ${AB_THREADS:+--threads "$AB_THREADS"} ${AB_ARGS:-} --quiet --json > "$dir/ab$length.json"
-        python3 -c 'import json,sys; a=sys.argv; d=json.load(open(a[1])); print(json.dumps({"kind": "ab", "length": int(a[2]), "repeat": int(a[3]), "binary": a[4], "commit": a[5], "wall_seconds": float(a[6]), "peak_rss_kb": int(a[7]), "seconds": d["seconds"], "digest": d["digest"], "positions": d["positions"], "run": a[8], "machine": a[9], **({"threads": int(a[10])} if a[10] else {}), **({"args": a[11]} if a[11] else {})}))' \
+        python3 -c 'import json,sys; a=sys.argv; d=json.load(open(a[1])); print(json.dumps({"kind": "ab", "length": int(a[2]), "repeat": int(a[3]), "binary": a[4], "commit": a[5], "wall_seconds": float(a[6]), "peak_rss_kb": int(a[7]), "written_bytes": 512 * int(a[12]), "cpu": d.get("cpuSeconds"), "seconds": d["seconds"], "digest": d["digest"], "positions": d["positions"], "run": a[8], "machine": a[9], **({"threads": int(a[10])} if a[10] else {}), **({"args": a[11]} if a[11] else {})}))' \
           "$dir/ab$length.json" "$length" "$r" "$([ "$b" = "$bin" ] && echo new || echo old)" "$commit" \
-          "$(wall_of "$dir/time-ab$length")" "$(rss_of "$dir/time-ab$length")" "$run_id" "$machine" "${AB_THREADS:-}" "${AB_ARGS:-}" >> "$out"
+          "$(wall_of "$dir/time-ab$length")" "$(rss_of "$dir/time-ab$length")" "$run_id" "$machine" "${AB_THREADS:-}" "${AB_ARGS:-}" \
+          "$(awk -F: '/File system outputs/ {gsub(/ /, "", $2); print $2}' "$dir/time-ab$length")" >> "$out"
         tail -1 "$out"
       done
     done

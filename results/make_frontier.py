@@ -464,17 +464,22 @@ def ab_section(rows):
         str(length), run, b, "`%s`" % rs[0]["commit"],
         (str(rs[0]["threads"]) if rs[0].get("threads") else "every core") +
         (", `%s`" % rs[0]["args"] if rs[0].get("args") else ""), minutes(w),
-        "%.2f GiB" % gib(statistics.median(x["peak_rss_kb"] for x in rs)), str(len(rs)),
-        ", ".join("`%s`" % d for d in sorted({x["digest"] for x in rs}))])
+        "%.2f GiB" % gib(statistics.median(x["peak_rss_kb"] for x in rs)),
+        "%.1f GB" % (statistics.median(x["written_bytes"] for x in rs) / 1e9) if all("written_bytes" in x for x in rs) else "",
+        "%.1f s" % statistics.median(x["cpu"]["rocksdbThreads"] for x in rs) if all(x.get("cpu") for x in rs) else "",
+        str(len(rs)), ", ".join("`%s`" % d for d in sorted({x["digest"] for x in rs}))])
     if not body:
         return []
     return ["## A change against the binary before it", "",
             "`OLD_BIN=... results/frontier.sh ab LENGTH` solves every board of the length with an older binary and "
             "with the build, alternated (the order reversed every other repeat), on every core or (`AB_THREADS=K`) "
-            "on K threads, with the solve's options `AB_ARGS` when given (the threads column names them): wall time "
-            "and peak RSS by `/usr/bin/time -v` (medians of the repeats).", "",
-            "| length | run | binary | commit | threads, options | wall | peak RSS | repeats | digests | wall / old |",
-            "|---:|---|---|---|---:|---:|---:|---:|---|---:|"] + body
+            "on K threads, with the solve's options `AB_ARGS` when given (the threads column names them): wall time, "
+            "peak RSS and the bytes the process wrote to disk (its file system outputs, blocks of 512 bytes) by "
+            "`/usr/bin/time -v`, and the CPU of RocksDB's own threads, its flushes and compactions (the solve's "
+            "`cpuSeconds`; both recorded from the runs of 2026-12-02), medians of the repeats.", "",
+            "| length | run | binary | commit | threads, options | wall | peak RSS | written | RocksDB's CPU | repeats | "
+            "digests | wall / old |",
+            "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|"] + body
 
 
 def startup_section(rows):
