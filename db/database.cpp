@@ -62,10 +62,11 @@ rocksdb::Options rocks_options(uint64_t block_bytes) {
   // A solve ingests its groups of tiers (group_writer.hpp) in the order they are solved, not
   // in key order, so every group's file spans most of the keys and lands in L0, and each
   // compaction out of L0 rewrites most of L1 with it: with RocksDB's trigger of 4 files, 22
-  // cells wrote 55 GB for a database of 5 GB, RocksDB's threads 54 s of the solve's 425 s of
-  // CPU. Compacting 32 files at once: 26 GB and 33 s (results/FRONTIER.md, *A change against
-  // the binary before it*); the files left in L0 slow no lookup measurably (a Bloom filter
-  // each). The write stalls move with the trigger.
+  // cells wrote 55 GB for a database of 5 GB, RocksDB's threads took 56 s of CPU. Compacting
+  // 32 files at once: 26 GB, 30 s, and the solve 0.89x the wall (results/FRONTIER.md, *A
+  // change against the binary before it*); the files left in L0 slowed no lookup measurably
+  // (20,000 random positions of 22 cells; a Bloom filter each). The write stalls move with
+  // the trigger.
   o.level0_file_num_compaction_trigger = 32;
   o.level0_slowdown_writes_trigger = 64;
   o.level0_stop_writes_trigger = 96;
