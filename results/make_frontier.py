@@ -285,7 +285,7 @@ def cpu_lines(by):
             runs.append((n, run, pairs))
     if not runs:
         return []
-    lines = ["", "Where the CPU goes in those runs (from the runs of 2026-12-02: the solve's own figures, `seconds` "
+    lines = ["", "Where the CPU goes in those runs (the runs that recorded the solve's own figures, from 2026-12-02T00:09Z: `seconds` "
              "from opening the database to its last write, not the command's wall, which adds the space's tables "
              "before and the closing after, and `cpuSeconds`, the process's CPU over those seconds split between "
              "the solve's threads, the thread that writes the groups of committed tiers and RocksDB's own "

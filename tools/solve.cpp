@@ -94,8 +94,13 @@ uint64_t positions_of(const std::vector<TierInfo>& tiers) {
 /// The CPU time of this process and of each of its threads, now: two of them tell where a
 /// solve's CPU went (cpu_report). Linux's /proc/self/task; without it, no threads.
 struct CpuSnapshot {
+  struct Thread {
+    std::string name;
+    std::string started;  // clock ticks after boot: a thread id used again is another thread
+    double seconds = 0;
+  };
   double process = 0;  // user + system of every thread, ended ones too (getrusage)
-  std::map<long, std::pair<std::string, double>> threads;  // thread id: its name and seconds
+  std::map<long, Thread> threads;  // by thread id
 
   static CpuSnapshot take() {
     CpuSnapshot s;
@@ -107,20 +112,22 @@ struct CpuSnapshot {
     std::error_code ec;
     for (std::filesystem::directory_iterator it("/proc/self/task", ec), end; !ec && it != end; it.increment(ec)) {
       // "tid (name) state ..." (the name may hold spaces and parentheses: up to the last ')');
-      // utime and stime the 12th and 13th fields after it, in clock ticks
+      // utime, stime and the start time the 12th, 13th and 20th fields after it, in clock ticks
       std::ifstream in(it->path() / "stat");
       const std::string line((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       const size_t open = line.find('('), close = line.rfind(')');
       if (open == std::string::npos || close == std::string::npos || close < open || ticks <= 0) continue;
       std::istringstream rest(line.substr(close + 1));
-      std::string field;
+      std::string field, started;
       double utime = -1, stime = -1;
-      for (int k = 1; k <= 13 && rest >> field; ++k) {
+      for (int k = 1; k <= 20 && rest >> field; ++k) {
         if (k == 12) utime = std::strtod(field.c_str(), nullptr);
         if (k == 13) stime = std::strtod(field.c_str(), nullptr);
+        if (k == 20) started = field;
       }
-      if (utime < 0 || stime < 0) continue;
-      s.threads[std::atol(line.c_str())] = {line.substr(open + 1, close - open - 1), (utime + stime) / static_cast<double>(ticks)};
+      if (utime < 0 || stime < 0 || started.empty()) continue;
+      s.threads[std::atol(line.c_str())] = {line.substr(open + 1, close - open - 1), started,
+                                            (utime + stime) / static_cast<double>(ticks)};
     }
     return s;
   }
@@ -128,17 +135,19 @@ struct CpuSnapshot {
 
 /// `cpuSeconds` of a solve's report: this process's CPU from `before` to `after` (rank 0's in
 /// a distributed solve), and how it splits: the database's group writer (the thread
-/// db/group_writer.hpp names), RocksDB's own threads (its flushes and compactions: it names
-/// them rocksdb:...), and the rest, the solve's threads (the command's, TBB's workers, and
-/// any that ended). Null where the threads cannot be read.
+/// db/group_writer.hpp names; the last group, which the solve's own thread writes as it
+/// finishes, is not its), RocksDB's own threads (its flushes and compactions: it names them
+/// rocksdb:...), and the rest, the solve's threads (the command's, TBB's workers, and any that
+/// ended). Null where the threads cannot be read.
 json cpu_report(const CpuSnapshot& before, const CpuSnapshot& after) {
   if (after.threads.empty()) return json();
   double writer = 0, rocks = 0;
-  for (const auto& [tid, named] : after.threads) {
+  for (const auto& [tid, now] : after.threads) {
     const auto was = before.threads.find(tid);
-    const double used = named.second - (was != before.threads.end() && was->second.first == named.first ? was->second.second : 0);
-    if (named.first == db::kWriterThreadName) writer += std::max(0.0, used);
-    if (named.first.starts_with("rocksdb:")) rocks += std::max(0.0, used);
+    const bool same = was != before.threads.end() && was->second.name == now.name && was->second.started == now.started;
+    const double used = std::max(0.0, now.seconds - (same ? was->second.seconds : 0));
+    if (now.name == db::kWriterThreadName) writer += used;
+    if (now.name.starts_with("rocksdb:")) rocks += used;
   }
   const double total = std::max(0.0, after.process - before.process);
   return {{"total", total},
