@@ -95,6 +95,8 @@ emit() {
 
 # peak RSS in KiB from a /usr/bin/time -v report
 rss_of() { awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$1"; }
+# bytes the process wrote to disk (its file system outputs, blocks of 512 bytes) from a /usr/bin/time -v report
+written_of() { awk -F: '/File system outputs/ {gsub(/ /, "", $2); print 512 * $2}' "$1"; }
 wall_of() {
   awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]; print s}' "$1"
 }
@@ -118,8 +120,8 @@ case $mode in
     db="$dir/tf$length"
     rm -rf "$db"
     /usr/bin/time -v -o "$dir/time$length" "$bin" solve toads-frogs --length "$length" --db "$db" --json "${@:3}" > "$dir/solve$length.json"
-    emit "$(cat "$dir/solve$length.json")" "$(printf '{"kind": "solve", "length": %s, "threads": %s, "wall_seconds": %s, "peak_rss_kb": %s}' \
-      "$length" "$(nproc)" "$(wall_of "$dir/time$length")" "$(rss_of "$dir/time$length")")"
+    emit "$(cat "$dir/solve$length.json")" "$(printf '{"kind": "solve", "length": %s, "threads": %s, "wall_seconds": %s, "peak_rss_kb": %s, "written_bytes": %s}' \
+      "$length" "$(nproc)" "$(wall_of "$dir/time$length")" "$(rss_of "$dir/time$length")" "$(written_of "$dir/time$length")")"
     python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print("length %s: %.1f s, peak RSS %.2f GiB, %.2f GB on disk, %.3f bits a position, digest %s" % (sys.argv[2], d["seconds"], int(sys.argv[3]) / 2**20, d["diskBytes"] / 1e9, d["bitsPerPosition"], d["digest"]))' \
       "$(cat "$dir/solve$length.json")" "$length" "$(rss_of "$dir/time$length")"
     ;;
@@ -354,10 +356,10 @@ case $mode in
         commit=$("$b" --version | sed -n 's/.*(commit \([0-9a-f]*\).*/\1/p')
         /usr/bin/time -v -o "$dir/time-ab$length" "$b" solve toads-frogs --length "$length" --db "$dir/ab$length" \
           ${AB_THREADS:+--threads "$AB_THREADS"} ${AB_ARGS:-} --quiet --json > "$dir/ab$length.json"
-        python3 -c 'import json,sys; a=sys.argv; d=json.load(open(a[1])); print(json.dumps({"kind": "ab", "length": int(a[2]), "repeat": int(a[3]), "binary": a[4], "commit": a[5], "wall_seconds": float(a[6]), "peak_rss_kb": int(a[7]), "written_bytes": 512 * int(a[12]), "cpu": d.get("cpuSeconds"), "seconds": d["seconds"], "digest": d["digest"], "positions": d["positions"], "run": a[8], "machine": a[9], **({"threads": int(a[10])} if a[10] else {}), **({"args": a[11]} if a[11] else {})}))' \
+        python3 -c 'import json,sys; a=sys.argv; d=json.load(open(a[1])); print(json.dumps({"kind": "ab", "length": int(a[2]), "repeat": int(a[3]), "binary": a[4], "commit": a[5], "wall_seconds": float(a[6]), "peak_rss_kb": int(a[7]), "written_bytes": int(a[12]), "cpu": d.get("cpuSeconds"), "seconds": d["seconds"], "digest": d["digest"], "positions": d["positions"], "run": a[8], "machine": a[9], **({"threads": int(a[10])} if a[10] else {}), **({"args": a[11]} if a[11] else {})}))' \
           "$dir/ab$length.json" "$length" "$r" "$([ "$b" = "$bin" ] && echo new || echo old)" "$commit" \
           "$(wall_of "$dir/time-ab$length")" "$(rss_of "$dir/time-ab$length")" "$run_id" "$machine" "${AB_THREADS:-}" "${AB_ARGS:-}" \
-          "$(awk -F: '/File system outputs/ {gsub(/ /, "", $2); print $2}' "$dir/time-ab$length")" >> "$out"
+          "$(written_of "$dir/time-ab$length")" >> "$out"
         tail -1 "$out"
       done
     done

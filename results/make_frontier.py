@@ -39,7 +39,8 @@ def gib(kb):
 
 
 def minutes(s):
-    return "%d min %02d s" % (s // 60, round(s % 60)) if s >= 60 else "%.1f s" % s
+    """Seconds in words: rounded to the second first, so 659.9 s is 11 min 00 s, not 10 min 60 s."""
+    return "%d min %02d s" % divmod(round(s), 60) if s >= 59.95 else "%.1f s" % s
 
 
 def plan(length, *args):
@@ -91,19 +92,22 @@ def solves_section(solves, resumes, summ):
     lines = ["## The solves", "",
              "Every board of the length (each count of toads and frogs, both players to move) in one process on every core "
              "(`results/frontier.sh solve LENGTH`): wall time and peak RSS by `/usr/bin/time -v`, the rest from "
-             "`solve --json`.", "",
-             "| length | positions | record | wall | solving | rate | peak RSS | on disk | bits a position | digest |",
-             "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|"]
+             "`solve --json`; *written*, the bytes the process wrote to disk (`/usr/bin/time -v`'s file system "
+             "outputs, recorded from 2026-12-02: RocksDB's compactions rewrite what the solve writes).", "",
+             "| length | positions | record | wall | solving | rate | peak RSS | on disk | written | bits a position | digest |",
+             "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for n, r in solves.items():
-        lines.append("| %d | %s | `%s` | %s | %s | %.0f M/s | %.2f GiB | %.2f GB | %.3f | `%s` |" % (
+        lines.append("| %d | %s | `%s` | %s | %s | %.0f M/s | %.2f GiB | %.2f GB | %s | %.3f | `%s` |" % (
             n, f"{r['positions']:,}", r["record"], minutes(r["wall_seconds"]), minutes(r["seconds"]),
-            r["positionsPerSecond"] / 1e6, gib(r["peak_rss_kb"]), r["diskBytes"] / 1e9, r["bitsPerPosition"],
+            r["positionsPerSecond"] / 1e6, gib(r["peak_rss_kb"]), r["diskBytes"] / 1e9,
+            "%.1f GB" % (r["written_bytes"] / 1e9) if "written_bytes" in r else "", r["bitsPerPosition"],
             r["digest"]))
     machines = {}  # the machine of each row: one line if all ran on one, else the lengths of each
     for n, r in solves.items():
         machines.setdefault(r["machine"], []).append((n, r["run"]))
     if len(machines) == 1:
-        lines += ["", "Machine: %s (run %s)." % (list(solves.values())[-1]["machine"], list(solves.values())[-1]["run"])]
+        lines += ["", "Machine: %s (run%s %s)." % (list(solves.values())[-1]["machine"], "s" if len(solves) > 1 else "",
+                                                ", ".join("%s for %d cells" % (r["run"], n) for n, r in solves.items()))]
     elif machines:
         lines += ["", "Machines: " + "; ".join(
             "length%s %s on %s (run%s %s)" % ("s" if len(ns) > 1 else "", " and ".join(str(n) for n, _ in ns), m,
