@@ -96,7 +96,7 @@ emit() {
 # peak RSS in KiB from a /usr/bin/time -v report
 rss_of() { awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$1"; }
 # bytes the process wrote to disk (its file system outputs, blocks of 512 bytes) from a /usr/bin/time -v report
-written_of() { awk -F: '/File system outputs/ {gsub(/ /, "", $2); print 512 * $2}' "$1"; }
+written_of() { awk -F: '/File system outputs/ {gsub(/ /, "", $2); printf "%.0f\n", 512 * $2}' "$1"; }
 wall_of() {
   awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]; print s}' "$1"
 }
