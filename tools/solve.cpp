@@ -109,6 +109,7 @@ struct CpuSnapshot {
       s.process = static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
                   static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
     const long ticks = ::sysconf(_SC_CLK_TCK);
+    if (ticks <= 0) return s;  // no unit for the threads' times: none read
     std::error_code ec;
     for (std::filesystem::directory_iterator it("/proc/self/task", ec), end; !ec && it != end; it.increment(ec)) {
       // "tid (name) state ..." (the name may hold spaces and parentheses: up to the last ')');
@@ -116,7 +117,7 @@ struct CpuSnapshot {
       std::ifstream in(it->path() / "stat");
       const std::string line((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       const size_t open = line.find('('), close = line.rfind(')');
-      if (open == std::string::npos || close == std::string::npos || close < open || ticks <= 0) continue;
+      if (open == std::string::npos || close == std::string::npos || close < open) continue;
       std::istringstream rest(line.substr(close + 1));
       std::string field, started;
       double utime = -1, stime = -1;
